@@ -1,0 +1,231 @@
+"""``python -m game``: the engine's own command line, no display needed.
+
+    games                                   list the game ids
+    moves GAME (--seed N | --deck D | --position P)       legal moves
+    play GAME (--seed N | --deck D | --position P) --moves "m1 m2 …"
+    simulate GAME --deals N [--seed S]      the computer player over N deals
+    perft [--depth N] [--position P]        board-game move-generator counts
+
+``--json`` on each gives machine-readable output. Bad input (unknown game, a deal
+number that is not a number, a deck that is not 52 distinct cards, a bad
+position) prints one line naming what is wrong and exits 2; ``play`` exits 1 at
+the first illegal move.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import sys
+import time
+
+from . import GAME_IDS, game_class
+from .base import CardGame, Game, Status
+from .cards import check_seed
+from .errors import IllegalMoveError, NotationError, RoundTableError
+
+EXIT_ILLEGAL = 1
+EXIT_BAD_INPUT = 2
+MOVE_CAP = 2000  # a safety net for simulate; no game of ours needs this many
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is one clear line, not a usage dump."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def new_game(game_id: str, seed=None, deck: str | None = None,
+             position: str | None = None) -> Game:
+    """A game from a deal number, a deck order or a position string."""
+    cls = game_class(game_id)
+    if issubclass(cls, CardGame):
+        if position is not None:
+            raise UsageError(f"{game_id} takes --seed or --deck, not --position")
+        if deck is not None:
+            return cls(deck=deck)
+        return cls(seed=check_seed(1 if seed is None else seed))
+    if deck is not None:
+        raise UsageError(f"{game_id} takes --position, not --deck")
+    if position is not None:
+        return cls.from_position(position)
+    return cls()
+
+
+def split_moves(text: str) -> list[str]:
+    """'1.F7-F8 F11-F9 2.D7-F7' or 't W>c5' → move texts (numbers dropped)."""
+    words = []
+    for word in text.replace(",", " ").split():
+        word = re.sub(r"^\d+\.+", "", word)
+        if word:
+            words.append(word)
+    return words
+
+
+def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % confidence interval of a proportion (Wilson score interval)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _add_start(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game id: " + ", ".join(GAME_IDS))
+    p.add_argument("--seed", help="deal number")
+    p.add_argument("--deck", help='deck order, top card first: "AS 10H …"')
+    p.add_argument("--position", help="board-game position string")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m game", description="Round Table engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    g = sub.add_parser("games", help="list the game ids")
+    g.add_argument("--json", action="store_true")
+    _add_start(sub.add_parser("moves", help="list the legal moves"))
+    p = sub.add_parser("play", help="play moves, print status and score")
+    _add_start(p)
+    p.add_argument("--moves", required=True, help='"m1 m2 …" in the game\'s notation')
+    s = sub.add_parser("simulate", help="the computer player over many deals")
+    s.add_argument("game")
+    s.add_argument("--deals", required=True, type=int)
+    s.add_argument("--seed", default="1", help="first deal number (default 1)")
+    s.add_argument("--json", action="store_true")
+    f = sub.add_parser("perft", help="board-game move counts to a depth")
+    f.add_argument("--depth", type=int, default=3)
+    f.add_argument("--position")
+    f.add_argument("--json", action="store_true")
+    return parser
+
+
+def _summary(game: Game) -> dict:
+    out = {"game": game.game_id, "status": game.status.value, "score": game.score,
+           "reason": game.status_reason, "moves_played": len(game.history)}
+    if hasattr(game, "position_text"):
+        out["position"] = game.position_text()
+    return out
+
+
+def cmd_games(args) -> int:
+    from . import GAMES, is_available
+    rows = [{"id": gid, "title": GAMES[gid][2], "available": is_available(gid)} for gid in GAME_IDS]
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for row in rows:
+            print(f"{row['id']:<18} {row['title']}{'' if row['available'] else '  (not yet)'}")
+    return 0
+
+
+def cmd_moves(args) -> int:
+    game = new_game(args.game, args.seed, args.deck, args.position)
+    moves = [game.move_text(m) for m in game.legal_moves()]
+    if args.json:
+        print(json.dumps({**_summary(game), "moves": moves}))
+    else:
+        print(" ".join(moves) if moves else f"no legal moves ({game.status.value})")
+    return 0
+
+
+def cmd_play(args) -> int:
+    game = new_game(args.game, args.seed, args.deck, args.position)
+    for number, text in enumerate(split_moves(args.moves), 1):
+        try:
+            game.play(text)
+        except (IllegalMoveError, NotationError) as exc:
+            message = f"move {number} ({text}): {exc}"
+            if args.json:
+                print(json.dumps({**_summary(game), "error": message}))
+            else:
+                print(f"error: {message}", file=sys.stderr)
+            return EXIT_ILLEGAL
+    summary = _summary(game)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        if "position" in summary:
+            print(summary["position"])
+        print(f"status: {summary['status']}" + (f" ({summary['reason']})" if summary["reason"] else ""))
+        print(f"score: {summary['score']}")
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    if args.deals < 1:
+        raise UsageError("--deals must be at least 1")
+    first = check_seed(args.seed)
+    cls = game_class(args.game)
+    wins = draws = 0
+    total_score = 0
+    started = time.perf_counter()
+    for deal in range(first, first + args.deals):
+        game = new_game(args.game, seed=deal) if issubclass(cls, CardGame) else new_game(args.game)
+        rng = random.Random(deal)
+        for _ in range(MOVE_CAP):
+            if game.status is not Status.PLAYING:
+                break
+            move = game.computer_move(rng)
+            if move is None:
+                break
+            game.play(move)
+        wins += game.status is Status.WON
+        draws += game.status is Status.DRAW
+        total_score += game.score
+    low, high = wilson_interval(wins, args.deals)
+    result = {"game": args.game, "deals": args.deals, "first_deal": first, "wins": wins,
+              "win_rate": wins / args.deals, "ci95": [low, high], "draws": draws,
+              "mean_score": total_score / args.deals,
+              "seconds": round(time.perf_counter() - started, 3)}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{args.game}: {args.deals} deals from {first}: won {wins} "
+              f"({100 * wins / args.deals:.2f} %, 95 % CI {100 * low:.2f}–{100 * high:.2f} %), "
+              f"mean score {total_score / args.deals:.2f}, {result['seconds']} s")
+    return 0
+
+
+def cmd_perft(args) -> int:
+    try:
+        from .camelot_board import CamelotBoard, perft
+    except ModuleNotFoundError:
+        raise UsageError("perft needs the board game, which is not available yet") from None
+    if args.depth < 0:
+        raise UsageError("--depth must be 0 or more")
+    board = CamelotBoard.from_position(args.position) if args.position else CamelotBoard()
+    rows = []
+    for depth in range(1, args.depth + 1):
+        started = time.perf_counter()
+        nodes = perft(board, depth)
+        seconds = time.perf_counter() - started
+        rows.append({"depth": depth, "nodes": nodes, "seconds": round(seconds, 4),
+                     "nps": round(nodes / seconds) if seconds else None})
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for row in rows:
+            print(f"perft({row['depth']}) = {row['nodes']}  {row['seconds']} s  {row['nps']} nodes/s")
+    return 0
+
+
+COMMANDS = {"games": cmd_games, "moves": cmd_moves, "play": cmd_play,
+            "simulate": cmd_simulate, "perft": cmd_perft}
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except (UsageError, RoundTableError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT

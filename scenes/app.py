@@ -1,0 +1,211 @@
+"""The application: window, main loop, scene stack, global keys, toasts.
+
+Time: normally the loop runs at up to 60 frames a second on the real clock.
+With ``frames`` (screenshots, tests) or ``timedemo`` every frame advances game
+time by exactly 1/60 s and nothing sleeps, so a run is the same on any machine
+and a timedemo measures pure frame cost.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import pygame
+
+from .actions import Action, InputEvent
+from .input import InputMapper
+from .scene import Scene, SceneStack
+from .settings import Settings, load_settings, save_settings
+from .ui import INK, draw_text, rounded_panel, ui_scale
+
+FPS = 60
+FIXED_DT = 1 / FPS
+WINDOW_DEFAULT = (1280, 720)
+MIN_WINDOW = (640, 360)
+
+
+@dataclass
+class AppOptions:
+    game: str | None = None
+    seed: int | None = None
+    fullscreen: bool | None = None     # None: as the settings say
+    demo: str | None = None
+    frames: int | None = None
+    screenshot: str | None = None
+    timedemo: str | None = None
+    size: tuple[int, int] | None = None
+    save_settings: bool = True
+    started_at: float = field(default_factory=time.perf_counter)
+
+
+class App:
+    def __init__(self, options: AppOptions | None = None, settings: Settings | None = None) -> None:
+        self.options = options or AppOptions()
+        message = None
+        if settings is None:
+            settings, message = load_settings()
+        self.settings = settings
+        pygame.init()
+        pygame.display.set_caption("Round Table")
+        pygame.key.set_repeat(300, 60)
+        desktop = pygame.display.get_desktop_sizes()
+        self.desktop_size = tuple(desktop[0]) if desktop else WINDOW_DEFAULT
+        opt = self.options
+        if opt.timedemo or opt.size:
+            self.fullscreen = False
+        elif opt.fullscreen is not None:
+            self.fullscreen = opt.fullscreen
+        else:
+            self.fullscreen = settings.fullscreen
+        self.window_size = opt.size or WINDOW_DEFAULT
+        self.screen = self._set_mode()
+        self.input = InputMapper()
+        self.scenes = SceneStack()
+        self.running = True
+        self.exit_code = 0
+        self.frame_count = 0
+        self.frame_times: list[float] = []
+        self.first_frame_seconds: float | None = None
+        self.game_time = 0.0
+        self._toasts: list[list] = []  # [text, seconds left]
+        if message:
+            self.toast(message, 6)
+
+    # --- window -----------------------------------------------------------
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.screen.get_size()
+
+    @property
+    def fixed_step(self) -> bool:
+        return self.options.frames is not None or self.options.timedemo is not None
+
+    def _set_mode(self) -> pygame.Surface:
+        if self.fullscreen:
+            return pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
+        size = (max(MIN_WINDOW[0], self.window_size[0]), max(MIN_WINDOW[1], self.window_size[1]))
+        return pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    def toggle_fullscreen(self) -> None:
+        self.set_fullscreen(not self.fullscreen)
+
+    def set_fullscreen(self, on: bool) -> None:
+        if on == self.fullscreen:
+            return
+        self.fullscreen = on
+        self.screen = self._set_mode()
+        self.scenes.resize(self.size)
+        self.settings.fullscreen = on
+        self.save_settings()
+
+    def on_window_resized(self) -> None:
+        surface = pygame.display.get_surface()
+        if surface is not None:
+            self.screen = surface
+            if not self.fullscreen:
+                self.window_size = surface.get_size()
+            self.scenes.resize(self.size)
+
+    def save_settings(self) -> None:
+        if not self.options.save_settings:
+            return
+        problem = save_settings(self.settings)
+        if problem:
+            self.toast(problem)
+
+    # --- messages -----------------------------------------------------------
+    def toast(self, text: str, seconds: float = 3.0) -> None:
+        """A one-line message at the bottom of the screen for a few seconds."""
+        self._toasts = [t for t in self._toasts if t[0] != text][-2:]
+        self._toasts.append([text, seconds])
+
+    def _draw_toasts(self, surface: pygame.Surface) -> None:
+        if not self._toasts:
+            return
+        s = ui_scale(self.size)
+        px = int(24 * s)
+        y = self.size[1] - int(96 * s)
+        for text, left in reversed(self._toasts):
+            label_w = max(1, int(len(text) * px * 0.5))
+            w = min(self.size[0] - 20, label_w + int(40 * s))
+            panel = rounded_panel((w, int(px * 1.8)), (10, 20, 16, 220), radius=int(10 * s))
+            panel.set_alpha(int(255 * min(1.0, left / 0.3)))
+            rect = panel.get_rect(midbottom=(self.size[0] // 2, y))
+            surface.blit(panel, rect)
+            draw_text(surface, text, px, rect.center, INK, anchor="center")
+            y = rect.y - int(8 * s)
+
+    # --- loop ---------------------------------------------------------------
+    def quit(self, code: int = 0) -> None:
+        self.running = False
+        self.exit_code = code
+
+    def dispatch(self, event: InputEvent) -> None:
+        if event.action == Action.QUIT:
+            self.quit()
+        elif event.action == Action.FULLSCREEN:
+            self.toggle_fullscreen()
+        else:
+            self.scenes.handle(event)
+
+    def pump(self) -> None:
+        """Read pending pygame events and hand their actions to the top scene."""
+        for event in pygame.event.get():
+            if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+                self.on_window_resized()
+                continue
+            for action in self.input.translate(event):
+                self.dispatch(action)
+
+    def step(self, dt: float) -> None:
+        """One frame: input, update, draw, flip."""
+        self.pump()
+        for action in self.input.update(dt):
+            self.dispatch(action)
+        self.game_time += dt
+        self.scenes.update(dt)
+        for t in self._toasts:
+            t[1] -= dt
+        self._toasts = [t for t in self._toasts if t[1] > 0]
+        if not self.scenes.scenes:
+            self.quit()
+            return
+        self.scenes.draw(self.screen)
+        self._draw_toasts(self.screen)
+        pygame.display.flip()
+
+    def run(self, first_scene: Scene | None = None) -> int:
+        """The main loop, until quit (or ``frames`` frames); returns the exit code."""
+        if first_scene is not None:
+            self.scenes.push(first_scene)
+        clock = pygame.time.Clock()
+        limit = self.options.frames
+        while self.running:
+            started = time.perf_counter()
+            if self.fixed_step:
+                dt = FIXED_DT
+            else:
+                dt = min(clock.tick(FPS) / 1000.0, 0.1)
+            self.step(dt)
+            self.frame_count += 1
+            self.frame_times.append(time.perf_counter() - started)
+            if self.first_frame_seconds is None:
+                self.first_frame_seconds = time.perf_counter() - self.options.started_at
+            if limit is not None and self.frame_count >= limit:
+                self.running = False
+        if self.options.screenshot:
+            pygame.image.save(self.screen, self.options.screenshot)
+        return self.exit_code
+
+    def frame_report(self) -> dict:
+        """Frame-time distribution in ms (the first frame, which builds the
+        caches, is reported on its own)."""
+        times = [t * 1000 for t in self.frame_times[1:]] or [0.0]
+        ordered = sorted(times)
+        p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+        total = sum(times) / 1000
+        return {"frames": len(times), "fps": len(times) / total if total else 0.0,
+                "min": ordered[0], "median": statistics.median(ordered), "p99": p99,
+                "max": ordered[-1], "first_frame_ms": self.frame_times[0] * 1000 if self.frame_times else 0.0,
+                "size": self.size}

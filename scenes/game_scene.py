@@ -1,0 +1,309 @@
+"""What every game scene shares: the engine, the HUD and toolbar, undo/redo,
+new deal/restart, hints, automatic play, demo mode, pause and game over.
+
+A game scene subclasses :class:`GameScene` and writes the table: ``new_engine``,
+``layout``, ``show_new_game``, ``show_record`` (animate a MoveRecord),
+``show_state`` (after undo/redo), ``handle_table`` (pointer and focus input),
+``draw_table`` and ``busy``. Every rule question goes to ``self.game``.
+"""
+from __future__ import annotations
+
+import random
+
+import pygame
+
+from game.base import MoveRecord, Status
+from game.errors import IllegalMoveError, NotationError
+
+from .actions import Action, InputEvent
+from .anim import Timer
+from .overlays import DialogScene, FocusButtons
+from .scene import Scene
+from .ui import GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row, ui_scale
+
+AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
+DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
+
+
+class GameScene(Scene):
+    game_id = ""
+    title = ""
+    has_hints = True
+
+    def __init__(self, app, seed: int | None = None, demo: bool = False, game=None) -> None:
+        super().__init__(app)
+        self.demo = demo
+        self.autoplay = demo
+        self.rng = random.Random(seed)
+        self.seed = seed if seed is not None else random.randrange(1, 1_000_000)
+        self.game = game or self.new_engine(self.seed)
+        self._autoplay_wait = 0.0
+        self._timers: list[Timer] = []
+        self.over_shown = False
+        self.hint_move = None
+        self.hint_time = 0.0
+        self.message = ""
+        self._fresh_deal = True
+        self.scale = 1.0
+        self.pointer = (-1, -1)
+        self.toolbar = FocusButtons(self._make_buttons())
+
+    # --- for subclasses ----------------------------------------------------
+    def new_engine(self, seed: int):
+        raise NotImplementedError
+
+    def layout(self, play_area: pygame.Rect) -> None: ...
+    def show_new_game(self) -> None: ...
+    def show_record(self, record: MoveRecord) -> None: ...
+    def show_state(self) -> None: ...
+    def handle_table(self, event: InputEvent) -> None: ...
+    def draw_table(self, surface: pygame.Surface) -> None: ...
+    def show_hint(self, move) -> None: ...
+    def celebrate(self) -> None: ...
+
+    @property
+    def busy(self) -> bool:
+        return False
+
+    def finish_animations(self) -> None: ...
+
+    def status_line(self) -> str:
+        return ""
+
+    def score_line(self) -> str:
+        return f"Score {self.game.score}"
+
+    # --- lifecycle ---------------------------------------------------------
+    def enter(self) -> None:
+        self.show_new_game()
+
+    def resize(self, size) -> None:
+        super().resize(size)
+        s = self.scale = ui_scale(size)
+        w, h = size
+        self.hud_h = int(54 * s)
+        self.bar_h = int(40 * s)
+        layout_row(self.toolbar.buttons, (w // 2, h - int(30 * s)), self.bar_h, int(10 * s), int(20 * s))
+        top = self.hud_h
+        bottom = h - int(60 * s)
+        self.play_area = pygame.Rect(int(16 * s), top, w - int(32 * s), bottom - top)
+        self.layout(self.play_area)
+
+    # --- commands (toolbar, keys, gamepad) ----------------------------------
+    def _make_buttons(self) -> list[Button]:
+        buttons = [Button("Menu", self.open_pause), Button("New deal", self.new_deal),
+                   Button("Restart", self.restart), Button("Undo", self.undo),
+                   Button("Redo", self.redo)]
+        if self.has_hints:
+            buttons.append(Button("Hint", self.hint))
+        buttons.append(Button("Auto", self.toggle_autoplay))
+        return buttons
+
+    def play(self, move) -> MoveRecord | None:
+        """Ask the engine to play ``move``; an illegal one is explained, not fatal."""
+        try:
+            record = self.game.play(move)
+        except (IllegalMoveError, NotationError) as exc:
+            self.app.toast(str(exc)[:1].upper() + str(exc)[1:])
+            self.on_illegal(move)
+            return None
+        self.hint_move = None
+        self._fresh_deal = False
+        self.show_record(record)
+        return record
+
+    def on_illegal(self, move) -> None: ...
+
+    def undo(self) -> None:
+        self.finish_animations()
+        if self.game.undo() is None:
+            self.app.toast("Nothing to undo")
+            return
+        self._after_history()
+
+    def redo(self) -> None:
+        self.finish_animations()
+        if self.game.redo() is None:
+            self.app.toast("Nothing to redo")
+            return
+        self._after_history()
+
+    def _after_history(self) -> None:
+        self.over_shown = False
+        self.hint_move = None
+        self.show_state()
+
+    def restart(self) -> None:
+        self.game.restart()
+        self.over_shown = False
+        self.hint_move = None
+        self._fresh_deal = True
+        self.show_new_game()
+
+    def new_deal(self, seed: int | None = None) -> None:
+        self.seed = seed if seed is not None else self.rng.randrange(1, 1_000_000)
+        self.game = self.new_engine(self.seed)
+        self.over_shown = False
+        self.hint_move = None
+        self._fresh_deal = True
+        self.show_new_game()
+
+    def hint(self) -> None:
+        move = self.game.computer_move()
+        if move is None:
+            self.app.toast("No moves left")
+            return
+        self.hint_move = move
+        self.hint_time = 2.5
+        self.show_hint(move)
+
+    def toggle_autoplay(self) -> None:
+        self.autoplay = not self.autoplay
+        self._autoplay_wait = 0.0
+        self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
+
+    def open_pause(self, reason: str = "") -> None:
+        from .navigation import open_menu
+        self.autoplay = False if not self.demo else self.autoplay
+
+        def resume():
+            self.app.scenes.pop()
+
+        def restart():
+            self.app.scenes.pop()
+            self.restart()
+
+        def new_deal():
+            self.app.scenes.pop()
+            self.new_deal()
+
+        lines = [reason] if reason else []
+        lines.append(f"{self.title} — deal {self.seed}" if not self.game_id == "camelot-board" else self.title)
+        self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
+            ("Resume", resume), ("Restart", restart), ("New deal", new_deal),
+            ("Main menu", lambda: open_menu(self.app))], on_back=resume))
+
+    def show_game_over(self) -> None:
+        from .navigation import open_menu
+        self.over_shown = True
+        won = self.game.status is Status.WON
+        if won:
+            self.celebrate()
+        if self.demo:
+            self._timers.append(Timer(DEMO_NEXT_DEAL, self.new_deal))
+            return
+        self.autoplay = False
+
+        def then(action):
+            def run():
+                self.app.scenes.remove(dialog)
+                action()
+            return run
+
+        buttons = [("New deal", then(self.new_deal)), ("Restart", then(self.restart))]
+        if not won and self.game.can_undo:
+            buttons.append(("Undo last move", then(self.undo)))
+        buttons.append(("Main menu", lambda: open_menu(self.app)))
+        title = {Status.WON: "You won!", Status.LOST: "Game over",
+                 Status.DRAW: "Draw"}.get(self.game.status, "Game over")
+        lines = [self.game.status_reason.capitalize() + "." if self.game.status_reason else "",
+                 self.score_line()]
+        dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
+                             accent=GOLD if won else ILLEGAL, update_below=True,
+                             dim=40 if won else 110)
+        self.app.scenes.push(dialog)
+
+    # --- input ------------------------------------------------------------
+    def handle(self, event: InputEvent) -> None:
+        a = event.action
+        if event.pos is not None:
+            self.pointer = event.pos
+        if self.demo:
+            if a not in (Action.POINTER_MOVE, Action.POINTER_UP, Action.FOCUS_LOST,
+                         Action.DEVICE_ADDED):
+                from .navigation import open_menu
+                open_menu(self.app)
+            return
+        if a == Action.DEVICE_LOST:
+            self.open_pause("The gamepad was disconnected.")
+            return
+        if self.toolbar.handle(event) if event.is_pointer else False:
+            return
+        if event.is_pointer and any(b.contains(event.pos) for b in self.toolbar.buttons):
+            return
+        commands = {Action.UNDO: self.undo, Action.REDO: self.redo,
+                    Action.NEW_DEAL: self.new_deal, Action.RESTART: self.restart,
+                    Action.AUTOPLAY: self.toggle_autoplay, Action.PAUSE: self.open_pause}
+        if self.has_hints:
+            commands[Action.HINT] = self.hint
+        if a in commands:
+            commands[a]()
+            return
+        self.handle_table(event)
+
+    def back_pressed(self) -> None:
+        """BACK with nothing selected on the table opens the pause menu."""
+        self.open_pause()
+
+    # --- time -------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        for timer in list(self._timers):
+            if timer.advance(dt):
+                self._timers.remove(timer)
+        if self.hint_time > 0:
+            self.hint_time -= dt
+            if self.hint_time <= 0:
+                self.hint_move = None
+        self.update_table(dt)
+        if self.app.scenes.top is not self and not self.over_shown:
+            return
+        status = self.game.status
+        if status is not Status.PLAYING:
+            if not self.over_shown and not self.busy:
+                self.show_game_over()
+            return
+        if self.autoplay and not self.busy:
+            self._autoplay_wait += dt
+            pause = AUTOPLAY_PAUSE / self.app.settings.speed_factor
+            if self._fresh_deal:
+                pause *= 2  # let the player see the deal
+            if self._autoplay_wait >= pause:
+                self._autoplay_wait = 0.0
+                move = self.game.computer_move(self.rng)
+                if move is not None:
+                    self.play(move)
+
+    def update_table(self, dt: float) -> None: ...
+
+    # --- drawing ----------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(felt(self.size), (0, 0))
+        self.draw_table(surface)
+        self.draw_hud(surface)
+
+    def draw_hud(self, surface: pygame.Surface) -> None:
+        s = self.scale
+        w, _ = self.size
+        band = pygame.Surface((w, self.hud_h), pygame.SRCALPHA)
+        band.fill((0, 0, 0, 70))
+        surface.blit(band, (0, 0))
+        mid = self.hud_h // 2
+        draw_text(surface, self.title, 34 * s, (int(20 * s), mid), GOLD, anchor="midleft", shadow=True)
+        if self.game_id != "camelot-board":
+            title_w = int(len(self.title) * 34 * s * 0.5) + int(40 * s)
+            draw_text(surface, f"Deal {self.seed}", 26 * s, (title_w, mid), INK_DIM, anchor="midleft")
+        draw_text(surface, self.score_line(), 30 * s, (w - int(20 * s), mid), INK, anchor="midright",
+                  shadow=True)
+        centre = "DEMO — press any key or button" if self.demo else self.status_line()
+        if self.autoplay and not self.demo:
+            centre = (centre + "   ·   " if centre else "") + "Automatic play"
+        if centre:
+            draw_text(surface, centre, 26 * s, (w // 2, mid), INK, anchor="center")
+        if not self.demo:
+            for b in self.toolbar.buttons:
+                b.enabled = {"Undo": self.game.can_undo, "Redo": self.game.can_redo}.get(b.label, True)
+            for b in self.toolbar.buttons:
+                b.hot = b.contains(self.pointer) and self.app.input.last_device == "mouse"
+                if b.label == "Auto":
+                    b.hot = b.hot or self.autoplay
+                b.draw(surface, s)

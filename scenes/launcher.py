@@ -1,0 +1,135 @@
+"""The command line of the game itself (``python main.py`` / ``roundtable``).
+
+    roundtable [--game ID] [--seed N] [--windowed | --fullscreen] [--demo [ID]]
+               [--size WxH] [--frames N] [--screenshot FILE]
+    roundtable --timedemo ID [--size 1920x1080] [--frames 600]
+
+Bad input is one clear line and exit code 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+STARTED = time.perf_counter()
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"size must look like 1920x1080, not {text!r}") from None
+    if not (320 <= w <= 16384 and 240 <= h <= 16384):
+        raise UsageError(f"size {text!r} is out of range (320x240 … 16384x16384)")
+    return (w, h)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="roundtable", description="Round Table: four classic games")
+    p.add_argument("--game", help="start this game: camelot-solitaire, hamilton, clock, camelot-board")
+    p.add_argument("--seed", help="deal number")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--windowed", action="store_true", help="start in a window")
+    mode.add_argument("--fullscreen", action="store_true", help="start full screen")
+    p.add_argument("--demo", nargs="?", const="", metavar="ID",
+                   help="the computer plays by itself (a game id, or all in turn)")
+    p.add_argument("--size", help="window size, e.g. 1920x1080 (implies a window)")
+    p.add_argument("--frames", type=int, help="run this many frames (1/60 s each) then exit")
+    p.add_argument("--screenshot", help="save the last frame to this PNG file")
+    p.add_argument("--timedemo", metavar="ID", help="play the demo uncapped and print frame times")
+    p.add_argument("--timing", action="store_true", help="print the time to the first frame")
+    return p
+
+
+def resolve(args) -> dict:
+    """Check everything before a window opens; raise UsageError with one line."""
+    from game import GAME_IDS, check_game_id
+    from game.cards import check_seed
+    from game.errors import RoundTableError
+    from scenes.navigation import has_scene
+
+    def playable(game_id: str, what: str) -> str:
+        try:
+            check_game_id(game_id)
+        except RoundTableError as exc:
+            raise UsageError(str(exc)) from None
+        if not has_scene(game_id):
+            raise UsageError(f"{what} {game_id!r} is not playable yet")
+        return game_id
+
+    out: dict = {}
+    if args.game:
+        out["game"] = playable(args.game, "game")
+    if args.seed is not None:
+        try:
+            out["seed"] = check_seed(args.seed)
+        except RoundTableError as exc:
+            raise UsageError(str(exc)) from None
+    if args.demo is not None:
+        out["demo"] = playable(args.demo, "demo") if args.demo else (out.get("game") or "all")
+    if args.timedemo:
+        out["timedemo"] = playable(args.timedemo, "timedemo")
+    if args.frames is not None and args.frames < 1:
+        raise UsageError("--frames must be at least 1")
+    if args.timedemo and args.frames is None:
+        args.frames = 600
+    if args.screenshot and args.frames is None:
+        raise UsageError("--screenshot needs --frames (how many frames to run first)")
+    out["size"] = parse_size(args.size) if args.size else ((1920, 1080) if args.timedemo else None)
+    out["known_games"] = GAME_IDS
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        args = build_parser().parse_args(argv)
+        chosen = resolve(args)
+    except UsageError as exc:
+        print(f"roundtable: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+    from scenes.app import App, AppOptions
+    from scenes.navigation import open_game, open_menu, playable_games
+
+    options = AppOptions(game=chosen.get("game"), seed=chosen.get("seed"),
+                         fullscreen=True if args.fullscreen else False if args.windowed else None,
+                         demo=chosen.get("demo"), frames=args.frames, screenshot=args.screenshot,
+                         timedemo=chosen.get("timedemo"), size=chosen["size"], started_at=STARTED)
+    app = App(options)
+    if options.timedemo:
+        open_game(app, options.timedemo, seed=options.seed or 1, demo=True)
+    elif options.demo:
+        demo = options.demo if options.demo != "all" else playable_games()[0]
+        open_game(app, demo, seed=options.seed, demo=True)
+    elif options.game:
+        open_game(app, options.game, seed=options.seed)
+    else:
+        open_menu(app)
+    code = app.run()
+    if args.timing:
+        print(f"first frame after {app.first_frame_seconds:.3f} s")
+    if options.timedemo:
+        r = app.frame_report()
+        print(f"timedemo {options.timedemo} at {r['size'][0]}x{r['size'][1]}: {r['frames']} frames, "
+              f"{r['fps']:.0f} fps; frame time ms: min {r['min']:.2f} / median {r['median']:.2f} / "
+              f"p99 {r['p99']:.2f} / max {r['max']:.2f} (first frame {r['first_frame_ms']:.1f})")
+    import pygame
+    pygame.quit()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

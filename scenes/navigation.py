@@ -1,0 +1,37 @@
+"""Going from scene to scene (lazy imports keep start-up fast and avoid cycles)."""
+from __future__ import annotations
+
+import importlib
+
+from game import GAME_IDS, title
+
+# game id → "module:Class" of its scene; a game without a scene yet is missing.
+GAME_SCENES = {
+    "clock": "scenes.clock_scene:ClockScene",
+}
+
+
+def has_scene(game_id: str) -> bool:
+    return game_id in GAME_SCENES
+
+
+def scene_class(game_id: str):
+    module_name, class_name = GAME_SCENES[game_id].split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def open_menu(app) -> None:
+    from .menu import MenuScene
+    app.scenes.reset(MenuScene(app))
+
+
+def open_game(app, game_id: str, seed: int | None = None, demo: bool = False) -> None:
+    app.scenes.reset(scene_class(game_id)(app, seed=seed, demo=demo))
+
+
+def playable_games() -> list[str]:
+    return [gid for gid in GAME_IDS if has_scene(gid)]
+
+
+__all__ = ["GAME_SCENES", "has_scene", "scene_class", "open_menu", "open_game",
+           "playable_games", "title"]

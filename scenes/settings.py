@@ -1,0 +1,106 @@
+"""Player settings, kept as versioned JSON where platformdirs says config lives.
+
+Written atomically (temp file + rename). A file that is damaged or from a newer
+version is moved aside, never overwritten, and the player is told in one line.
+``ROUNDTABLE_HOME`` overrides the folder (tests, portable installs).
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+SETTINGS_VERSION = 1
+ANIMATION_SPEEDS = {"slow": 0.6, "normal": 1.0, "fast": 1.8, "instant": 100.0}
+
+
+def config_dir() -> Path:
+    home = os.environ.get("ROUNDTABLE_HOME")
+    if home:
+        return Path(home)
+    import platformdirs
+    return Path(platformdirs.user_config_dir("roundtable", appauthor=False))
+
+
+@dataclass
+class Settings:
+    fullscreen: bool = True
+    animation_speed: str = "normal"
+    sound: bool = True
+
+    @property
+    def speed_factor(self) -> float:
+        return ANIMATION_SPEEDS.get(self.animation_speed, 1.0)
+
+    def validate(self) -> None:
+        if not isinstance(self.fullscreen, bool) or not isinstance(self.sound, bool):
+            raise ValueError("fullscreen and sound must be true or false")
+        if self.animation_speed not in ANIMATION_SPEEDS:
+            raise ValueError(f"unknown animation speed {self.animation_speed!r}")
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=2)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def move_aside(path: Path) -> Path:
+    """Keep a bad file for the player (or a bug report) under a new name."""
+    aside = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
+    n = 1
+    while aside.exists():
+        aside = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
+        n += 1
+    os.replace(path, aside)
+    return aside
+
+
+def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
+    """The saved settings, or defaults; the second value is a message for the
+    player when the file had to be put aside."""
+    path = path or config_dir() / "settings.json"
+    if not path.exists():
+        return Settings(), None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        if data.get("version") != SETTINGS_VERSION:
+            raise ValueError(f"version {data.get('version')!r}, expected {SETTINGS_VERSION}")
+        known = {f.name for f in fields(Settings)}
+        settings = Settings(**{k: v for k, v in data.items() if k in known})
+        settings.validate()
+        return settings, None
+    except (OSError, ValueError, TypeError) as exc:
+        try:
+            aside = move_aside(path)
+            where = f"kept as {aside.name}"
+        except OSError:
+            where = "left in place"
+        return Settings(), f"Settings file was unreadable ({exc}); using defaults, {where}."
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> str | None:
+    """Save; returns an error message instead of raising (a full disk must not
+    crash the game)."""
+    path = path or config_dir() / "settings.json"
+    try:
+        write_json_atomic(path, {"version": SETTINGS_VERSION, **asdict(settings)})
+    except OSError as exc:
+        return f"Could not save settings: {exc.strerror or exc}"
+    return None

@@ -1,0 +1,181 @@
+"""Shared look: colours, fonts, cached text, the felt, buttons and panels.
+
+Sizes are given at 1280×720 and multiplied by :func:`ui_scale` so the same
+layout reads well from 720p to 4K.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Callable
+
+import pygame
+
+FELT = (22, 92, 58)
+FELT_DARK = (10, 52, 32)
+INK = (245, 240, 225)
+INK_DIM = (190, 200, 190)
+GOLD = (240, 196, 80)
+FOCUS = (255, 221, 87)
+LEGAL = (110, 230, 140)
+ILLEGAL = (235, 80, 70)
+HINT = (120, 190, 255)
+PANEL = (14, 30, 24, 228)
+BUTTON = (38, 74, 56)
+BUTTON_HOVER = (56, 108, 80)
+BUTTON_OFF = (40, 52, 46)
+
+
+def ui_scale(size: tuple[int, int]) -> float:
+    return max(0.5, min(size[0] / 1280, size[1] / 720))
+
+
+class Fonts:
+    """pygame's bundled default font, cached per pixel size (works everywhere)."""
+
+    def __init__(self) -> None:
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+
+    def font(self, px: int) -> pygame.font.Font:
+        px = max(6, int(px))
+        if px not in self._fonts:
+            self._fonts[px] = pygame.font.Font(None, px)
+        return self._fonts[px]
+
+    def text(self, text: str, px: int, color=INK) -> pygame.Surface:
+        """A rendered line, cached: drawing the same label every frame is free."""
+        key = (text, int(px), tuple(color))
+        surf = self._text.get(key)
+        if surf is None:
+            surf = self.font(px).render(text, True, color)
+            self._text[key] = surf
+            if len(self._text) > 600:
+                self._text.popitem(last=False)
+        else:
+            self._text.move_to_end(key)
+        return surf
+
+
+FONTS = Fonts()
+
+
+def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, float],
+              color=INK, anchor: str = "topleft", shadow: bool = False) -> pygame.Rect:
+    """Blit a line of text; ``anchor`` is a pygame.Rect attribute name."""
+    surf = FONTS.text(text, int(px), color)
+    rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
+    if shadow:
+        dark = FONTS.text(text, int(px), (0, 0, 0))
+        off = max(1, int(px / 18))
+        surface.blit(dark, rect.move(off, off))
+    surface.blit(surf, rect)
+    return rect
+
+
+def wrap_text(text: str, px: int, width: int) -> list[str]:
+    font = FONTS.font(px)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}".strip()
+            if font.size(trial)[0] <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+_felt_cache: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def felt(size: tuple[int, int]) -> pygame.Surface:
+    """The table: green felt with a soft vignette, rendered once per size."""
+    surf = _felt_cache.get(size)
+    if surf is not None:
+        return surf
+    w, h = size
+    # Draw the vignette small and smoothscale it up: cheap and perfectly smooth.
+    small = pygame.Surface((64, 36))
+    for y in range(36):
+        for x in range(64):
+            dx = (x - 31.5) / 32
+            dy = (y - 17.5) / 18
+            d = min(1.0, (dx * dx + dy * dy) ** 0.5 / 1.25)
+            t = d * d
+            small.set_at((x, y), tuple(int(FELT[i] * (1 - t) + FELT_DARK[i] * t) for i in range(3)))
+    surf = pygame.transform.smoothscale(small, (w, h))
+    if pygame.display.get_surface() is not None:
+        surf = surf.convert()
+    _felt_cache.clear()
+    _felt_cache[size] = surf
+    return surf
+
+
+def rounded_panel(size: tuple[int, int], color=PANEL, radius: int = 16,
+                  border: tuple | None = (255, 255, 255, 40)) -> pygame.Surface:
+    surf = pygame.Surface(size, pygame.SRCALPHA)
+    rect = surf.get_rect()
+    pygame.draw.rect(surf, color, rect, border_radius=radius)
+    if border:
+        pygame.draw.rect(surf, border, rect, width=max(1, radius // 8), border_radius=radius)
+    return surf
+
+
+def glow_rect(surface: pygame.Surface, rect: pygame.Rect, color, width: int,
+              radius: int) -> None:
+    """A highlight ring with a soft outer glow (focus, legal targets, hints)."""
+    pad = width * 2
+    glow = pygame.Surface((rect.w + 2 * pad, rect.h + 2 * pad), pygame.SRCALPHA)
+    for i in range(3):
+        alpha = 50 - i * 15
+        pygame.draw.rect(glow, (*color[:3], alpha), glow.get_rect().inflate(-i * width, -i * width),
+                         width=width, border_radius=radius + pad - i * width // 2)
+    surface.blit(glow, (rect.x - pad, rect.y - pad))
+    pygame.draw.rect(surface, color, rect.inflate(width, width), width=width,
+                     border_radius=radius + width // 2)
+
+
+@dataclass
+class Button:
+    """A clickable, focusable button; ``action`` runs on click or SELECT."""
+
+    label: str
+    action: Callable[[], None]
+    rect: pygame.Rect = None  # set by the layout
+    enabled: bool = True
+    hot: bool = False  # hovered or focused
+
+    def draw(self, surface: pygame.Surface, scale: float) -> None:
+        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot else BUTTON
+        radius = max(4, int(10 * scale))
+        pygame.draw.rect(surface, color, self.rect, border_radius=radius)
+        edge = FOCUS if self.hot and self.enabled else (255, 255, 255, 60)
+        pygame.draw.rect(surface, edge, self.rect, width=max(1, int(2 * scale)), border_radius=radius)
+        ink = INK if self.enabled else (120, 130, 125)
+        draw_text(surface, self.label, self.rect.h * 0.5, self.rect.center, ink, anchor="center")
+
+    def contains(self, pos) -> bool:
+        return self.rect is not None and self.rect.collidepoint(pos)
+
+
+def layout_row(buttons: list[Button], center: tuple[int, int], height: int,
+               gap: int, px: int) -> None:
+    """Place buttons side by side, centred, each as wide as its label needs."""
+    widths = [FONTS.font(int(height * 0.5)).size(b.label)[0] + height for b in buttons]
+    total = sum(widths) + gap * (len(buttons) - 1)
+    x = center[0] - total // 2
+    for button, width in zip(buttons, widths):
+        button.rect = pygame.Rect(x, center[1] - height // 2, width, height)
+        x += width + gap
+
+
+def layout_column(buttons: list[Button], center_x: int, top: int, width: int,
+                  height: int, gap: int) -> None:
+    y = top
+    for button in buttons:
+        button.rect = pygame.Rect(center_x - width // 2, y, width, height)
+        y += height + gap

@@ -1,0 +1,18 @@
+"""Every test runs headless, with its own settings folder."""
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pytest  # noqa: E402
+
+
+def pytest_addoption(parser):
+    parser.addoption("--regen-screenshots", action="store_true",
+                     help="rewrite the reference images of the screenshot tests")
+
+
+@pytest.fixture(autouse=True)
+def _settings_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROUNDTABLE_HOME", str(tmp_path / "home"))

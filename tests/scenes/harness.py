@@ -1,0 +1,79 @@
+"""Drive the real app headless: post pygame events, step frames of 1/60 s."""
+from __future__ import annotations
+
+import pygame
+
+from scenes.app import App, AppOptions
+from scenes.settings import Settings
+
+DT = 1 / 60
+
+
+def make_app(size=(1280, 720), speed="fast") -> App:
+    settings = Settings(fullscreen=False, animation_speed=speed, sound=False)
+    return App(AppOptions(size=size, save_settings=False), settings=settings)
+
+
+def step(app: App, frames: int = 1) -> None:
+    for _ in range(frames):
+        app.step(DT)
+
+
+def settle(app: App, scene, limit: int = 600) -> None:
+    """Step until the scene's animations are over."""
+    for _ in range(limit):
+        step(app)
+        if not scene.busy:
+            return
+    raise AssertionError("animations never finished")
+
+
+def post(kind: int, **attrs) -> None:
+    pygame.event.post(pygame.event.Event(kind, **attrs))
+
+
+def click(app: App, pos, button: int = 1) -> None:
+    post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+    post(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
+    post(pygame.MOUSEBUTTONUP, pos=pos, button=button)
+    step(app)
+
+
+def drag(app: App, start, end, steps: int = 6) -> None:
+    post(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0))
+    post(pygame.MOUSEBUTTONDOWN, pos=start, button=1)
+    step(app)
+    for k in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * k // steps
+        y = start[1] + (end[1] - start[1]) * k // steps
+        post(pygame.MOUSEMOTION, pos=(x, y), rel=(0, 0), buttons=(1, 0, 0))
+        step(app)
+    post(pygame.MOUSEBUTTONUP, pos=end, button=1)
+    step(app)
+
+
+def key(app: App, k: int, mod: int = 0) -> None:
+    post(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+    step(app)
+
+
+def pad(app: App, button: int) -> None:
+    post(pygame.CONTROLLERBUTTONDOWN, button=button, instance_id=0)
+    step(app)
+
+
+def image_difference(a: pygame.Surface, b: pygame.Surface) -> float:
+    """Share of pixels that differ noticeably (any channel by more than 40)."""
+    if a.get_size() != b.get_size():
+        return 1.0
+    w, h = a.get_size()
+    small = (w // 4, h // 4)
+    a4 = pygame.transform.smoothscale(a.convert(32) if a.get_bitsize() != 32 else a, small)
+    b4 = pygame.transform.smoothscale(b.convert(32) if b.get_bitsize() != 32 else b, small)
+    differ = 0
+    for y in range(small[1]):
+        for x in range(small[0]):
+            ca, cb = a4.get_at((x, y)), b4.get_at((x, y))
+            if max(abs(ca[i] - cb[i]) for i in range(3)) > 40:
+                differ += 1
+    return differ / (small[0] * small[1])
