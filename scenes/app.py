@@ -69,6 +69,7 @@ class App:
         self.first_frame_seconds: float | None = None
         self.game_time = 0.0
         self._toasts: list[list] = []  # [text, seconds left]
+        self._toast_rects: list[pygame.Rect] = []
         if message:
             self.toast(message, 6)
 
@@ -114,15 +115,32 @@ class App:
         if problem:
             self.toast(problem)
 
+    # --- shared art -----------------------------------------------------------
+    def card_art(self, card_width: int):
+        """Card pictures at this width, all rendered now (a face rendered on first
+        sight would cost a visible hitch mid-animation); the last two widths are
+        kept, so a new deal or a return from the menu costs nothing."""
+        from .card_art import CardArt
+        cache = self.__dict__.setdefault("_card_art", {})
+        art = cache.get(card_width)
+        if art is None:
+            art = CardArt(card_width)
+            art.prerender()
+            if len(cache) >= 2:
+                cache.pop(next(iter(cache)))
+            cache[card_width] = art
+        return art
+
     # --- messages -----------------------------------------------------------
     def toast(self, text: str, seconds: float = 3.0) -> None:
         """A one-line message at the bottom of the screen for a few seconds."""
         self._toasts = [t for t in self._toasts if t[0] != text][-2:]
         self._toasts.append([text, seconds])
 
-    def _draw_toasts(self, surface: pygame.Surface) -> None:
+    def _draw_toasts(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        rects: list[pygame.Rect] = []
         if not self._toasts:
-            return
+            return rects
         s = ui_scale(self.size)
         px = int(24 * s)
         y = self.size[1] - int(96 * s)
@@ -134,7 +152,9 @@ class App:
             rect = panel.get_rect(midbottom=(self.size[0] // 2, y))
             surface.blit(panel, rect)
             draw_text(surface, text, px, rect.center, INK, anchor="center")
+            rects.append(rect)
             y = rect.y - int(8 * s)
+        return rects
 
     # --- loop ---------------------------------------------------------------
     def quit(self, code: int = 0) -> None:
@@ -171,9 +191,19 @@ class App:
         if not self.scenes.scenes:
             self.quit()
             return
-        self.scenes.draw(self.screen)
-        self._draw_toasts(self.screen)
-        pygame.display.flip()
+        top = self.scenes.top
+        if top.opaque and hasattr(top, "draw_incremental"):
+            # Only what changed is repainted and sent to the window.
+            areas = top.draw_incremental(self.screen, self._toast_rects)
+            self._toast_rects = self._draw_toasts(self.screen)
+            if areas is None:
+                pygame.display.flip()
+            else:
+                pygame.display.update(areas + self._toast_rects)
+        else:
+            self.scenes.draw(self.screen)
+            self._toast_rects = self._draw_toasts(self.screen)
+            pygame.display.flip()
 
     def run(self, first_scene: Scene | None = None) -> int:
         """The main loop, until quit (or ``frames`` frames); returns the exit code."""

@@ -9,7 +9,7 @@ so input during an animation never corrupts anything.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pygame
 
@@ -44,8 +44,7 @@ class CardSprite:
     flip_from: bool = False
     started_order: int = 0   # moving cards draw in the order they took off
     dragged: bool = False
-    scale: float = 1.0
-    extra: dict = field(default_factory=dict)
+    static_rect: pygame.Rect | None = None  # where it is painted in the static layer
 
     @property
     def moving(self) -> bool:
@@ -62,6 +61,8 @@ class CardTable:
         self._piles: dict[str, list] = {}
         self.celebrating = 0.0
         self._celebration: dict[object, tuple] = {}
+        self._gone: list[pygame.Rect] = []  # static areas of cards taken away
+        self._draw_cache: list[CardSprite] | None = None  # sprites in paint order
 
     # --- layout -------------------------------------------------------------
     def set_layout(self, slots: list[Slot], card_size: tuple[int, int]) -> None:
@@ -121,6 +122,7 @@ class CardTable:
     def _place_all(self, piles: dict[str, list], instantly: bool, order: list | None = None,
                    stagger: float = 0.0, base_delay: float = 0.0,
                    duration: float = FLIGHT) -> None:
+        self._draw_cache = None
         rank = {card: i for i, card in enumerate(order or [])}
         for pile, cards in piles.items():
             for index, (card, face_up) in enumerate(cards):
@@ -150,7 +152,11 @@ class CardTable:
                     sprite.face_up = face_up
         present = {card for cards in piles.values() for card, _ in cards}
         for card in [c for c in self.sprites if c not in present]:
-            del self.sprites[card]
+            self._forget_sprite(self.sprites.pop(card))
+
+    def _forget_sprite(self, sprite: CardSprite) -> None:
+        if sprite.static_rect is not None:
+            self._gone.append(sprite.static_rect)
 
     def sync(self, piles: dict[str, list], order: list | None = None, stagger: float = 0.12,
              duration: float = FLIGHT) -> None:
@@ -165,6 +171,8 @@ class CardTable:
              stagger: float = 0.035) -> None:
         """Start with every card face down at ``source`` and fly them out in
         ``order`` (the deal)."""
+        for sprite in self.sprites.values():
+            self._forget_sprite(sprite)
         self.sprites = {}
         self.celebrating = 0.0
         self._piles = piles
@@ -184,6 +192,7 @@ class CardTable:
 
     def finish(self) -> None:
         """Complete every animation now (input arriving mid-animation)."""
+        self._draw_cache = None
         for sprite in self.sprites.values():
             if sprite.tween:
                 sprite.pos = sprite.tween.end
@@ -192,6 +201,7 @@ class CardTable:
 
     # --- drag ---------------------------------------------------------------
     def lift(self, cards: list) -> None:
+        self._draw_cache = None
         for card in cards:
             sprite = self.sprites[card]
             sprite.tween, sprite.dragged = None, True
@@ -208,6 +218,7 @@ class CardTable:
 
     def drop(self, cards: list) -> None:
         """Release dragged cards; the next ``sync`` sends them where they belong."""
+        self._draw_cache = None
         for card in cards:
             self.sprites[card].dragged = False
         self._place_all(self._piles, instantly=False, duration=FLIGHT * 0.7)
@@ -242,6 +253,7 @@ class CardTable:
     # --- celebration --------------------------------------------------------
     def celebrate(self, centre: tuple[float, float], radius: float) -> None:
         """Cards leave their piles and wheel round the table (a win)."""
+        self._draw_cache = None
         self.celebrating = 1e-6
         n = len(self.sprites)
         for i, (card, sprite) in enumerate(sorted(self.sprites.items(), key=lambda kv: kv[1].started_order)):
@@ -266,6 +278,7 @@ class CardTable:
 
     # --- time and drawing ---------------------------------------------------
     def update(self, dt: float) -> None:
+        self._draw_cache = None
         if self.celebrating:
             self.celebrating += dt
             for card, sprite in self.sprites.items():
@@ -283,34 +296,101 @@ class CardTable:
                 if sprite.flip.done:
                     sprite.flip = None
 
+    def _animated(self, sprite: CardSprite) -> bool:
+        """Drawn on the screen every frame (not kept in the static layer)."""
+        tween = sprite.tween
+        return (sprite.dragged or sprite.flip is not None or bool(self.celebrating)
+                or (tween is not None and tween.elapsed >= tween.delay))
+
     def _draw_order(self) -> list[CardSprite]:
+        if self._draw_cache is not None:
+            return self._draw_cache
         pile_rank = {pile: i for i, pile in enumerate(self.slots)}
         resting = [s for s in self.sprites.values() if not s.moving]
         moving = [s for s in self.sprites.values() if s.moving]
         resting.sort(key=lambda s: (pile_rank.get(s.pile, 0), s.index))
         moving.sort(key=lambda s: (s.dragged, s.started_order))
-        return resting + moving
+        self._draw_cache = resting + moving
+        return self._draw_cache
+
+    def _lift(self) -> int:
+        return max(2, self.card_size[0] // 30)
+
+    def sprite_rect(self, sprite: CardSprite) -> pygame.Rect:
+        """Everything a card paints, its shadow included."""
+        lift = self._lift()
+        rect = pygame.Rect(int(sprite.pos[0]), int(sprite.pos[1]), *self.card_size)
+        return rect.inflate(lift * 6, lift * 6)
 
     def draw_placeholders(self, surface: pygame.Surface, art: CardArt) -> None:
         for slot in self.slots.values():
             surface.blit(art.placeholder(slot.label), (int(slot.origin[0]), int(slot.origin[1])))
 
-    def draw(self, surface: pygame.Surface, art: CardArt) -> None:
-        shadow = art.shadow()
-        w, h = self.card_size
-        lift = max(2, w // 30)
+    # The table draws in two layers (see GameScene): cards at rest are kept in a
+    # static picture that changes only where a card leaves or lands; cards in the
+    # air are drawn on the screen each frame. This keeps a frame to a few small
+    # blits instead of repainting the whole screen.
+    def static_changes(self) -> list[pygame.Rect]:
+        """Areas of the static layer that must be repainted since last asked."""
+        dirty, self._gone = self._gone, []
+        for sprite in self.sprites.values():
+            if self._animated(sprite):
+                if sprite.static_rect is not None:
+                    dirty.append(sprite.static_rect)
+                    sprite.static_rect = None
+                continue
+            rect = self.sprite_rect(sprite)
+            if sprite.static_rect != rect:
+                if sprite.static_rect is not None:
+                    dirty.append(sprite.static_rect)
+                dirty.append(rect)
+                sprite.static_rect = rect
+        return dirty
+
+    def forget_static(self) -> None:
+        """The static layer was painted whole: everything at rest is in it."""
+        self._gone = []
+        for sprite in self.sprites.values():
+            sprite.static_rect = None if self._animated(sprite) else self.sprite_rect(sprite)
+
+    def draw_static(self, surface: pygame.Surface, art: CardArt, clip: pygame.Rect | None = None) -> None:
+        """Cards at rest (into the static layer), only those touching ``clip``."""
         for sprite in self._draw_order():
-            x, y = int(sprite.pos[0]), int(sprite.pos[1])
-            # Shadows only where they show: the bottom card of a pile and
-            # anything in the air (cheaper than 52 shadows a frame).
-            if (sprite.moving or sprite.index == 0 or self.celebrating) and sprite.flip is None:
-                off = lift * (3 if sprite.moving or self.celebrating else 1)
-                surface.blit(shadow, (x + off - lift, y + off))
-            if sprite.flip is not None:
-                t = sprite.flip.progress
-                face = sprite.flip_from if t < 0.5 else sprite.face_up
-                image = art.face(sprite.card) if face else art.back()
-                squeeze = max(1, int(w * abs(1 - 2 * t)))
-                surface.blit(pygame.transform.scale(image, (squeeze, h)), (x + (w - squeeze) // 2, y))
-            else:
-                surface.blit(art.face(sprite.card) if sprite.face_up else art.back(), (x, y))
+            if self._animated(sprite):
+                continue
+            if clip is not None and not clip.colliderect(sprite.static_rect or self.sprite_rect(sprite)):
+                continue
+            self._draw_sprite(surface, art, sprite)
+
+    def draw_animated(self, surface: pygame.Surface, art: CardArt) -> list[pygame.Rect]:
+        """Cards in the air (onto the screen); returns the areas painted."""
+        rects = []
+        for sprite in self._draw_order():
+            if self._animated(sprite):
+                self._draw_sprite(surface, art, sprite)
+                rects.append(self.sprite_rect(sprite))
+        return rects
+
+    def draw(self, surface: pygame.Surface, art: CardArt) -> None:
+        """Everything at once (used where layers don't matter)."""
+        self.draw_static(surface, art)
+        self.draw_animated(surface, art)
+
+    def _draw_sprite(self, surface: pygame.Surface, art: CardArt, sprite: CardSprite) -> None:
+        w, h = self.card_size
+        lift = self._lift()
+        x, y = int(sprite.pos[0]), int(sprite.pos[1])
+        flying = sprite.moving or bool(self.celebrating)
+        # Shadows only where they show: the bottom card of a pile and anything
+        # in the air.
+        if (flying or sprite.index == 0) and sprite.flip is None:
+            off = lift * (3 if flying else 1)
+            surface.blit(art.shadow(), (x + off - lift, y + off))
+        if sprite.flip is not None:
+            t = sprite.flip.progress
+            face = sprite.flip_from if t < 0.5 else sprite.face_up
+            image = art.face(sprite.card) if face else art.back()
+            squeeze = max(1, int(w * abs(1 - 2 * t)))
+            surface.blit(pygame.transform.scale(image, (squeeze, h)), (x + (w - squeeze) // 2, y))
+        else:
+            surface.blit(art.face(sprite.card) if sprite.face_up else art.back(), (x, y))

@@ -13,7 +13,6 @@ import pygame
 from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 
 from .actions import DIRECTIONS, Action, InputEvent
-from .card_art import CardArt
 from .card_table import CardTable, Slot
 from .game_scene import GameScene
 from .ui import FOCUS, HINT, ILLEGAL, INK, draw_text, glow_rect
@@ -29,7 +28,7 @@ class ClockScene(GameScene):
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
         self.table = CardTable()
-        self.art: CardArt | None = None
+        self.art = None
         self.focus = CENTRE
         self.flash: tuple[str, float] | None = None   # (pile, seconds left)
         self._press = None          # (pos, card) of a mouse press on the centre card
@@ -50,8 +49,7 @@ class ClockScene(GameScene):
             cw = area.w / 9
             ch = cw * 1.4
         card_w = max(20, int(cw))
-        if self.art is None or self.art.size[0] != card_w:
-            self.art = CardArt(card_w)
+        self.art = self.app.card_art(card_w)
         cw, ch = self.art.size
         fan = ch * 0.05
         pile_h = ch + 3 * fan
@@ -224,23 +222,38 @@ class ClockScene(GameScene):
             pile, left = self.flash
             self.flash = (pile, left - dt) if left - dt > 0 else None
 
-    def draw_table(self, surface: pygame.Surface) -> None:
+    def draw_background(self, surface: pygame.Surface) -> None:
+        super().draw_background(surface)
+        self._draw_clock_face(surface)
+        self.table.draw_placeholders(surface, self.art)
+
+    def draw_resting(self, surface: pygame.Surface, clip) -> None:
+        self.table.draw_static(surface, self.art, clip)
+
+    def resting_changes(self) -> list[pygame.Rect]:
+        return self.table.static_changes()
+
+    def resting_rebuilt(self) -> None:
+        self.table.forget_static()
+
+    def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
         art = self.art
         s = self.scale
-        self._draw_clock_face(surface)
-        self.table.draw_placeholders(surface, art)
         radius = art.corner_radius
         ring = max(2, int(3 * s))
-        if self.hint_move is not None and not self.table.celebrating:
-            glow_rect(surface, self.table.top_rect(CENTRE), HINT, ring, radius)
-            glow_rect(surface, self.table.top_rect(self.hint_move.target), HINT, ring, radius)
-        self.table.draw(surface, art)
-        if self.flash and not self.table.celebrating:
+        rects = self.table.draw_animated(surface, art)
+        if self.table.celebrating:
+            return rects
+        if self.hint_move is not None:
+            rects.append(glow_rect(surface, self.table.top_rect(CENTRE), HINT, ring, radius))
+            rects.append(glow_rect(surface, self.table.top_rect(self.hint_move.target), HINT, ring, radius))
+        if self.flash:
             pile, left = self.flash
             shake = int(math.sin(left * 40) * 4 * s)
-            glow_rect(surface, self.table.top_rect(pile).move(shake, 0), ILLEGAL, ring, radius)
-        if self.app.input.last_device != "mouse" and not self.demo and not self.table.celebrating:
-            glow_rect(surface, self.table.slot_rect(self.focus), FOCUS, ring, radius)
+            rects.append(glow_rect(surface, self.table.top_rect(pile).move(shake, 0), ILLEGAL, ring, radius))
+        if self.app.input.last_device != "mouse" and not self.demo:
+            rects.append(glow_rect(surface, self.table.slot_rect(self.focus), FOCUS, ring, radius))
+        return rects
 
     def _draw_clock_face(self, surface: pygame.Surface) -> None:
         s = self.scale

@@ -79,6 +79,7 @@ class GameScene(Scene):
 
     def resize(self, size) -> None:
         super().resize(size)
+        self._static = None  # the layers are redrawn at the new size
         s = self.scale = ui_scale(size)
         w, h = size
         self.hud_h = int(54 * s)
@@ -276,16 +277,101 @@ class GameScene(Scene):
     def update_table(self, dt: float) -> None: ...
 
     # --- drawing ----------------------------------------------------------
-    def draw(self, surface: pygame.Surface) -> None:
+    # Three layers keep a frame cheap (a full-screen blit alone costs more than
+    # the whole frame budget at 4K): ``_base`` holds what never changes at this
+    # size (felt, decorations: draw_background); ``_static`` is base plus what is
+    # at rest (cards, HUD: draw_resting, draw_hud), repainted only where
+    # something changed; the screen gets static plus what is animating
+    # (draw_animated), restored from static where it was painted last frame.
+    def draw_background(self, surface: pygame.Surface) -> None:
         surface.blit(felt(self.size), (0, 0))
-        self.draw_table(surface)
-        self.draw_hud(surface)
+
+    def draw_resting(self, surface: pygame.Surface, clip: pygame.Rect | None) -> None: ...
+
+    def resting_changes(self) -> list[pygame.Rect]:
+        """Areas where things at rest changed since the last call."""
+        return []
+
+    def resting_rebuilt(self) -> None:
+        """The static layer was painted whole."""
+
+    def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        """Paint what moves this frame onto the screen; return its areas."""
+        return []
+
+    def _update_toolbar(self) -> None:
+        mouse = self.app.input.last_device == "mouse"
+        for b in self.toolbar.buttons:
+            b.enabled = {"Undo": self.game.can_undo, "Redo": self.game.can_redo}.get(b.label, True)
+            b.hot = mouse and b.contains(self.pointer) or (b.label == "Auto" and self.autoplay)
+
+    def _hud_key(self) -> tuple:
+        self._update_toolbar()
+        return (self.seed, self.score_line(), self.status_line(), self.autoplay, self.demo,
+                tuple((b.enabled, b.hot) for b in self.toolbar.buttons))
+
+    def _refresh_static(self) -> list[pygame.Rect] | None:
+        """Bring the static layer up to date: the areas repainted, None if all."""
+        static = getattr(self, "_static", None)
+        if static is None or static.get_size() != self.size:
+            self._base = pygame.Surface(self.size)
+            if pygame.display.get_surface() is not None:
+                self._base = self._base.convert()
+            self.draw_background(self._base)
+            self._static = self._base.copy()
+            self.draw_resting(self._static, None)
+            self.resting_rebuilt()
+            self._hud_drawn = self._hud_key()
+            self.draw_hud(self._static)
+            return None
+        dirty = self.resting_changes()
+        key = self._hud_key()
+        if key != self._hud_drawn:
+            self._hud_drawn = key
+            dirty += [pygame.Rect(0, 0, self.size[0], self.hud_h),
+                      pygame.Rect(0, self.size[1] - int(60 * self.scale), self.size[0], int(60 * self.scale))]
+        screen = self._static.get_rect()
+        dirty = [r.clip(screen) for r in dirty]
+        dirty = [r for r in dirty if r.w and r.h]
+        for rect in dirty:
+            self._static.set_clip(rect)
+            self._static.blit(self._base, rect, rect)
+            self.draw_resting(self._static, rect)
+            self.draw_hud(self._static)
+        self._static.set_clip(None)
+        return dirty
+
+    def resume(self) -> None:
+        self._full_next = True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The whole frame (something else is drawn over it, e.g. a dialog)."""
+        self._refresh_static()
+        surface.blit(self._static, (0, 0))
+        self._last_animated = self.draw_animated(surface)
+        self._full_next = True
+
+    def draw_incremental(self, surface: pygame.Surface, restore: list[pygame.Rect]) -> list[pygame.Rect] | None:
+        """Repaint only what changed; the areas changed, or None for all."""
+        changed = self._refresh_static()
+        if changed is None or getattr(self, "_full_next", True):
+            self._full_next = False
+            surface.blit(self._static, (0, 0))
+            self._last_animated = self.draw_animated(surface)
+            return None
+        areas = changed + self._last_animated + list(restore)
+        for rect in areas:
+            surface.blit(self._static, rect, rect)
+        self._last_animated = self.draw_animated(surface)
+        return areas + self._last_animated
 
     def draw_hud(self, surface: pygame.Surface) -> None:
         s = self.scale
         w, _ = self.size
-        band = pygame.Surface((w, self.hud_h), pygame.SRCALPHA)
-        band.fill((0, 0, 0, 70))
+        band = getattr(self, "_band", None)
+        if band is None or band.get_size() != (w, self.hud_h):
+            band = self._band = pygame.Surface((w, self.hud_h), pygame.SRCALPHA)
+            band.fill((0, 0, 0, 70))
         surface.blit(band, (0, 0))
         mid = self.hud_h // 2
         draw_text(surface, self.title, 34 * s, (int(20 * s), mid), GOLD, anchor="midleft", shadow=True)
@@ -301,9 +387,4 @@ class GameScene(Scene):
             draw_text(surface, centre, 26 * s, (w // 2, mid), INK, anchor="center")
         if not self.demo:
             for b in self.toolbar.buttons:
-                b.enabled = {"Undo": self.game.can_undo, "Redo": self.game.can_redo}.get(b.label, True)
-            for b in self.toolbar.buttons:
-                b.hot = b.contains(self.pointer) and self.app.input.last_device == "mouse"
-                if b.label == "Auto":
-                    b.hot = b.hot or self.autoplay
                 b.draw(surface, s)

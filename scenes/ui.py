@@ -125,18 +125,28 @@ def rounded_panel(size: tuple[int, int], color=PANEL, radius: int = 16,
     return surf
 
 
+_glow_cache: dict[tuple, pygame.Surface] = {}
+
+
 def glow_rect(surface: pygame.Surface, rect: pygame.Rect, color, width: int,
-              radius: int) -> None:
-    """A highlight ring with a soft outer glow (focus, legal targets, hints)."""
+              radius: int) -> pygame.Rect:
+    """A highlight ring with a soft outer glow (focus, legal targets, hints).
+    Returns the area painted. The ring is drawn once per size and colour."""
     pad = width * 2
-    glow = pygame.Surface((rect.w + 2 * pad, rect.h + 2 * pad), pygame.SRCALPHA)
-    for i in range(3):
-        alpha = 50 - i * 15
-        pygame.draw.rect(glow, (*color[:3], alpha), glow.get_rect().inflate(-i * width, -i * width),
-                         width=width, border_radius=radius + pad - i * width // 2)
-    surface.blit(glow, (rect.x - pad, rect.y - pad))
-    pygame.draw.rect(surface, color, rect.inflate(width, width), width=width,
-                     border_radius=radius + width // 2)
+    key = (rect.size, tuple(color), width, radius)
+    ring = _glow_cache.get(key)
+    if ring is None:
+        ring = pygame.Surface((rect.w + 2 * pad, rect.h + 2 * pad), pygame.SRCALPHA)
+        for i in range(3):
+            alpha = 50 - i * 15
+            pygame.draw.rect(ring, (*color[:3], alpha), ring.get_rect().inflate(-i * width, -i * width),
+                             width=width, border_radius=radius + pad - i * width // 2)
+        inner = pygame.Rect(pad, pad, rect.w, rect.h).inflate(width, width)
+        pygame.draw.rect(ring, color, inner, width=width, border_radius=radius + width // 2)
+        if len(_glow_cache) > 64:
+            _glow_cache.clear()
+        _glow_cache[key] = ring
+    return surface.blit(ring, (rect.x - pad, rect.y - pad))
 
 
 @dataclass
