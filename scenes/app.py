@@ -222,6 +222,7 @@ class App:
             self.frame_times.append(time.perf_counter() - started)
             if self.first_frame_seconds is None:
                 self.first_frame_seconds = time.perf_counter() - self.options.started_at
+                self.first_frame_wall = time.time()
             if limit is not None and self.frame_count >= limit:
                 self.running = False
         if self.options.screenshot:

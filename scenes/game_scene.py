@@ -23,6 +23,7 @@ from .ui import GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
+WIN_DIALOG_DELAY = 2.0  # s of celebration before the game-over dialog
 
 
 class GameScene(Scene):
@@ -185,7 +186,6 @@ class GameScene(Scene):
             ("Main menu", lambda: open_menu(self.app))], on_back=resume))
 
     def show_game_over(self) -> None:
-        from .navigation import open_menu
         self.over_shown = True
         won = self.game.status is Status.WON
         if won:
@@ -194,6 +194,17 @@ class GameScene(Scene):
             self._timers.append(Timer(DEMO_NEXT_DEAL, self.new_deal))
             return
         self.autoplay = False
+        if won:
+            # Let the celebration play a moment before the dialog covers it.
+            game = self.game
+            self._timers.append(Timer(WIN_DIALOG_DELAY, lambda: self._game_over_dialog()
+                                      if self.game is game and self.over_shown else None))
+        else:
+            self._game_over_dialog()
+
+    def _game_over_dialog(self) -> None:
+        from .navigation import open_menu
+        won = self.game.status is Status.WON
 
         def then(action):
             def run():

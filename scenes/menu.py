@@ -105,10 +105,12 @@ class MenuScene(Scene):
             color = INK if tile.enabled else (130, 140, 135)
             draw_text(surface, tile.label, 30 * s, (rect.centerx, rect.y + int(rect.h * 0.66)),
                       color, anchor="center")
-            blurb = BLURBS[gid] if tile.enabled else "Coming soon"
-            words = blurb.split()
-            half = (len(words) + 1) // 2
-            for k, line in enumerate((" ".join(words[:half]), " ".join(words[half:]))):
+            lines = BLURBS[gid].split(": ") if tile.enabled else ["Coming soon"]
+            if tile.enabled and len(lines) == 1:
+                words = lines[0].split()
+                half = (len(words) + 1) // 2
+                lines = [" ".join(words[:half]), " ".join(words[half:])]
+            for k, line in enumerate(lines):
                 draw_text(surface, line, 20 * s, (rect.centerx, rect.y + int(rect.h * (0.77 + 0.08 * k))),
                           INK_DIM if tile.enabled else (110, 120, 115), anchor="center")
             if focused and tile.enabled:

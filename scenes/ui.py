@@ -67,7 +67,7 @@ def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, f
     rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
     if shadow:
         dark = FONTS.text(text, int(px), (0, 0, 0))
-        off = max(1, int(px / 18))
+        off = max(1, int(px / 30))
         surface.blit(dark, rect.move(off, off))
     surface.blit(surf, rect)
     return rect
@@ -98,15 +98,16 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
     if surf is not None:
         return surf
     w, h = size
-    # Draw the vignette small and smoothscale it up: cheap and perfectly smooth.
-    small = pygame.Surface((64, 36))
-    for y in range(36):
-        for x in range(64):
-            dx = (x - 31.5) / 32
-            dy = (y - 17.5) / 18
-            d = min(1.0, (dx * dx + dy * dy) ** 0.5 / 1.25)
-            t = d * d
-            small.set_at((x, y), tuple(int(FELT[i] * (1 - t) + FELT_DARK[i] * t) for i in range(3)))
+    # Draw the vignette tiny and smoothscale it up: cheap and perfectly smooth.
+    small = pygame.Surface((32, 18))
+    for y in range(18):
+        for x in range(32):
+            dx = (x - 15.5) / 16
+            dy = (y - 8.5) / 9
+            t = min(1.0, (dx * dx + dy * dy) / 1.5625)
+            small.set_at((x, y), (int(FELT[0] + (FELT_DARK[0] - FELT[0]) * t),
+                                  int(FELT[1] + (FELT_DARK[1] - FELT[1]) * t),
+                                  int(FELT[2] + (FELT_DARK[2] - FELT[2]) * t)))
     surf = pygame.transform.smoothscale(small, (w, h))
     if pygame.display.get_surface() is not None:
         surf = surf.convert()

@@ -33,7 +33,7 @@ def finish_check(app, scene, seed):
     expected = expected_end(seed)
     assert scene.game.history == expected.history
     assert scene.game.status is expected.status and scene.game.score == expected.score
-    step(app, 120)
+    step(app, 200)  # a win celebrates for 2 s before the dialog
     top = app.scenes.top
     assert isinstance(top, DialogScene)
     assert top.title == ("You won!" if expected.status is Status.WON else "Game over")

@@ -1,0 +1,175 @@
+"""The app shell: launcher errors, window modes, menu, settings, input mapping."""
+import subprocess
+import sys
+
+import pygame
+import pytest
+
+from scenes.actions import Action
+from scenes.clock_scene import ClockScene
+from scenes.input import InputMapper
+from scenes.launcher import main
+from scenes.menu import MenuScene, SettingsScene
+from scenes.navigation import open_menu
+
+from .harness import click, key, make_app, pad, post, step
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--game", "chess"], "unknown game 'chess'"),
+    (["--game", "clock", "--seed", "three"], "deal number"),
+    (["--demo", "nope"], "unknown game 'nope'"),
+    (["--timedemo", "clock", "--size", "big"], "size must look like 1920x1080"),
+    (["--size", "10x10"], "out of range"),
+    (["--screenshot", "x.png"], "needs --frames"),
+    (["--frames", "0"], "at least 1"),
+    (["--windowed", "--fullscreen"], "not allowed with"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_bad_command_line_is_one_line_and_exit_2(capsys, args, words):
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert words in err and err.count("\n") == 1 and err.startswith("roundtable: error:")
+
+
+def test_screenshot_run(tmp_path):
+    out = tmp_path / "shot.png"
+    proc = subprocess.run([sys.executable, "main.py", "--game", "clock", "--seed", "3", "--frames", "90",
+                           "--screenshot", str(out), "--size", "1280x720"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    image = pygame.image.load(str(out))
+    assert image.get_size() == (1280, 720)
+
+
+def test_timedemo_prints_frame_times():
+    proc = subprocess.run([sys.executable, "main.py", "--timedemo", "clock", "--size", "1280x720",
+                           "--frames", "60"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "timedemo clock at 1280x720: 59 frames" in proc.stdout and "p99" in proc.stdout
+
+
+def test_menu_shows_games_and_starts_clock_by_keyboard():
+    app = make_app()
+    open_menu(app)
+    menu = app.scenes.top
+    assert isinstance(menu, MenuScene)
+    enabled = [t.label for t in menu.tiles if t.enabled]
+    assert "Clock" in enabled
+    assert menu.tiles[menu.focus.focus].enabled  # the focus starts on a playable game
+    for _ in range(len(menu.tiles)):
+        if menu.focus.buttons[menu.focus.focus].label == "Clock":
+            break
+        key(app, pygame.K_RIGHT)
+    assert menu.focus.buttons[menu.focus.focus].label == "Clock"
+    key(app, pygame.K_RETURN)
+    assert isinstance(app.scenes.top, ClockScene)
+
+
+def test_menu_skips_games_not_built_yet():
+    app = make_app()
+    open_menu(app)
+    menu = app.scenes.top
+    disabled = [i for i, t in enumerate(menu.tiles) if not t.enabled]
+    for _ in range(8):
+        key(app, pygame.K_RIGHT)
+        assert menu.focus.focus not in disabled
+
+
+def test_menu_click_on_clock_tile_and_settings_scene():
+    app = make_app()
+    open_menu(app)
+    menu = app.scenes.top
+    settings_button = next(b for b in menu.buttons if b.label == "Settings")
+    click(app, settings_button.rect.center)
+    scene = app.scenes.top
+    assert isinstance(scene, SettingsScene)
+    before = app.settings.animation_speed
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RIGHT)  # animation speed: next
+    assert app.settings.animation_speed != before
+    key(app, pygame.K_DOWN)
+    was = app.settings.sound
+    key(app, pygame.K_RETURN)
+    assert app.settings.sound is not was
+    pad(app, pygame.CONTROLLER_BUTTON_B)
+    assert app.scenes.top is menu
+    tile = next(t for t in menu.tiles if t.label == "Clock")
+    click(app, tile.rect.center)
+    assert isinstance(app.scenes.top, ClockScene)
+
+
+def test_f11_and_alt_enter_toggle_fullscreen_and_relayout():
+    app = make_app()
+    open_menu(app)
+    assert not app.fullscreen
+    key(app, pygame.K_F11)
+    assert app.fullscreen and app.size == app.desktop_size
+    key(app, pygame.K_RETURN, pygame.KMOD_ALT)
+    assert not app.fullscreen and app.size == (1280, 720)
+    assert app.scenes.top.size == (1280, 720)
+
+
+def test_quit_from_menu():
+    app = make_app()
+    open_menu(app)
+    quit_button = next(b for b in app.scenes.top.buttons if b.label == "Quit")
+    click(app, quit_button.rect.center)
+    assert not app.running
+
+
+def test_window_close_quits():
+    app = make_app()
+    open_menu(app)
+    post(pygame.QUIT)
+    step(app)
+    assert not app.running
+
+
+def test_input_mapper_gamepad_stick_and_double_click():
+    mapper = InputMapper()
+    stick = pygame.event.Event(pygame.CONTROLLERAXISMOTION, axis=pygame.CONTROLLER_AXIS_LEFTX, value=30000,
+                               instance_id=0)
+    assert [e.action for e in mapper.translate(stick)] == [Action.RIGHT]
+    assert mapper.update(0.2) == []                      # not yet repeating
+    assert [e.action for e in mapper.update(0.2)] == [Action.RIGHT]  # held: repeats
+    centre = pygame.event.Event(pygame.CONTROLLERAXISMOTION, axis=pygame.CONTROLLER_AXIS_LEFTX, value=0,
+                                instance_id=0)
+    assert mapper.translate(centre) == [] and mapper.update(1.0) == []
+    down = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(10, 10), button=1)
+    assert [e.action for e in mapper.translate(down)] == [Action.POINTER_DOWN]
+    mapper.update(0.1)
+    assert [e.action for e in mapper.translate(down)] == [Action.POINTER_DOWN, Action.DOUBLE_CLICK]
+    mapper.update(1.0)
+    assert [e.action for e in mapper.translate(down)] == [Action.POINTER_DOWN]
+
+
+@pytest.mark.parametrize("button,action", [
+    (pygame.CONTROLLER_BUTTON_A, Action.SELECT), (pygame.CONTROLLER_BUTTON_B, Action.BACK),
+    (pygame.CONTROLLER_BUTTON_X, Action.HINT), (pygame.CONTROLLER_BUTTON_Y, Action.UNDO),
+    (pygame.CONTROLLER_BUTTON_START, Action.PAUSE), (pygame.CONTROLLER_BUTTON_DPAD_UP, Action.UP),
+])
+def test_gamepad_buttons(button, action):
+    event = pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, button=button, instance_id=0)
+    assert [e.action for e in InputMapper().translate(event)] == [action]
+
+
+def test_gamepad_hotplug_events():
+    mapper = InputMapper()
+    added = pygame.event.Event(pygame.CONTROLLERDEVICEADDED, device_index=5)
+    assert [e.action for e in mapper.translate(added)] == [Action.DEVICE_ADDED]  # no such pad: no crash
+    removed = pygame.event.Event(pygame.CONTROLLERDEVICEREMOVED, instance_id=77)
+    assert [e.action for e in mapper.translate(removed)] == [Action.DEVICE_LOST]
+
+
+def test_corrupt_settings_file_gives_a_toast_and_the_game_still_starts():
+    from scenes.app import App, AppOptions
+    from scenes.settings import config_dir
+    path = config_dir() / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("garbage")
+    app = App(AppOptions(size=(1280, 720), save_settings=False))
+    assert any("unreadable" in text for text, _ in app._toasts)
+    open_menu(app)
+    step(app, 3)
+    assert list(path.parent.glob("settings.json.bad-*"))
