@@ -15,7 +15,7 @@ from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 from .actions import DIRECTIONS, Action, InputEvent
 from .card_table import CardTable, Slot
 from .game_scene import GameScene
-from .ui import FOCUS, HINT, ILLEGAL, INK, draw_text, glow_rect
+from .ui import FOCUS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 from .focus import nearest_in_direction
 
 HOUR_LABELS = {1: "A", 11: "J", 12: "Q"}
@@ -251,9 +251,22 @@ class ClockScene(GameScene):
             pile, left = self.flash
             shake = int(math.sin(left * 40) * 4 * s)
             rects.append(glow_rect(surface, self.table.top_rect(pile).move(shake, 0), ILLEGAL, ring, radius))
+        if self._drag is not None:
+            # While dragging, the pile the engine accepts glows.
+            for move in self.game.legal_moves():
+                rects.append(glow_rect(surface, self.table.top_rect(move.target), LEGAL, ring, radius))
+        elif self._hovering_centre() and not self.demo:
+            rects.append(glow_rect(surface, self.table.top_rect(CENTRE), FOCUS, max(1, ring // 2), radius))
         if self.app.input.last_device != "mouse" and not self.demo:
             rects.append(glow_rect(surface, self.table.slot_rect(self.focus), FOCUS, ring, radius))
         return rects
+
+    def _hovering_centre(self) -> bool:
+        """The pointer is over the card a click would play."""
+        if self.app.input.last_device != "mouse" or self.game.status.value != "playing":
+            return False
+        sprite = self.table.card_at(self.pointer)
+        return sprite is not None and sprite.pile == CENTRE and sprite.card == self._centre_top()
 
     def _draw_clock_face(self, surface: pygame.Surface) -> None:
         s = self.scale

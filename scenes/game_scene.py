@@ -191,7 +191,7 @@ class GameScene(Scene):
         if won:
             self.celebrate()
         if self.demo:
-            self._timers.append(Timer(DEMO_NEXT_DEAL, self.new_deal))
+            self._timers.append(Timer(DEMO_NEXT_DEAL, self._next_demo))
             return
         self.autoplay = False
         if won:
@@ -201,6 +201,19 @@ class GameScene(Scene):
                                       if self.game is game and self.over_shown else None))
         else:
             self._game_over_dialog()
+
+    def _next_demo(self) -> None:
+        """A demo deals again, or (``--demo`` with no game) moves to the next game."""
+        if self.app.options.demo != "all":
+            self.new_deal()
+            return
+        from .navigation import open_game, playable_games
+        games = playable_games()
+        following = games[(games.index(self.game_id) + 1) % len(games)]
+        if following == self.game_id:
+            self.new_deal()
+        else:
+            open_game(self.app, following, demo=True)
 
     def _game_over_dialog(self) -> None:
         from .navigation import open_menu
