@@ -329,10 +329,23 @@ class GameScene(Scene):
             b.enabled = {"Undo": self.game.can_undo, "Redo": self.game.can_redo}.get(b.label, True)
             b.hot = mouse and b.contains(self.pointer) or (b.label == "Auto" and self.autoplay)
 
-    def _hud_key(self) -> tuple:
+    def _hud_parts(self) -> dict[str, tuple]:
+        """What each part of the HUD shows; a part is repainted when it changes."""
         self._update_toolbar()
-        return (self.seed, self.score_line(), self.status_line(), self.autoplay, self.demo,
-                tuple((b.enabled, b.hot) for b in self.toolbar.buttons))
+        centre = "DEMO" if self.demo else self.status_line()
+        parts = {"left": (self.title, self.seed), "centre": (centre, self.autoplay),
+                 "right": (self.score_line(),)}
+        if not self.demo:
+            parts["toolbar"] = tuple((b.label, b.enabled, b.hot) for b in self.toolbar.buttons)
+        return parts
+
+    def _hud_rects(self) -> dict[str, pygame.Rect]:
+        w, h = self.size
+        bar = int(60 * self.scale)
+        return {"left": pygame.Rect(0, 0, int(w * 0.3), self.hud_h),
+                "centre": pygame.Rect(int(w * 0.3), 0, int(w * 0.4) + 1, self.hud_h),
+                "right": pygame.Rect(int(w * 0.7), 0, w - int(w * 0.7), self.hud_h),
+                "toolbar": pygame.Rect(0, h - bar, w, bar)}
 
     def _refresh_static(self) -> list[pygame.Rect] | None:
         """Bring the static layer up to date: the areas repainted, None if all."""
@@ -345,15 +358,16 @@ class GameScene(Scene):
             self._static = self._base.copy()
             self.draw_resting(self._static, None)
             self.resting_rebuilt()
-            self._hud_drawn = self._hud_key()
+            self._hud_drawn = self._hud_parts()
             self.draw_hud(self._static)
             return None
         dirty = self.resting_changes()
-        key = self._hud_key()
-        if key != self._hud_drawn:
-            self._hud_drawn = key
-            dirty += [pygame.Rect(0, 0, self.size[0], self.hud_h),
-                      pygame.Rect(0, self.size[1] - int(60 * self.scale), self.size[0], int(60 * self.scale))]
+        parts = self._hud_parts()
+        if parts != self._hud_drawn:
+            rects = self._hud_rects()
+            dirty += [rects[name] for name in rects
+                      if parts.get(name) != self._hud_drawn.get(name)]
+            self._hud_drawn = parts
         screen = self._static.get_rect()
         dirty = [r.clip(screen) for r in dirty]
         dirty = [r for r in dirty if r.w and r.h]
