@@ -1,0 +1,328 @@
+"""Camelot, the two-player board game (Parker Brothers 1930, WCF rules).
+
+The rules are docs/rules-camelot-board.md; this module is the :class:`Game`
+protocol around :class:`~game.camelot_position.Position` (state, make/unmake,
+end-of-game rules, position strings) and :func:`~game.camelot_moves.generate`.
+
+- Squares are ints 0‥159 (``square_name``/``parse_square`` convert).
+- ``legal_moves()`` gives one :class:`Move` per distinct (from, to, captured
+  squares), with every path that plays it (``move.paths``, canonical first).
+- To play the path the player picked: ``play(move.with_path(path))``.
+- ``play(move_or_text)`` returns a MoveRecord whose events are
+  :class:`PieceMoved` (one per step of the path) and :class:`PieceCaptured`
+  (right after the step that jumped it), for a step-by-step animation.
+- ``score`` is White's pieces minus Black's pieces (positive: White is ahead).
+- A finished game has ``status`` WON (``winner`` is ``'white'``/``'black'``) or
+  DRAW; ``status_reason`` says why.
+
+Interpretations where the rules page is silent (tested): a piece in its own
+castle that cannot move at all does not block the rest of the army (the
+ordinary rules apply until it can move); a castle move does not reset the
+50-move count (the piece was already in the castle).
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from .base import Game, Status
+from .camelot_moves import (
+    CASTLES, COLOR_NAMES, LETTER_PIECES, SQUARE_NAMES, Move, Piece, make_move, move_sort_key,
+    parse_square, path_kind, path_steps, path_text, pieces_in_own_castle, square_name)
+from .camelot_position import WIN, Position
+from .errors import BadPositionError, IllegalMoveError, NotationError
+
+START_POSITION = "2/8/10/12/12/2nmmmmmmn2/3nmmmmn3/12/12/3NMMMMN3/2NMMMMMMN2/12/12/10/8/2 w 2 2"
+
+
+@dataclass(frozen=True)
+class PieceMoved:
+    """One step of a move: ``kind`` is plain, canter, jump or castle."""
+
+    piece: Piece
+    source: int
+    target: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class PieceCaptured:
+    """A piece jumped and removed (it vanishes at once, mid-move)."""
+
+    square: int
+    piece: Piece
+
+
+class CamelotBoard(Game[Move]):
+    game_id = "camelot-board"
+    title = "Camelot (board game)"
+
+    def __init__(self, position: str = START_POSITION) -> None:
+        super().__init__()
+        self._start = Position.from_text(position)
+        self._pos = self._start.copy()
+        self._refresh()
+
+    @classmethod
+    def from_position(cls, text: str) -> "CamelotBoard":
+        """A game starting from a position string. Raises BadPositionError."""
+        return cls(text)
+
+    def position_text(self) -> str:
+        return self._pos.text()
+
+    @property
+    def position(self) -> Position:
+        """A copy of the current position (for search; changing it changes nothing here)."""
+        return self._pos.copy()
+
+    # --- what the UI asks ------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        return COLOR_NAMES[self._pos.side]
+
+    @property
+    def winner(self) -> str | None:
+        if self._result is not None and self._result[0] == WIN:
+            return COLOR_NAMES[self._result[1]]
+        return None
+
+    def piece_at(self, sq: int | str) -> Piece | None:
+        if isinstance(sq, str):
+            sq = parse_square(sq)
+        code = self._pos.board[sq]
+        return Piece.from_code(code) if code else None
+
+    def pieces(self) -> dict[int, Piece]:
+        return {sq: Piece.from_code(v) for sq, v in enumerate(self._pos.board) if v}
+
+    def castle_moves_left(self, color: str) -> int:
+        return self._pos.castle_left[COLOR_NAMES.index(color)]
+
+    @property
+    def capture_is_compulsory(self) -> bool:
+        """Whether the side to move must capture (every legal move captures)."""
+        return bool(self._moves) and all(m.captured for m in self._moves)
+
+    def moves_from(self, sq: int) -> list[Move]:
+        return [m for m in self._moves if m.from_square == sq]
+
+    @property
+    def plies_without_progress(self) -> int:
+        """Plies since the last capture or castle entry (a draw at 100)."""
+        return self._pos.clock
+
+    # --- protocol ---------------------------------------------------------------
+    def _refresh(self) -> None:
+        pos = self._pos
+        result = pos.outcome_without_moves()
+        moves: list[Move] = []
+        if result is None:
+            moves = sorted((make_move(k, paths) for k, paths in pos.moves(True).items()),
+                           key=move_sort_key)
+            if not moves:
+                result = pos.outcome_no_moves()
+        self._moves = moves
+        self._result = result
+
+    def _legal_moves(self) -> list[Move]:
+        return list(self._moves)
+
+    def _legal_twin(self, move: Move) -> Move | None:
+        for legal in self._moves:
+            if legal == move:
+                return legal
+        return None
+
+    def _played_path(self, move: Move) -> tuple[int, ...]:
+        legal = self._legal_twin(move)
+        if legal is None:
+            return move.path
+        if move.paths and move.paths[0] in legal.paths:
+            return move.paths[0]  # the path the player chose
+        return legal.paths[0]
+
+    def _apply(self, move: Move) -> tuple:
+        path = self._played_path(move)
+        events: list = []
+        board = self._pos.board
+        piece = Piece.from_code(board[move.from_square])
+        for a, b, took in path_steps(path, move.captured):
+            kind = path_kind((a, b), frozenset([took]) if took is not None else frozenset())
+            events.append(PieceMoved(piece, a, b, kind))
+            if took is not None:
+                events.append(PieceCaptured(took, Piece.from_code(board[took])))
+        self._pos.push(move.from_square, move.to_square, move.captured)
+        self._pos.clear_undo()  # the game keeps snapshots; the undo stack is for search
+        self._refresh()
+        return tuple(events)
+
+    def _snapshot(self):
+        return self._pos.state()
+
+    def _restore(self, snapshot) -> None:
+        board, side, castle_left, clock, history = snapshot
+        self._pos = Position(list(board), side, castle_left, clock, history)
+        self._refresh()
+
+    @property
+    def status(self) -> Status:
+        if self._result is None:
+            return Status.PLAYING
+        return Status.WON if self._result[0] == WIN else Status.DRAW
+
+    @property
+    def status_reason(self) -> str:
+        return "" if self._result is None else self._result[2]
+
+    @property
+    def score(self) -> int:
+        return len(self._pos.pieces[0]) - len(self._pos.pieces[1])
+
+    def start_json(self) -> dict:
+        return {"position": self._start.text()}
+
+    @classmethod
+    def from_start_json(cls, data: dict) -> "CamelotBoard":
+        if not isinstance(data, dict) or not isinstance(data.get("position"), str):
+            raise BadPositionError("the start of a Camelot game is {'position': <string>}")
+        return cls(data["position"])
+
+    def restart(self) -> None:
+        self._pos = self._start.copy()
+        self._clear_history()
+        self._refresh()
+
+    def computer_move(self, rng: random.Random | None = None) -> Move | None:
+        if not self.legal_moves():
+            return None
+        from .camelot_ai import choose_move
+        seed = rng.getrandbits(32) if rng is not None else None
+        return choose_move(self, level="easy", seed=seed).move
+
+    # --- notation ---------------------------------------------------------------
+    def move_text(self, move: Move) -> str:
+        return path_text(self._played_path(move), move.captured)
+
+    def parse_move(self, text: str) -> Move:
+        """Any path of any legal move, in WCF notation (``E9xC7xE5``, lower case
+        too) → that move, with the written path first. NotationError for text that
+        is not a move; IllegalMoveError for a well-formed move the rules forbid."""
+        squares, marks = parse_path_text(text)
+        for move in self._moves:
+            if squares in move.paths:
+                written = path_text(squares, move.captured)
+                if "".join(c for c in written if c in "-x") != marks:
+                    raise IllegalMoveError(
+                        f"{text.strip()} is written wrong: '-' marks a plain move or canter, "
+                        f"'x' a jump; the move is {written}")
+                return move.with_path(squares)
+        raise IllegalMoveError(self._explain(squares))
+
+    def _why_illegal(self, move: Move) -> str:
+        return self._explain(move.path)
+
+    def _explain(self, squares: tuple[int, ...]) -> str:
+        """A sentence on why the path ``squares`` is not a legal move here."""
+        shown = "-".join(SQUARE_NAMES[s] for s in squares)
+        if self._result is not None:
+            return f"the game is over: {self._result[2]}"
+        side = self._pos.side
+        us = COLOR_NAMES[side].capitalize()
+        code = self._pos.board[squares[0]]
+        if code == 0:
+            return f"{shown}: there is no piece on {square_name(squares[0])}"
+        if (code > 0) != (side == 0):
+            return (f"{shown}: the piece on {square_name(squares[0])} is not {us}'s; "
+                    f"it is {us}'s turn")
+        stuck = pieces_in_own_castle(self._pos.board, side)
+        if stuck and all(m.from_square in stuck for m in self._moves) \
+                and squares[0] not in stuck:
+            return (f"{shown}: {us}'s piece on {square_name(stuck[0])} ended its move in its own "
+                    f"castle and must move out now")
+        if self.capture_is_compulsory:
+            example = self._moves[0]
+            return (f"{shown}: capturing is compulsory; {us} must capture "
+                    f"(for example {example})")
+        if squares[-1] in CASTLES[side]:
+            return f"{shown}: a piece may enter its own castle only by a jump"
+        return f"{shown} is not a legal move here"
+
+
+_PATH_RE = re.compile(r"([a-lA-L])(\d{1,2})")
+
+
+def parse_path_text(text: str) -> tuple[tuple[int, ...], str]:
+    """``'E9xC7-E5'`` → (squares, ``'x-'``). Raises NotationError."""
+    if not isinstance(text, str):
+        raise NotationError(f"a move is text, not {type(text).__name__}")
+    t = text.strip()
+    if not re.fullmatch(r"[a-lA-L]\d{1,2}([-xX][a-lA-L]\d{1,2})+", t):
+        raise NotationError(
+            f"{text!r} is not a Camelot move (write squares joined by '-' or 'x', "
+            f"e.g. F7-F8, E9xC7xE5)")
+    squares = tuple(parse_square(f + r) for f, r in _PATH_RE.findall(t))
+    marks = "".join(c for c in t.lower() if c in "-x")
+    return squares, marks
+
+
+def parse_game_record(text: str) -> list[str]:
+    """``'1.F7-F8 F11-F9 2.D7-F7 …'`` → ``['F7-F8', 'F11-F9', 'D7-F7', …]``.
+
+    Move numbers (``12.`` or ``12...``) and a final result (``1-0``, ``0-1``,
+    ``1/2-1/2``, ``*``) are dropped. Raises NotationError for anything else that
+    is not a move.
+    """
+    moves = []
+    for token in re.sub(r"\b\d+\.+", " ", text).split():
+        if token in ("1-0", "0-1", "1/2-1/2", "½-½", "*"):
+            continue
+        parse_path_text(token)
+        moves.append(token)
+    return moves
+
+
+def position_from_pieces(pieces: dict[str, str], turn: str = "white",
+                         castle_moves: tuple[int, int] = (2, 2)) -> str:
+    """A position string from ``{'E9': 'M', 'D8': 'm', …}`` (letters M N m n).
+    Raises BadPositionError (bad letter or square, too many pieces, empty board)."""
+    board = [0] * 160
+    for name, letter in pieces.items():
+        if letter not in LETTER_PIECES:
+            raise BadPositionError(f"{letter!r} is not a piece (use M N m n)")
+        try:
+            board[parse_square(name)] = LETTER_PIECES[letter]
+        except NotationError as exc:
+            raise BadPositionError(str(exc)) from None
+    side = COLOR_NAMES.index(turn) if turn in COLOR_NAMES else -1
+    if side < 0:
+        raise BadPositionError(f"turn must be 'white' or 'black', not {turn!r}")
+    text = Position(board, side, castle_moves).text()
+    Position.from_text(text)  # the same checks as any position string
+    return text
+
+
+def perft(board: "CamelotBoard | Position", depth: int) -> int:
+    """Number of move sequences of length ``depth`` (leaf positions), counting a
+    finished game as a leaf with no moves."""
+    pos = board.position if isinstance(board, CamelotBoard) else board.copy()
+
+    def count(d: int) -> int:
+        if pos.outcome_without_moves() is not None:
+            return 0
+        moves = pos.moves()
+        if d == 1:
+            return len(moves)
+        total = 0
+        for key in moves:
+            pos.push(*key)
+            total += count(d - 1)
+            pos.pop()
+        return total
+
+    return 1 if depth == 0 else count(depth)
+
+
+__all__ = ["CamelotBoard", "Move", "Piece", "PieceMoved", "PieceCaptured", "START_POSITION",
+           "parse_game_record", "parse_path_text", "perft", "position_from_pieces"]

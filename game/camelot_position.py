@@ -1,0 +1,335 @@
+"""Camelot position: the state, fast push/pop for search, end-of-game rules,
+Zobrist keys and position strings.
+
+Position string (see docs/rules-camelot-board.md): ranks 16 down to 1 separated
+by ``/``, each listing only its own squares (``M`` ``N`` White man/knight, ``m``
+``n`` Black, a number for empty squares); then the side to move (``w``/``b``)
+and the castle moves each side has left (White first). Two optional fields
+follow: the repetition history — ``-`` or the comma-separated 16-hex-digit keys
+of the earlier positions that can still repeat (those since the last capture or
+castle entry), oldest first — and the count of plies since the last capture or
+castle entry (the 50-move count).
+"""
+from __future__ import annotations
+
+import random
+import re
+
+from .camelot_moves import (
+    CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
+    ADJACENT, BIT, colour_bits, generate, jump_squares, pieces_in_own_castle, rank_span, square)
+from .errors import BadPositionError
+
+DRAW_PLIES = 100  # 50 moves by each side with no capture and no castle entry
+REPETITIONS = 3
+
+# Zobrist keys from a fixed seed, so keys (and saved histories) are stable.
+_rng = random.Random(0xC0FFEE)
+ZOBRIST_PIECE = {code: tuple(_rng.getrandbits(64) for _ in range(160)) for code in (1, 2, -1, -2)}
+ZOBRIST_BLACK = _rng.getrandbits(64)
+ZOBRIST_CASTLE_LEFT = tuple(tuple(_rng.getrandbits(64) for _ in range(3)) for _ in range(2))
+del _rng
+
+# Outcomes: (winner side or None for a draw, reason).
+WIN, DRAW = "win", "draw"
+
+
+class Position:
+    """A Camelot position with make/unmake. ``side`` 0 = White, 1 = Black."""
+
+    __slots__ = ("board", "side", "castle_left", "clock", "history", "key", "pieces", "bits",
+                 "_stack")
+
+    def __init__(self, board: list[int], side: int = WHITE, castle_left=(2, 2),
+                 clock: int = 0, history=()) -> None:
+        self.board = list(board)
+        self.side = side
+        self.castle_left = list(castle_left)
+        self.clock = clock
+        self.history: list[int] = list(history)
+        self.pieces = ({sq for sq, v in enumerate(self.board) if v > 0},
+                       {sq for sq, v in enumerate(self.board) if v < 0})
+        self.bits = list(colour_bits(self.board))  # bitboards, kept in step with board
+        self.key = self.compute_key()
+        self._stack: list = []
+
+    def compute_key(self) -> int:
+        key = ZOBRIST_BLACK if self.side else 0
+        for sq, v in enumerate(self.board):
+            if v:
+                key ^= ZOBRIST_PIECE[v][sq]
+        return key ^ ZOBRIST_CASTLE_LEFT[0][self.castle_left[0]] ^ \
+            ZOBRIST_CASTLE_LEFT[1][self.castle_left[1]]
+
+    def copy(self) -> "Position":
+        return Position(self.board, self.side, self.castle_left, self.clock, self.history)
+
+    def state(self) -> tuple:
+        """Everything that defines the position (for snapshots and equality)."""
+        return (tuple(self.board), self.side, tuple(self.castle_left), self.clock,
+                tuple(self.history))
+
+    # --- moves ---------------------------------------------------------------
+    def moves(self, want_paths: bool = False) -> dict:
+        """Legal moves: ``{(from, to, captured): paths or None}`` (see generate)."""
+        side = self.side
+        return generate(self.board, side, self.castle_left[side], sorted(self.pieces[side]),
+                        want_paths, bits=self.bits)
+
+    def must_capture(self) -> bool:
+        """Whether some piece of the side to move can jump now (bitboards: fast)."""
+        side = self.side
+        enemy_castle = CASTLES[1 - side]
+        mine = self.bits[side]
+        jumpable = jump_squares(mine, self.bits[1 - side])
+        return bool(jumpable & mine & ~(BIT[enemy_castle[0]] | BIT[enemy_castle[1]]))
+
+    def captures(self, compulsory: bool | None = None) -> dict:
+        """The capturing moves ``{key: None}`` for quiescence search: all the legal
+        moves when capture is compulsory, else the knights' charges. Ignores the
+        duty to leave one's own castle (check ``in_own_castle`` first)."""
+        side = self.side
+        board = self.board
+        if compulsory is None:
+            compulsory = self.must_capture()
+        mine = self.pieces[side]
+        if not compulsory:
+            mine_bits, theirs_bits = self.bits[side], self.bits[1 - side]
+            if not jump_squares(mine_bits, theirs_bits) & ~(mine_bits | theirs_bits):
+                # No empty square to jump from, so only a knight whose own square,
+                # once left, becomes a landing square might still charge.
+                knight = KNIGHT if side == WHITE else -KNIGHT
+                if not any(board[sq] == knight and
+                           any(board[n] * board[sq] < 0 for n in ADJACENT[sq])
+                           for sq in mine):
+                    return {}
+        return generate(board, side, self.castle_left[side], sorted(mine),
+                        captures_only=True, compulsory=compulsory, bits=self.bits)
+
+    def in_own_castle(self) -> bool:
+        """Whether a piece of the side to move stands in its own castle."""
+        return bool(pieces_in_own_castle(self.board, self.side))
+
+    def push(self, frm: int, to: int, caps=NO_CAPTURES) -> None:
+        """Play a move known to be legal."""
+        board, side = self.board, self.side
+        piece = board[frm]
+        mine, theirs = self.pieces[side], self.pieces[1 - side]
+        key = self.key
+        taken = []
+        bits = self.bits
+        for sq in caps:
+            v = board[sq]
+            taken.append((sq, v))
+            board[sq] = 0
+            theirs.discard(sq)
+            bits[1 - side] ^= BIT[sq]
+            key ^= ZOBRIST_PIECE[v][sq]
+        bits[side] ^= BIT[frm] ^ BIT[to]
+        board[frm] = 0
+        board[to] = piece
+        mine.discard(frm)
+        mine.add(to)
+        key ^= ZOBRIST_PIECE[piece][frm] ^ ZOBRIST_PIECE[piece][to] ^ ZOBRIST_BLACK
+        enemy_castle = CASTLES[1 - side]
+        castle_move = frm in enemy_castle and to in enemy_castle
+        if castle_move:
+            left = self.castle_left[side]
+            key ^= ZOBRIST_CASTLE_LEFT[side][left] ^ ZOBRIST_CASTLE_LEFT[side][left - 1]
+            self.castle_left[side] = left - 1
+        entered = (to in enemy_castle and frm not in enemy_castle) or to in CASTLES[side]
+        old_history = None
+        if taken or entered:
+            # Nothing before a capture or castle entry can repeat; the 50-move count restarts.
+            old_history, self.history = self.history, []
+            old_clock, self.clock = self.clock, 0
+        else:
+            self.history.append(self.key)
+            old_clock = self.clock
+            self.clock += 1
+        self._stack.append((frm, to, taken, old_clock, self.key, old_history, castle_move))
+        self.key = key
+        self.side = 1 - side
+
+    def clear_undo(self) -> None:
+        """Forget the moves ``pop`` could take back."""
+        self._stack.clear()
+
+    @property
+    def ply_depth(self) -> int:
+        """How many pushed moves ``pop`` can take back."""
+        return len(self._stack)
+
+    def pop(self) -> None:
+        frm, to, taken, old_clock, old_key, old_history, castle_move = self._stack.pop()
+        side = self.side = 1 - self.side
+        board = self.board
+        piece = board[to]
+        board[to] = 0
+        board[frm] = piece
+        mine, theirs = self.pieces[side], self.pieces[1 - side]
+        mine.discard(to)
+        mine.add(frm)
+        bits = self.bits
+        bits[side] ^= BIT[frm] ^ BIT[to]
+        for sq, v in taken:
+            board[sq] = v
+            theirs.add(sq)
+            bits[1 - side] ^= BIT[sq]
+        if castle_move:
+            self.castle_left[side] += 1
+        if old_history is None:
+            self.history.pop()
+        else:
+            self.history = old_history
+        self.clock = old_clock
+        self.key = old_key
+
+    # --- end of the game -----------------------------------------------------
+    def outcome_without_moves(self):
+        """(WIN, winner side, reason) / (DRAW, None, reason) / None, for every rule
+        but 'the side to move has no legal move' (which needs move generation)."""
+        board = self.board
+        for side, name, enemy in ((0, "White", "Black"), (1, "Black", "White")):
+            sign = 1 if side == WHITE else -1
+            a, b = CASTLES[1 - side]
+            if board[a] * sign > 0 and board[b] * sign > 0:
+                return WIN, side, f"{name} occupies {enemy}'s castle"
+        counts = (len(self.pieces[0]), len(self.pieces[1]))
+        names = ("White", "Black")
+        for side in (0, 1):
+            if counts[1 - side] == 0:
+                if counts[side] >= 2:
+                    return WIN, side, f"{names[side]} captured all of {names[1 - side]}'s pieces"
+                return DRAW, None, f"{names[1 - side]} has no pieces left and " \
+                    f"{names[side]} has only {counts[side]}"
+        if counts[0] == 1 and counts[1] == 1:
+            return DRAW, None, "Both sides are down to one piece"
+        if self.history.count(self.key) + 1 >= REPETITIONS:
+            return DRAW, None, "The same position occurred for the third time"
+        if self.clock >= DRAW_PLIES:
+            return DRAW, None, "50 moves by each side with no capture and no castle entry"
+        return None
+
+    def outcome_no_moves(self):
+        """The outcome when the side to move has no legal move."""
+        names = ("White", "Black")
+        winner = 1 - self.side
+        if len(self.pieces[winner]) >= 2:
+            return WIN, winner, f"{names[self.side]} has no legal move"
+        return DRAW, None, f"{names[self.side]} has no legal move and " \
+            f"{names[winner]} has only one piece"
+
+    def outcome(self):
+        result = self.outcome_without_moves()
+        if result is None and not self.moves():
+            result = self.outcome_no_moves()
+        return result
+
+    # --- position strings ----------------------------------------------------
+    def board_text(self) -> str:
+        ranks = []
+        for rank in range(16, 0, -1):
+            first, last = rank_span(rank)
+            out, empty = [], 0
+            for f in range(first, last + 1):
+                v = self.board[square(f, rank)]
+                if v == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    out.append(str(empty))
+                    empty = 0
+                out.append(PIECE_LETTERS[v])
+            if empty:
+                out.append(str(empty))
+            ranks.append("".join(out))
+        return "/".join(ranks)
+
+    def text(self) -> str:
+        fields = [self.board_text(), "wb"[self.side], str(self.castle_left[0]),
+                  str(self.castle_left[1])]
+        if self.history or self.clock:
+            fields.append(",".join(f"{k:016x}" for k in self.history) or "-")
+            fields.append(str(self.clock))
+        return " ".join(fields)
+
+    @classmethod
+    def from_text(cls, text: str) -> "Position":
+        """Parse a position string. Raises BadPositionError naming what is wrong."""
+        if not isinstance(text, str):
+            raise BadPositionError(f"a position string is text, not {type(text).__name__}")
+        fields = text.split()
+        if len(fields) not in (4, 6):
+            raise BadPositionError(
+                f"a position string has 4 fields (board, side to move, White's and Black's "
+                f"castle moves left) or 6 (plus history and 50-move count); "
+                f"this one has {len(fields)}")
+        board = _parse_board(fields[0])
+        if fields[1] not in ("w", "b"):
+            raise BadPositionError(f"side to move must be 'w' or 'b', not {fields[1]!r}")
+        castle_left = []
+        for name, value in zip(("White", "Black"), fields[2:4]):
+            if value not in ("0", "1", "2"):
+                raise BadPositionError(
+                    f"{name}'s castle moves left must be 0, 1 or 2, not {value!r}")
+            castle_left.append(int(value))
+        history: list[int] = []
+        clock = 0
+        if len(fields) == 6:
+            if fields[4] != "-":
+                for item in fields[4].split(","):
+                    if not re.fullmatch(r"[0-9a-fA-F]{16}", item):
+                        raise BadPositionError(
+                            f"repetition history entry {item!r} is not 16 hex digits")
+                    history.append(int(item, 16))
+            if not fields[5].isdigit() or int(fields[5]) > DRAW_PLIES:
+                raise BadPositionError(
+                    f"50-move count must be a whole number 0-{DRAW_PLIES}, not {fields[5]!r}")
+            clock = int(fields[5])
+            if len(history) > clock:
+                raise BadPositionError(
+                    f"repetition history has {len(history)} positions but only {clock} "
+                    f"plies were played since the last capture or castle entry")
+        return cls(board, 0 if fields[1] == "w" else 1, castle_left, clock, history)
+
+
+def _parse_board(text: str) -> list[int]:
+    ranks = text.split("/")
+    if len(ranks) != 16:
+        raise BadPositionError(
+            f"the board has {len(ranks)} ranks; it needs 16 (rank 16 first, separated by '/')")
+    board = [0] * 160
+    for rank, row in zip(range(16, 0, -1), ranks):
+        first, last = rank_span(rank)
+        width = last - first + 1
+        f = 0
+        for token in re.findall(r"\d+|.", row):
+            if token.isdigit():
+                if token.startswith("0"):
+                    raise BadPositionError(
+                        f"rank {rank}: {token!r} is not a number of empty squares")
+                f += int(token)
+            elif token in LETTER_PIECES:
+                if f < width:
+                    board[square(first + f, rank)] = LETTER_PIECES[token]
+                f += 1
+            else:
+                raise BadPositionError(
+                    f"rank {rank}: unexpected {token!r} (use M N m n or a number)")
+        if f != width:
+            raise BadPositionError(
+                f"rank {rank} has {width} squares but {row!r} describes {f}")
+    for sign, name in ((1, "White"), (-1, "Black")):
+        knights = sum(1 for v in board if v == sign * KNIGHT)
+        men = sum(1 for v in board if v == sign)
+        if knights > 4:
+            raise BadPositionError(f"{name} has {knights} knights; a side has at most 4")
+        if men > 10:
+            raise BadPositionError(f"{name} has {men} men; a side has at most 10")
+    if not any(board):
+        raise BadPositionError("the board is empty")
+    return board
+
+
+__all__ = ["Position", "WIN", "DRAW", "DRAW_PLIES", "SQUARE_NAMES"]

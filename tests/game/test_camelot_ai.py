@@ -1,0 +1,114 @@
+"""The Camelot computer opponent: finds obvious wins, only plays legal moves, leaves
+the board alone, is reproducible with a seed and stops when told to."""
+from __future__ import annotations
+
+import dataclasses
+import random
+import threading
+
+import pytest
+
+from game.camelot_ai import LEVELS, SearchResult, choose_move, evaluate
+from game.camelot_board import START_POSITION, CamelotBoard, position_from_pieces
+from game.camelot_position import Position
+
+FAR_BLACK = {"K13": "m", "L13": "m"}
+
+
+def game_of(pieces, turn="white"):
+    return CamelotBoard(position_from_pieces(pieces, turn))
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_takes_the_capture_that_wins_the_game(level):
+    # Not compulsory (only a knight's charge captures), but it takes Black's last piece.
+    game = game_of({"E5": "N", "E6": "M", "A4": "M", "E8": "m"})
+    result = choose_move(game, level, seed=1, time_limit=0.5)
+    assert str(result.move) == "E5-E7xE9"
+
+
+def test_chooses_the_jump_that_captures_everything():
+    game = game_of({"E5": "M", "A4": "M", "E6": "m", "F8": "m", "D5": "m", "L13": "m"})
+    # E5xE7xG9 leaves D5 and L13; E5xC5 leaves three. Neither ends the game, but
+    # the double capture is plainly better.
+    assert str(choose_move(game, "medium", seed=1).move) == "E5xE7xG9"
+
+
+def test_steps_into_the_castle_to_win():
+    game = game_of({"F16": "M", "H15": "M", "A4": "M", **FAR_BLACK})
+    result = choose_move(game, "hard", seed=1, time_limit=0.5)
+    assert str(result.move) == "H15-G16"
+    assert result.score > 10_000
+
+
+def test_black_steps_into_whites_castle_to_win():
+    game = game_of({"F1": "m", "H2": "m", "A4": "M", "B4": "M"}, turn="black")
+    assert str(choose_move(game, "easy", seed=2).move) == "H2-G1"
+
+
+def test_never_returns_an_illegal_move_and_never_changes_the_board():
+    rng = random.Random(11)
+    for n in range(12):
+        game = CamelotBoard()
+        for _ in range(rng.randint(0, 60)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        before = (game.position_text(), game.history)
+        for level in ("easy", "hard"):
+            result = choose_move(game, level, seed=n, time_limit=0.05)
+            if game.legal_moves():
+                assert result.move in game.legal_moves()
+                assert result.move.paths  # the UI can show its path
+            else:
+                assert result.move is None
+            assert (game.position_text(), game.history) == before
+
+
+def test_search_result_is_a_frozen_record():
+    result = choose_move(CamelotBoard(), "easy", seed=1)
+    assert isinstance(result, SearchResult)
+    assert result.depth >= 1 and result.nodes > 0 and result.nps > 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.score = 3  # type: ignore[misc]
+
+
+def test_same_seed_and_depth_give_the_same_move():
+    game = CamelotBoard()
+    first = choose_move(game, "hard", seed=5, time_limit=60, max_depth=2)
+    second = choose_move(game, "hard", seed=5, time_limit=60, max_depth=2)
+    assert (first.move, first.score, first.nodes) == (second.move, second.score, second.nodes)
+    assert first.depth == 2
+
+
+def test_a_set_stop_event_ends_the_search_with_a_legal_move():
+    stop = threading.Event()
+    stop.set()
+    game = CamelotBoard()
+    result = choose_move(game, "hard", seed=1, stop_event=stop)
+    assert result.move in game.legal_moves()
+
+
+def test_no_move_when_the_game_is_over():
+    game = game_of({"F16": "M", "G16": "M", **FAR_BLACK}, turn="black")
+    assert choose_move(game, "hard").move is None
+    assert game.computer_move() is None
+
+
+def test_computer_move_is_legal():
+    game = CamelotBoard()
+    assert game.computer_move(random.Random(3)) in game.legal_moves()
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError):
+        choose_move(CamelotBoard(), "grandmaster")
+
+
+def test_works_on_a_bare_position_and_evaluation_is_symmetric():
+    pos = Position.from_text(START_POSITION)
+    assert evaluate(pos) == 0  # the start is symmetric
+    result = choose_move(pos, "easy", seed=1)
+    assert result.move in CamelotBoard().legal_moves()
+    assert pos.text() == START_POSITION
