@@ -8,6 +8,7 @@ from game import GAME_IDS, title
 # game id → "module:Class" of its scene; a game without a scene yet is missing.
 GAME_SCENES = {
     "clock": "scenes.clock_scene:ClockScene",
+    "camelot-board": "scenes.camelot_board_scene:CamelotBoardScene",
 }
 
 
