@@ -53,6 +53,7 @@ PREVIEW_TIME = 0.8         # s the computer's path is shown before it moves
 
 class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
     game_id = "camelot-board"
+    has_deals = False
     title = "Camelot (board game)"
 
     def __init__(self, app, seed=None, demo=False, game=None, mode: str | None = None,

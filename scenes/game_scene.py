@@ -30,6 +30,7 @@ class GameScene(Scene):
     game_id = ""
     title = ""
     has_hints = True
+    has_deals = True   # a patience has deal numbers; the board game does not
 
     def __init__(self, app, seed: int | None = None, demo: bool = False, game=None) -> None:
         super().__init__(app)
@@ -180,7 +181,7 @@ class GameScene(Scene):
             self.new_deal()
 
         lines = [reason] if reason else []
-        lines.append(f"{self.title} — deal {self.seed}" if not self.game_id == "camelot-board" else self.title)
+        lines.append(f"{self.title} — deal {self.seed}" if self.has_deals else self.title)
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
             ("Resume", resume), ("Restart", restart), ("New deal", new_deal),
             ("Main menu", lambda: open_menu(self.app))], on_back=resume))
@@ -413,7 +414,7 @@ class GameScene(Scene):
         surface.blit(band, (0, 0))
         mid = self.hud_h // 2
         draw_text(surface, self.title, 34 * s, (int(20 * s), mid), GOLD, anchor="midleft", shadow=True)
-        if self.game_id != "camelot-board":
+        if self.has_deals:
             title_w = int(len(self.title) * 34 * s * 0.5) + int(40 * s)
             draw_text(surface, f"Deal {self.seed}", 26 * s, (title_w, mid), INK_DIM, anchor="midleft")
         draw_text(surface, self.score_line(), 30 * s, (w - int(20 * s), mid), INK, anchor="midright",
