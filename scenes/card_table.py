@@ -5,6 +5,10 @@ fans). After every change of the game state the scene calls :meth:`sync` with th
 engine's ``piles()``: each card whose place or face changed flies or flips there
 with an eased tween. The engine state is already final; the table only shows it,
 so input during an animation never corrupts anything.
+
+Cards that leave the table (a patience's removals) vanish at once, unless the
+scene sets :attr:`CardTable.offstage`: then they fly there first (and cards that
+come back, e.g. after an undo, fly in from there).
 """
 from __future__ import annotations
 
@@ -13,11 +17,28 @@ from dataclasses import dataclass
 
 import pygame
 
-from .anim import Tween, ease_in_out_cubic, ease_out_cubic
+from .anim import Tween, ease_in_out_cubic, ease_in_quad, ease_out_cubic
 from .card_art import CardArt
 
 FLIGHT = 0.32      # s for a card to fly to its pile
 FLIP = 0.22        # s for a card to turn over
+LEAVE = 0.5        # s for a removed card to fly off the table
+
+
+def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """Overlapping areas joined into one: a stack of cards landing together is
+    repainted once, not once per card (which costs cards² blits)."""
+    out: list[pygame.Rect] = []
+    for rect in rects:
+        rect = pygame.Rect(rect)
+        while True:
+            hits = rect.collidelistall(out)
+            if not hits:
+                break
+            for i in reversed(hits):
+                rect.union_ip(out.pop(i))
+        out.append(rect)
+    return out
 
 
 @dataclass
@@ -45,6 +66,7 @@ class CardSprite:
     started_order: int = 0   # moving cards draw in the order they took off
     dragged: bool = False
     static_rect: pygame.Rect | None = None  # where it is painted in the static layer
+    leaving: bool = False    # flying off the table, gone when it arrives
 
     @property
     def moving(self) -> bool:
@@ -63,6 +85,7 @@ class CardTable:
         self._celebration: dict[object, tuple] = {}
         self._gone: list[pygame.Rect] = []  # static areas of cards taken away
         self._draw_cache: list[CardSprite] | None = None  # sprites in paint order
+        self.offstage: tuple[float, float] | None = None  # where removed cards fly
 
     # --- layout -------------------------------------------------------------
     def set_layout(self, slots: list[Slot], card_size: tuple[int, int]) -> None:
@@ -125,12 +148,15 @@ class CardTable:
         self._draw_cache = None
         rank = {card: i for i, card in enumerate(order or [])}
         for pile, cards in piles.items():
+            slot = self.slots[pile]
+            offsets = self._offsets(slot, cards)
             for index, (card, face_up) in enumerate(cards):
-                target = self.card_pos(pile, index, cards)
+                target = (slot.origin[0] + offsets[index][0], slot.origin[1] + offsets[index][1])
                 sprite = self.sprites.get(card)
                 if sprite is None:
-                    sprite = self.sprites[card] = CardSprite(card, face_up, target)
-                sprite.pile, sprite.index = pile, index
+                    start = target if instantly or self.offstage is None else self.offstage
+                    sprite = self.sprites[card] = CardSprite(card, face_up, start)
+                sprite.pile, sprite.index, sprite.leaving = pile, index, False
                 if instantly:
                     sprite.pos, sprite.face_up, sprite.tween, sprite.flip = target, face_up, None, None
                     continue
@@ -152,7 +178,21 @@ class CardTable:
                     sprite.face_up = face_up
         present = {card for cards in piles.values() for card, _ in cards}
         for card in [c for c in self.sprites if c not in present]:
-            self._forget_sprite(self.sprites.pop(card))
+            sprite = self.sprites[card]
+            if instantly or self.offstage is None:
+                self._forget_sprite(self.sprites.pop(card))
+            elif not sprite.leaving:
+                self._send_off(sprite, base_delay + (rank[card] * stagger if card in rank else 0.0))
+
+    def _send_off(self, sprite: CardSprite, delay: float) -> None:
+        """Fly a card that left the game to ``offstage``; it is dropped on arrival."""
+        sprite.leaving, sprite.pile, sprite.index = True, "", 0
+        sprite.flip = None
+        far = math.hypot(self.offstage[0] - sprite.pos[0], self.offstage[1] - sprite.pos[1])
+        sprite.tween = Tween(sprite.pos, self.offstage, LEAVE / self.speed, delay / self.speed,
+                             ease_in_quad, arc=min(self.card_size[1] * 0.6, far * 0.15))
+        self._order += 1
+        sprite.started_order = self._order
 
     def _forget_sprite(self, sprite: CardSprite) -> None:
         if sprite.static_rect is not None:
@@ -168,7 +208,7 @@ class CardTable:
         self._place_all(piles, instantly=False, order=order, stagger=stagger, duration=duration)
 
     def deal(self, piles: dict[str, list], order: list, source: tuple[float, float],
-             stagger: float = 0.035) -> None:
+             stagger: float = 0.035, duration: float = 0.38) -> None:
         """Start with every card face down at ``source`` and fly them out in
         ``order`` (the deal)."""
         for sprite in self.sprites.values():
@@ -179,7 +219,7 @@ class CardTable:
         for cards in piles.values():
             for card, _ in cards:
                 self.sprites[card] = CardSprite(card, False, source)
-        self._place_all(piles, instantly=False, order=order, stagger=stagger, duration=0.38)
+        self._place_all(piles, instantly=False, order=order, stagger=stagger, duration=duration)
 
     def show_instantly(self, piles: dict[str, list]) -> None:
         self._piles = piles
@@ -198,6 +238,13 @@ class CardTable:
                 sprite.pos = sprite.tween.end
                 sprite.tween = None
             sprite.flip = None
+        self._drop_left()
+
+    def _drop_left(self) -> None:
+        """Forget the cards that finished flying off the table."""
+        for card in [c for c, s in self.sprites.items() if s.leaving and s.tween is None]:
+            self._draw_cache = None
+            self._forget_sprite(self.sprites.pop(card))
 
     # --- drag ---------------------------------------------------------------
     def lift(self, cards: list) -> None:
@@ -228,9 +275,44 @@ class CardTable:
         """The topmost card under ``pos``."""
         best = None
         for sprite in self._draw_order():
+            if sprite.leaving:
+                continue
             if pygame.Rect(int(sprite.pos[0]), int(sprite.pos[1]), *self.card_size).collidepoint(pos):
                 best = sprite
         return best
+
+    def hit(self, pos) -> tuple[str, int | None] | None:
+        """Where the cards will be (not where a flying one is now): the pile and
+        the index of the topmost card under ``pos``; index None for an empty
+        pile's place; None for bare table."""
+        w, h = self.card_size
+        for pile in reversed(list(self.slots)):
+            cards = self._piles.get(pile, [])
+            if not cards:
+                if self.slot_rect(pile).collidepoint(pos):
+                    return (pile, None)
+                continue
+            offsets = self._offsets(self.slots[pile], cards)
+            ox, oy = self.slots[pile].origin
+            for index in range(len(cards) - 1, -1, -1):
+                dx, dy = offsets[index]
+                if pygame.Rect(int(ox + dx), int(oy + dy), w, h).collidepoint(pos):
+                    return (pile, index)
+        return None
+
+    def cards_rect(self, pile: str, first: int) -> pygame.Rect:
+        """The area of a pile's cards from index ``first`` to the top, where they rest."""
+        cards = self._piles.get(pile, [])
+        if not cards:
+            return self.top_rect(pile)
+        a = self.card_pos(pile, max(0, min(first, len(cards) - 1)), cards)
+        b = self.card_pos(pile, len(cards) - 1, cards)
+        return pygame.Rect(int(a[0]), int(a[1]), *self.card_size).union(
+            pygame.Rect(int(b[0]), int(b[1]), *self.card_size))
+
+    def pile_cards(self, pile: str) -> list:
+        """The pile as the table last saw it (card, face_up), bottom first."""
+        return self._piles.get(pile, [])
 
     def pile_at(self, pos, grow: float = 0.0) -> str | None:
         """The pile whose area (grown by ``grow`` × card width) holds ``pos``."""
@@ -295,11 +377,13 @@ class CardTable:
                 sprite.flip.advance(dt)
                 if sprite.flip.done:
                     sprite.flip = None
+        self._drop_left()
 
     def _animated(self, sprite: CardSprite) -> bool:
         """Drawn on the screen every frame (not kept in the static layer)."""
         tween = sprite.tween
-        return (sprite.dragged or sprite.flip is not None or bool(self.celebrating)
+        flip = sprite.flip
+        return (sprite.dragged or (flip is not None and flip.started) or bool(self.celebrating)
                 or (tween is not None and tween.elapsed >= tween.delay))
 
     def _draw_order(self) -> list[CardSprite]:
@@ -345,7 +429,7 @@ class CardTable:
                     dirty.append(sprite.static_rect)
                 dirty.append(rect)
                 sprite.static_rect = rect
-        return dirty
+        return merge_rects(dirty) if len(dirty) > 1 else dirty
 
     def forget_static(self) -> None:
         """The static layer was painted whole: everything at rest is in it."""
@@ -381,12 +465,15 @@ class CardTable:
         lift = self._lift()
         x, y = int(sprite.pos[0]), int(sprite.pos[1])
         flying = sprite.moving or bool(self.celebrating)
+        flipping = sprite.flip is not None and sprite.flip.started
         # Shadows only where they show: the bottom card of a pile and anything
         # in the air.
-        if (flying or sprite.index == 0) and sprite.flip is None:
+        if (flying or sprite.index == 0) and not flipping:
             off = lift * (3 if flying else 1)
             surface.blit(art.shadow(), (x + off - lift, y + off))
-        if sprite.flip is not None:
+        if sprite.flip is not None and not flipping:   # the turn is still to come
+            surface.blit(art.face(sprite.card) if sprite.flip_from else art.back(), (x, y))
+        elif flipping:
             t = sprite.flip.progress
             face = sprite.flip_from if t < 0.5 else sprite.face_up
             image = art.face(sprite.card) if face else art.back()

@@ -7,6 +7,8 @@ from game import GAME_IDS, title
 
 # game id → "module:Class" of its scene; a game without a scene yet is missing.
 GAME_SCENES = {
+    "camelot-solitaire": "scenes.camelot_solitaire_scene:CamelotSolitaireScene",
+    "hamilton": "scenes.hamilton_scene:HamiltonScene",
     "clock": "scenes.clock_scene:ClockScene",
     "camelot-board": "scenes.camelot_board_scene:CamelotBoardScene",
 }

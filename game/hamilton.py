@@ -1,0 +1,693 @@
+"""Hamilton (Dalton's "Agnes"): choose a start rank, then build the four
+foundations up in suit from it, wrapping K→A.
+
+The exact rules are in ``docs/rules-solitaires.md`` (seed 002).
+
+Piles (ids for ``piles()``)
+    ``stock`` (face down), ``chooser``, ``foundation:0`` … ``foundation:3``,
+    ``tableau:0`` … ``tableau:6`` (left to right; every tableau card is face up).
+
+Moves (frozen dataclasses; each has ``source``, ``target``, ``card``, ``count``)
+    ===========  ===========  ==============  =====================================
+    class        source       target          card / count
+    ===========  ===========  ==============  =====================================
+    TurnChooser  "stock"      "chooser"       stock's top card / 1. Shows the next
+                                              card; declines the chooser card (to
+                                              the stock's bottom) if there is one.
+    ChooseStart  "chooser"    "foundation:i"  the chooser card / 1
+    DealRow      "stock"      None            stock's top card / cards dealt (7 or 2);
+                                              None: the cards go to every pile
+    MoveCards    "tableau:i"  "tableau:j"     the bottom card of the moved group /
+                 "foundation:i" "foundation:j"  the number of cards (1 from a foundation)
+    ===========  ===========  ==============  =====================================
+
+Notation (case and spaces do not matter; piles are numbered from 0 like their ids)
+    ``t``          turn the chooser: show a card, or decline the one shown
+    ``ch>f0``      choose the chooser card as start card, onto foundation 0
+    ``d``          deal a row from the stock (``s`` / ``stock`` means t or d, whichever applies)
+    ``t3>t5``      move the top card of tableau 3 onto tableau 5
+    ``t3:2>t5``    move the top two cards (a suited group) of tableau 3 onto tableau 5
+    ``t2>f1``      tableau 2's top card to foundation 1 (``t2:3>f1``: a group of three)
+    ``f1>t4``      foundation 1's top card back to tableau 4 (costs a point)
+    ``f1>f2``      a foundation's top card to another foundation (a lone start card)
+    Long pile ids are read too: ``tableau:3>foundation:1``, ``chooser>f0``.
+
+Dead ends: the game ends as lost (with a reason) when no legal move is left, or
+when the stock is empty and a breadth-first search over every position reachable
+without dealing (tableau order ignored; at most ``SEARCH_LIMIT`` positions)
+proves that no position with more foundation cards can be reached. When the
+search gives up (more positions than the limit) the game stays in play and
+``dead_end_reason`` is '' — a dead end that big is not reported.
+"""
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+from typing import ClassVar, Iterator, Optional, Union
+
+from .base import CardGame, CardMoved, Status
+from .cards import FULL_DECK, RANK_NAMES, SUIT_NAMES, SUITS, Card
+from .errors import IllegalMoveError, NotationError
+from .solitaire_common import DeckStart, squeeze
+
+TABLEAU_COUNT = 7
+FOUNDATION_COUNT = 4
+MAX_CHOICES = 3
+MAX_SCORE = 52
+SEARCH_LIMIT = 20000
+
+# --- the rules on small ints (suit * 16 + rank), shared by game and search -----
+CODE = {card: SUITS.index(card.suit) * 16 + card.rank for card in FULL_DECK}
+CARD = {code: card for card, code in CODE.items()}
+
+
+def _red(code: int) -> bool:
+    return (code >> 4) in (1, 2)
+
+
+def rank_below(rank: int) -> int:
+    """The rank built on ``rank`` in the tableau: one lower, K on A."""
+    return 13 if rank == 1 else rank - 1
+
+
+def _bases(start: int) -> tuple[dict, dict]:
+    """For each card: the cards it may lie on in the tableau (one rank higher,
+    same colour, not of the start rank), and the one of those in its own suit
+    (what it extends a group on). Cached per start rank."""
+    if start not in _BASES:
+        on, in_suit = {}, {}
+        for code in CARD:
+            above = code % 16 % 13 + 1                 # K lies on A
+            suits = (1, 2) if _red(code) else (0, 3)
+            on[code] = () if above == start else tuple(s * 16 + above for s in suits)
+            in_suit[code] = None if above == start else (code >> 4) * 16 + above
+        _BASES[start] = (on, in_suit)
+    return _BASES[start]
+
+
+_BASES: dict[int, tuple[dict, dict]] = {}
+
+
+def sits_on(upper: int, lower: int, start: int) -> bool:
+    """May card ``upper`` lie on ``lower``: one lower, same colour, and never on
+    a card of the start rank (the seam)."""
+    return lower in _bases(start)[0][upper]
+
+
+def group_len(pile: tuple | list, start: int) -> int:
+    """Size of the movable group at the top of a pile: in sequence and one suit."""
+    in_suit = _bases(start)[1]
+    n = 1 if pile else 0
+    while n < len(pile) and pile[-n - 1] == in_suit[pile[-n]]:
+        n += 1
+    return n
+
+
+def next_rank(start: int, height: int) -> int | None:
+    """The rank a foundation of ``height`` cards takes next (None when complete)."""
+    return None if height >= 13 else (start - 1 + height) % 13 + 1
+
+
+def rank_name(rank: int) -> str:
+    return RANK_NAMES.get(rank, str(rank))
+
+
+# --- moves ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class TurnChooser:
+    card: Optional[Card]
+    source: ClassVar[str] = "stock"
+    target: ClassVar[str] = "chooser"
+    count: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class ChooseStart:
+    card: Optional[Card]
+    target: str
+    source: ClassVar[str] = "chooser"
+    count: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class DealRow:
+    card: Optional[Card]
+    count: int
+    source: ClassVar[str] = "stock"
+    target: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
+class MoveCards:
+    card: Optional[Card]
+    source: str
+    target: str
+    count: int = 1
+
+
+HamiltonMove = Union[TurnChooser, ChooseStart, DealRow, MoveCards]
+
+
+def tableau_id(i: int) -> str:
+    return f"tableau:{i}"
+
+
+def foundation_id(i: int) -> str:
+    return f"foundation:{i}"
+
+
+def _pile_words(pile: str) -> str:
+    return pile.replace(":", " ")
+
+
+class Hamilton(DeckStart, CardGame[HamiltonMove]):
+    """The game. Public state for a UI: ``piles()``, ``start_rank`` (None until
+    chosen), ``choices_left``, ``chooser``, ``stock_count``, ``score``,
+    ``max_score``, ``status``, ``status_reason``, ``dead_end_reason``,
+    ``group_size(i)``, ``foundation_moves_from(pile)``, ``deal_events()``."""
+
+    game_id = "hamilton"
+    title = "Hamilton"
+    max_score = MAX_SCORE
+
+    def __init__(self, seed: object = None, deck: object = None) -> None:
+        CardGame.__init__(self)
+        self._init_start(seed, deck)
+
+    def _deal(self, deck: list[Card]) -> None:
+        self.tableau: list[list[Card]] = [[] for _ in range(TABLEAU_COUNT)]
+        cards = iter(deck)
+        for row in range(TABLEAU_COUNT):            # row r covers piles r … 6
+            for i in range(row, TABLEAU_COUNT):
+                self.tableau[i].append(next(cards))
+        self._stock: list[Card] = list(cards)       # 24 cards, top first
+        self.chooser: Card | None = None
+        self.shown = 0                              # cards shown at the chooser
+        self.start_rank: int | None = None
+        self.foundations: list[list[Card]] = [[] for _ in range(FOUNDATION_COUNT)]
+        self._status = Status.PLAYING
+        self._reason = ""
+
+    def deal_events(self) -> tuple:
+        """The opening deal as events (stock → tableau, in dealing order), for a
+        UI that animates it."""
+        events = []
+        for row in range(TABLEAU_COUNT):
+            for i in range(row, TABLEAU_COUNT):
+                events.append(CardMoved(self.deck[len(events)], "stock", tableau_id(i), True))
+        return tuple(events)
+
+    # --- state ---------------------------------------------------------------
+    def piles(self) -> dict[str, list[tuple[Card, bool]]]:
+        result = {"stock": [(c, False) for c in reversed(self._stock)],
+                  "chooser": [(self.chooser, True)] if self.chooser else []}
+        for k, pile in enumerate(self.foundations):
+            result[foundation_id(k)] = [(c, True) for c in pile]
+        for i, pile in enumerate(self.tableau):
+            result[tableau_id(i)] = [(c, True) for c in pile]
+        return result
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    @property
+    def choices_left(self) -> int:
+        """How many more cards the chooser may still show (0 once chosen)."""
+        return 0 if self.start_rank is not None else MAX_CHOICES - self.shown
+
+    @property
+    def status(self) -> Status:
+        return self._status
+
+    @property
+    def status_reason(self) -> str:
+        return self._reason
+
+    @property
+    def dead_end_reason(self) -> str:
+        """Why no move can help any more ('' when some move may still help)."""
+        return self._reason if self._status is Status.LOST and self.start_rank else ""
+
+    def is_dead_end(self) -> bool:
+        return bool(self.dead_end_reason)
+
+    @property
+    def score(self) -> int:
+        return sum(len(f) for f in self.foundations)
+
+    def _snapshot(self):
+        return (tuple(self._stock), self.chooser, self.shown, self.start_rank,
+                tuple(map(tuple, self.foundations)), tuple(map(tuple, self.tableau)),
+                self._status, self._reason)
+
+    def _restore(self, snap) -> None:
+        (stock, self.chooser, self.shown, self.start_rank, foundations, tableau,
+         self._status, self._reason) = snap
+        self._stock = list(stock)
+        self.foundations = [list(f) for f in foundations]
+        self.tableau = [list(p) for p in tableau]
+
+    def group_size(self, i: int) -> int:
+        """How many cards at the top of tableau pile i move as one group."""
+        if self.start_rank is None:
+            return 0
+        return group_len([CODE[c] for c in self.tableau[i]], self.start_rank)
+
+    def _heights(self) -> tuple[int, ...]:
+        heights = [0] * 4
+        for pile in self.foundations:
+            if pile:
+                heights[SUITS.index(pile[0].suit)] = len(pile)
+        return tuple(heights)
+
+    def _fits_foundation(self, card: Card, k: int) -> bool:
+        pile = self.foundations[k]
+        if not pile:
+            return card.rank == self.start_rank
+        return (card.suit == pile[0].suit and len(pile) < 13
+                and card.rank == next_rank(self.start_rank, len(pile)))
+
+    def _fits_tableau(self, card: Card, j: int) -> bool:
+        pile = self.tableau[j]
+        return not pile or sits_on(CODE[card], CODE[pile[-1]], self.start_rank)
+
+    # --- legal moves -----------------------------------------------------------
+    def _legal_moves(self) -> list[HamiltonMove]:
+        if self.start_rank is None:
+            moves: list[HamiltonMove] = []
+            if self.chooser is not None:
+                moves += [ChooseStart(self.chooser, foundation_id(k))
+                          for k in range(FOUNDATION_COUNT)]
+            return moves + [TurnChooser(self._stock[0])]
+        moves = list(self._card_moves())
+        if self._stock:
+            moves.append(DealRow(self._stock[0], min(TABLEAU_COUNT, len(self._stock))))
+        return moves
+
+    def _card_moves(self) -> Iterator[MoveCards]:
+        for i, pile in enumerate(self.tableau):
+            if not pile:
+                continue
+            source = tableau_id(i)
+            size = self.group_size(i)
+            for k in range(FOUNDATION_COUNT):
+                if self._fits_foundation(pile[-1], k):
+                    for n in range(1, size + 1):
+                        yield MoveCards(pile[-n], source, foundation_id(k), n)
+            for n in range(1, size + 1):
+                for j in range(TABLEAU_COUNT):
+                    if j != i and self._fits_tableau(pile[-n], j):
+                        yield MoveCards(pile[-n], source, tableau_id(j), n)
+        for k, pile in enumerate(self.foundations):
+            if not pile:
+                continue
+            for j in range(TABLEAU_COUNT):
+                if self._fits_tableau(pile[-1], j):
+                    yield MoveCards(pile[-1], foundation_id(k), tableau_id(j))
+            for j in range(FOUNDATION_COUNT):
+                if j != k and self._fits_foundation(pile[-1], j):
+                    yield MoveCards(pile[-1], foundation_id(k), foundation_id(j))
+
+    # --- playing ---------------------------------------------------------------
+    def _pile(self, pile_id: str) -> list[Card]:
+        kind, _, index = pile_id.partition(":")
+        piles = {"tableau": self.tableau, "foundation": self.foundations}.get(kind)
+        if piles is None or not index.isdigit() or int(index) >= len(piles):
+            raise IllegalMoveError(f"there is no pile {pile_id!r}")
+        return piles[int(index)]
+
+    def _apply(self, move: HamiltonMove) -> tuple:
+        events: list = []
+        if isinstance(move, TurnChooser):
+            if self.chooser is not None:              # decline: face down to the bottom
+                events.append(CardMoved(self.chooser, "chooser", "stock", False))
+                self._stock.append(self.chooser)
+                self.chooser = None
+            if self.shown == MAX_CHOICES:
+                self._status, self._reason = Status.LOST, "declined all three start cards"
+                return tuple(events)
+            self.chooser = self._stock.pop(0)
+            self.shown += 1
+            events.append(CardMoved(self.chooser, "stock", "chooser", True))
+            return tuple(events)
+        events = self._move(move)
+        self._check_end()
+        return events
+
+    def _move(self, move: ChooseStart | DealRow | MoveCards) -> tuple:
+        """Move the cards (no check for the end of the game)."""
+        events = []
+        if isinstance(move, ChooseStart):
+            self.foundations[int(move.target.split(":")[1])].append(self.chooser)
+            self.start_rank, self.chooser = self.chooser.rank, None
+            events.append(CardMoved(move.card, "chooser", move.target, True))
+        elif isinstance(move, DealRow):
+            for i in range(move.count):
+                card = self._stock.pop(0)
+                self.tableau[i].append(card)
+                events.append(CardMoved(card, "stock", tableau_id(i), True))
+        else:
+            source, target = self._pile(move.source), self._pile(move.target)
+            group = source[-move.count:]
+            del source[-move.count:]
+            if move.target.startswith("foundation"):
+                group.reverse()                       # the exposed card goes up first
+            for card in group:
+                target.append(card)
+                events.append(CardMoved(card, move.source, move.target, True))
+        return tuple(events)
+
+    def _check_end(self) -> None:
+        if self.score == MAX_SCORE:
+            self._status, self._reason = Status.WON, "all 52 cards are on the foundations"
+        elif not self._stock:
+            verdict, _ = self._progress_search()
+            if verdict is False:
+                self._status = Status.LOST
+                self._reason = ("no moves left" if not self._legal_moves() else
+                                "no sequence of moves can put another card on the foundations")
+
+    def _search_state(self) -> tuple[tuple, tuple]:
+        return tuple(tuple(CODE[c] for c in p) for p in self.tableau), self._heights()
+
+    def _progress_search(self):
+        tableau, heights = self._search_state()
+        return search_progress(tableau, heights, self.start_rank, SEARCH_LIMIT)
+
+    def foundation_moves_from(self, pile: str) -> list[HamiltonMove]:
+        """What a double-click on ``pile`` plays, in order: the chooser card to the
+        first empty foundation; from a tableau pile, every group whose exposed card
+        fits a foundation, again and again. [] when nothing goes."""
+        if self.status is not Status.PLAYING:
+            return []
+        if pile == "chooser":
+            return [m for m in self.legal_moves() if isinstance(m, ChooseStart)][:1]
+        if not pile.startswith("tableau:") or self.start_rank is None:
+            return []
+        i = int(pile.split(":")[1])
+        snapshot, moves = self._snapshot(), []
+        try:
+            while True:
+                whole_groups = [m for m in self._card_moves() if m.source == pile
+                                and m.target.startswith("foundation")
+                                and m.count == self.group_size(i)]
+                if not whole_groups:
+                    break
+                moves.append(whole_groups[0])
+                self._move(whole_groups[0])
+        finally:
+            self._restore(snapshot)
+        return moves
+
+    # --- messages --------------------------------------------------------------
+    def _why_illegal(self, move: HamiltonMove) -> str:
+        if isinstance(move, TurnChooser):
+            if self.start_rank is None:
+                return "that is not the stock's top card"
+            return "the start card is chosen: click the stock to deal"
+        if isinstance(move, ChooseStart):
+            if self.start_rank is not None:
+                return "the start card is already chosen"
+            if self.chooser is None:
+                return "the chooser is empty: turn the stock first"
+            if move.card != self.chooser:
+                return f"the chooser shows the {self.chooser.name}, not the {_words(move.card)}"
+            return f"there is no foundation {move.target!r}"
+        if self.start_rank is None:
+            return "choose a start card first: turn the stock to show one"
+        if isinstance(move, DealRow):
+            if not self._stock:
+                return "the stock is empty: there is no redeal"
+            return "that is not the deal the stock gives"
+        return self._why_cards_illegal(move)
+
+    def _why_cards_illegal(self, move: MoveCards) -> str:
+        source, target = self._pile(move.source), self._pile(move.target)
+        where = _pile_words(move.source)
+        if move.source == move.target:
+            return "a pile cannot move onto itself"
+        if not source:
+            return f"{where} is empty"
+        if move.count < 1 or move.count > len(source):
+            return f"{where} has {len(source)} card{'s' * (len(source) != 1)}, not {move.count}"
+        if move.card != source[-move.count]:
+            return f"the card there is the {source[-move.count].name}, not the {_words(move.card)}"
+        if move.source.startswith("foundation") and move.count != 1:
+            return "only the top card of a foundation can move"
+        if move.source.startswith("tableau"):
+            size = self.group_size(int(move.source.split(":")[1]))
+            if move.count > size:
+                return (f"the {move.count} cards from {where} are not a group in sequence and in "
+                        f"one suit with no card on a {rank_name(self.start_rank)}")
+        start = rank_name(self.start_rank)
+        if move.target.startswith("foundation"):
+            exposed = source[-1] if move.source.startswith("tableau") else move.card
+            if not target:
+                return f"an empty foundation takes only a {start} (the start rank)"
+            need = next_rank(self.start_rank, len(target))
+            if need is None:
+                return f"{_pile_words(move.target)} is complete"
+            return (f"{_pile_words(move.target)} needs the {rank_name(need)} of "
+                    f"{SUIT_NAMES[target[0].suit]}, not the {exposed.name}")
+        top = target[-1]
+        if top.rank == self.start_rank:
+            return f"nothing may be placed on the {top.name}: {start} is the start rank"
+        colour = "red" if top.is_red else "black"
+        return (f"the {move.card.name} cannot go on the {top.name}: only a {colour} "
+                f"{rank_name(rank_below(top.rank))} can")
+
+    # --- notation --------------------------------------------------------------
+    def move_text(self, move: HamiltonMove) -> str:
+        if isinstance(move, TurnChooser):
+            return "t"
+        if isinstance(move, DealRow):
+            return "d"
+        if isinstance(move, ChooseStart):
+            return f"ch>f{move.target.split(':')[1]}"
+        source = _short(move.source) + (f":{move.count}" if move.count != 1 else "")
+        return f"{source}>{_short(move.target)}"
+
+    def parse_move(self, text: str) -> HamiltonMove:
+        t = squeeze(text).replace("tableau:", "t").replace("foundation:", "f")
+        t = t.replace("chooser", "ch").replace("-", ">")
+        if t in ("s", "stock"):
+            t = "t" if self.start_rank is None else "d"
+        if t in ("t", "turn"):
+            return TurnChooser(self._stock[0] if self._stock else None)
+        if t in ("d", "deal"):
+            top = self._stock[0] if self._stock else None
+            return DealRow(top, min(TABLEAU_COUNT, len(self._stock)))
+        parts = t.split(">")
+        if len(parts) == 2 and parts[0] in ("ch", "c"):
+            return ChooseStart(self.chooser, self._pile_ref(parts[1], "f", text))
+        if len(parts) == 2:
+            source, _, count = parts[0].partition(":")
+            source = self._pile_ref(source, "tf", text)
+            target = self._pile_ref(parts[1], "tf", text)
+            if count and not count.isdigit():
+                raise NotationError(f"bad card count {count!r} in {text!r}")
+            n = int(count) if count else 1
+            pile = self._pile(source)
+            card = pile[-n] if 1 <= n <= len(pile) else None
+            return MoveCards(card, source, target, n)
+        raise NotationError(f"cannot read Hamilton move {text!r}: write t, ch>f0, d, "
+                            f"t3>t5, t3:2>t5, t2>f1 or f1>t4")
+
+    @staticmethod
+    def _pile_ref(ref: str, kinds: str, text: str) -> str:
+        if len(ref) >= 2 and ref[0] in kinds and ref[1:].isdigit():
+            index, limit = int(ref[1:]), TABLEAU_COUNT if ref[0] == "t" else FOUNDATION_COUNT
+            if index < limit:
+                return (tableau_id if ref[0] == "t" else foundation_id)(index)
+        raise NotationError(f"no pile {ref!r} in {text!r}: tableau t0–t6, foundations f0–f3")
+
+    # --- computer player -------------------------------------------------------
+    def computer_move(self, rng: random.Random | None = None) -> HamiltonMove | None:
+        """Take the shown start card when its rank's cards lie less buried than
+        declining promises on average (the third card is always taken); then:
+        groups to the foundations; else the first move of a shortest way to one
+        more foundation card (breadth-first search, no deals); else deal; None
+        when none of these is left. Deterministic: ``rng`` is not needed."""
+        return choose_move(self)
+
+
+def _short(pile: str) -> str:
+    kind, _, index = pile.partition(":")
+    return kind[0] + index
+
+
+def _words(card: Card | None) -> str:
+    return card.name if card is not None else "empty space"
+
+
+# --- search over positions reachable without dealing ---------------------------
+def successors(tableau: tuple, heights: tuple, start: int):
+    """(move, tableau, heights) after each move that is not a deal. Moves are
+    ('tf', i, n), ('tt', i, j, n) or ('ft', suit, j); of several empty target
+    piles only the first is tried (they are alike), and a whole pile is never
+    moved to an empty one (nothing changes)."""
+    on = _bases(start)[0]
+    tops = {pile[-1]: j for j, pile in enumerate(tableau) if pile}
+    empty = next((j for j, pile in enumerate(tableau) if not pile), None)
+    for i, pile in enumerate(tableau):
+        if not pile:
+            continue
+        size = group_len(pile, start)
+        top = pile[-1]
+        suit = top >> 4
+        if next_rank(start, heights[suit]) == top & 15:
+            for n in range(1, size + 1):
+                h = list(heights)
+                h[suit] += n
+                yield ("tf", i, n), _replace(tableau, i, pile[:-n]), tuple(h)
+        for n in range(1, size + 1):
+            targets = [tops[c] for c in on[pile[-n]] if c in tops and tops[c] != i]
+            if empty is not None and n < len(pile):
+                targets.append(empty)
+            for j in targets:
+                moved = _replace(tableau, i, pile[:-n])
+                yield ("tt", i, j, n), _replace(moved, j, tableau[j] + pile[-n:]), heights
+    for suit, height in enumerate(heights):
+        if height == 0:
+            continue
+        card = suit * 16 + (start + height - 2) % 13 + 1
+        targets = [tops[c] for c in on[card] if c in tops]
+        if empty is not None:
+            targets.append(empty)
+        for j in targets:
+            h = list(heights)
+            h[suit] -= 1
+            yield ("ft", suit, j), _replace(tableau, j, tableau[j] + (card,)), tuple(h)
+
+
+def _replace(tableau: tuple, i: int, pile: tuple) -> tuple:
+    return tableau[:i] + (pile,) + tableau[i + 1:]
+
+
+def search_progress(tableau: tuple, heights: tuple, start: int, limit: int,
+                    goal: int | None = None):
+    """Breadth-first search for a position with more than ``goal`` foundation
+    cards (default: more than now).
+
+    Returns (True, first move of a shortest way there), (False, None) when every
+    reachable position was seen and none has more, or (None, None) when more than
+    ``limit`` positions were seen first.
+    """
+    goal = sum(heights) if goal is None else goal
+    seen = {(tuple(sorted(tableau)), heights)}
+    queue = deque([(tableau, heights, None)])
+    while queue:
+        t, h, first = queue.popleft()
+        for move, t2, h2 in successors(t, h, start):
+            if sum(h2) > goal:
+                return True, first or move
+            key = (tuple(sorted(t2)), h2)
+            if key in seen:
+                continue
+            if len(seen) >= limit:
+                return None, None
+            seen.add(key)
+            queue.append((t2, h2, first or move))
+    return False, None
+
+
+# --- the computer player ---------------------------------------------------------
+def choose_move(game: Hamilton) -> HamiltonMove | None:
+    moves = game.legal_moves()
+    if not moves:
+        return None
+    if game.start_rank is None:
+        return _choose_start(game, moves)
+    start = game.start_rank
+    tableau, heights = game._search_state()
+    options = list(successors(tableau, heights, start))
+    seen = _seen_positions(game)
+    stock = len(game._stock)
+    ups = [m for m, t, h in options if m[0] == "tf" and _key(t, h, stock) not in seen]
+    if ups:  # the biggest group to the foundations, leftmost pile first
+        return _real_move(game, max(ups, key=lambda m: (m[2], -m[1])))
+    # The shortest way to one more foundation card, aiming above the best score
+    # met since the last deal (so that a card taken down is not just put back).
+    # Tried before dealing, which covers every pile. (Greedy tableau tidying by a
+    # heuristic was tried and won fewer deals than this.)
+    best = max([game.score] + [sum(map(len, snap[4])) for snap, _ in game._undo
+                               if len(snap[0]) == stock])
+    verdict, first = search_progress(tableau, heights, start, SEARCH_LIMIT // 2 if stock
+                                     else SEARCH_LIMIT, goal=best)
+    if verdict:
+        return _real_move(game, first)
+    deals = [m for m in moves if isinstance(m, DealRow)]
+    return deals[0] if deals else None
+
+
+def _key(tableau: tuple, heights: tuple, stock: int) -> tuple:
+    return tuple(sorted(tableau)), heights, stock
+
+
+def _seen_positions(game: Hamilton) -> set:
+    """Positions met so far in this game (from the undo history), to avoid cycling."""
+    seen = set()
+    for snapshot, _ in game._undo:
+        stock, _, _, start, foundations, tableau = snapshot[:6]
+        if start is None:
+            continue
+        heights = [0] * 4
+        for pile in foundations:
+            if pile:
+                heights[SUITS.index(pile[0].suit)] = len(pile)
+        codes = tuple(tuple(CODE[c] for c in p) for p in tableau)
+        seen.add(_key(codes, tuple(heights), len(stock)))
+    tableau, heights = game._search_state()
+    seen.add(_key(tableau, heights, len(game._stock)))
+    return seen
+
+
+def _real_move(game: Hamilton, move: tuple) -> MoveCards:
+    """A search move ('tf', i, n) / ('tt', i, j, n) / ('ft', suit, j) as a MoveCards."""
+    def foundation_of(suit: str) -> int:
+        for k, pile in enumerate(game.foundations):
+            if pile and pile[0].suit == suit:
+                return k
+        return next(k for k, pile in enumerate(game.foundations) if not pile)
+
+    if move[0] == "ft":
+        k = foundation_of(SUITS[move[1]])
+        return MoveCards(game.foundations[k][-1], foundation_id(k), tableau_id(move[2]))
+    pile = game.tableau[move[1]]
+    n = move[-1]
+    if move[0] == "tf":
+        target = foundation_id(foundation_of(pile[-1].suit))
+    else:
+        target = tableau_id(move[2])
+    return MoveCards(pile[-n], tableau_id(move[1]), target, n)
+
+
+def _choose_start(game: Hamilton, moves: list[HamiltonMove]) -> HamiltonMove:
+    """Take the shown card when its rank is at least as good as what declining
+    promises on average over the unseen cards (the third card is always taken)."""
+    if game.chooser is None:
+        return moves[-1]
+    depth = {}
+    for pile in game.tableau:
+        for d, card in enumerate(reversed(pile)):
+            depth[card] = d
+
+    def badness(rank: int) -> float:
+        # start-rank cards buried deep block a foundation; the next rank matters less
+        following = rank % 13 + 1
+        return (sum(d for c, d in depth.items() if c.rank == rank)
+                + 0.5 * sum(d for c, d in depth.items() if c.rank == following))
+
+    declined = game._stock[len(game._stock) - (game.shown - 1):] if game.shown > 1 else []
+    unseen = [c for c in FULL_DECK if c not in depth and c != game.chooser and c not in declined]
+    cost = {r: badness(r) for r in range(1, 14)}
+    chooser_cost = cost[game.chooser.rank]
+    if game.shown < MAX_CHOICES:
+        promise = sum(cost[c.rank] for c in unseen) / len(unseen)
+        for _ in range(MAX_CHOICES - game.shown - 1):
+            promise = sum(min(cost[c.rank], promise) for c in unseen) / len(unseen)
+        if chooser_cost > promise:
+            return moves[-1]
+    return moves[0]

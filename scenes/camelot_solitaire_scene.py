@@ -1,0 +1,141 @@
+"""Camelot (patience) on screen: the stock and the waste left of the 4×4 grid.
+
+* Turn the stock: click it, or SELECT with the focus on it.
+* Place the waste card: drag it to a cell; or click a cell (the waste card is
+  in hand whenever there is one: its legal cells glow); or move the focus to a
+  cell and press SELECT. Double-click the waste card to let the computer place it.
+* Remove a ten: click it (or SELECT on it). Remove a pair: drag one card onto
+  the other, or click one then the other.
+
+Empty picture cells show a faint K, Q or J. The rules are asked of
+``game.camelot_solitaire``.
+"""
+from __future__ import annotations
+
+import pygame
+
+from game.camelot_solitaire import CELL_PICTURE, CamelotSolitaire, cell_id, cell_index
+
+from .card_table import Slot
+from .patience_scene import PatienceScene
+from .ui import INK_DIM
+
+PICTURE_LETTERS = {13: "K", 12: "Q", 11: "J"}
+
+
+class CamelotSolitaireScene(PatienceScene):
+    game_id = "camelot-solitaire"
+    title = "Camelot (patience)"
+    record_stagger = 0.1
+
+    def new_engine(self, seed: int) -> CamelotSolitaire:
+        return CamelotSolitaire(seed=seed)
+
+    # --- layout -----------------------------------------------------------
+    def layout(self, area: pygame.Rect) -> None:
+        gap_x, gap_y, side = 0.14, 0.08, 0.75       # in card widths / heights
+        ch = area.h * 0.94 / (4 + 3 * gap_y)
+        cw = min(ch / 1.4, area.w * 0.92 / (5 + 3 * gap_x + side))
+        self.art = self.app.card_art(max(20, int(cw)))
+        cw, ch = self.art.size
+        gx, gy = cw * gap_x, ch * gap_y
+        grid_w, grid_h = 4 * cw + 3 * gx, 4 * ch + 3 * gy
+        left = area.centerx - grid_w / 2 + (cw + cw * side) / 2
+        top = area.centery - grid_h / 2
+        self.grid_rect = pygame.Rect(int(left), int(top), int(grid_w), int(grid_h))
+        column = left - cw * side - cw
+        slots = [Slot("stock", (column, top + ch + gy - ch * 0.25)),
+                 Slot("waste", (column, top + 2 * (ch + gy) + ch * 0.05))]
+        for i in range(16):
+            row, col = divmod(i, 4)
+            slots.append(Slot(cell_id(i), (left + col * (cw + gx), top + row * (ch + gy)),
+                              label=PICTURE_LETTERS.get(CELL_PICTURE.get(i))))
+        self.table.speed = self.app.settings.speed_factor
+        self.table.set_layout(slots, (cw, ch))
+        # removed cards fly off the right-hand edge of the table
+        self.table.offstage = (self.size[0] + cw * 0.5, top + grid_h / 2 - ch / 2)
+        if self.table.sprites:
+            self.table.show_instantly(self._piles)
+
+    def first_focus(self) -> str:
+        return "stock"
+
+    def deal_animation(self) -> None:
+        cw, ch = self.table.card_size
+        x, _ = self.table.slots["stock"].origin
+        order = [card for card, _ in self._piles["stock"]]
+        self.table.deal(self._piles, order, (x, self.size[1] + ch * 0.2), stagger=0.026,
+                        duration=0.3)
+
+    # --- HUD ----------------------------------------------------------------
+    def status_line(self) -> str:
+        return f"Phase: {self.game.phase}  ·  Stock {self.game.stock_count}"
+
+    def score_line(self) -> str:
+        return f"Score {self.game.score} / {self.game.max_score}"
+
+    def table_labels(self):
+        s = self.scale
+        cw, ch = self.table.card_size
+        labels = []
+        for pile, words in (("stock", f"Stock {self.game.stock_count}"), ("waste", "Waste")):
+            x, y = self.table.slots[pile].origin
+            labels.append((words, 20 * s, (x + cw / 2, y + ch + 6 * s), "midtop", INK_DIM))
+        return labels
+
+    # --- what the player's input means ------------------------------------------
+    def _card(self, pile: str):
+        cards = self._piles.get(pile, [])
+        return cards[-1][0] if cards else None
+
+    def can_grab(self, pile: str, index: int) -> bool:
+        card = self._card(pile)
+        if card is None or index != 0:
+            return False
+        if pile == "waste":
+            return True
+        return (pile.startswith("cell:") and not card.is_picture and card.rank != 10
+                and self.game.phase == "removing" and self.game.waste is None)
+
+    def why_not_grab(self, pile: str, index) -> str:
+        card = self._card(pile)
+        if card is None or not pile.startswith("cell:"):
+            return ""
+        if card.is_picture:
+            return "Pictures stay where they are: they are never removed"
+        if self.game.waste is not None:
+            return f"Place the {self.game.waste.name} first"
+        if self.game.phase == "filling":
+            return "Nothing can be removed until the grid is full (or the stock is empty)"
+        return ""
+
+    def default_selection(self):
+        return ("waste", 0) if self.game.waste is not None else None
+
+    def click_pile(self, pile: str, index) -> bool:
+        if pile == "stock":
+            self.play(self.game.parse_move("t"))
+            return True
+        card = self._card(pile)
+        if pile.startswith("cell:") and card is not None and card.rank == 10:
+            self.play(self.game.parse_move(f"c{cell_index(pile)}"))
+            return True
+        return False
+
+    def explain(self, pile: str, index: int, target: str):
+        if not target.startswith("cell:"):
+            return None
+        card, other = self._card(pile), self._card(target)
+        if pile == "waste":
+            return self.game.parse_move(f"w>c{cell_index(target)}")
+        if other is None or other.rank == 10 or card is None:
+            return None
+        return self.game.parse_move(f"c{cell_index(pile)}+c{cell_index(target)}")
+
+    def double_click(self, pile: str, index) -> None:
+        if pile == "stock":
+            self._click(pile, index)      # every click on the stock is a turn of its own
+        elif pile == "waste" and self.game.waste is not None:
+            move = self.game.computer_move(self.rng)
+            if move is not None:
+                self.play(move)

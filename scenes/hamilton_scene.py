@@ -1,0 +1,170 @@
+"""Hamilton on screen: stock and chooser on the left, the seven fanned piles in
+the middle, the four foundations on the right.
+
+* Choosing the start card: click the stock to show a card on the chooser (again
+  to decline it and show the next, three at most); choose it by dragging it to a
+  foundation, double-clicking it, or selecting it and then a foundation.
+* Then the stock deals a row (7, 7, 7, 2): click it, or SELECT on it.
+* Move a card or a suited run: drag it (grab the run's lowest card), or click it
+  and then its target; with keys or a gamepad, move the focus onto the pile, up
+  over the run to take more cards, SELECT, then SELECT on the target.
+* Double-click a pile to send everything it can to the foundations.
+* Foundation cards come back into play the same ways.
+
+Piles compress their fan so the longest still fits the table. When nothing can
+help any more the engine ends the game and the game-over panel says why and
+offers undo, restart and a new deal. The rules are asked of ``game.hamilton``.
+"""
+from __future__ import annotations
+
+import pygame
+
+from game.hamilton import Hamilton, MoveCards, foundation_id, rank_name, tableau_id
+
+from .card_table import Slot
+from .patience_scene import PatienceScene
+from .ui import INK_DIM
+
+TABLEAU = [tableau_id(i) for i in range(7)]
+FOUNDATIONS = [foundation_id(k) for k in range(4)]
+FAN = 0.24            # tableau fan per card, in card heights
+
+
+class HamiltonScene(PatienceScene):
+    game_id = "hamilton"
+    title = "Hamilton"
+    think_in_background = True    # the computer player searches: keep it off the frame loop
+    record_stagger = 0.07
+
+    def new_engine(self, seed: int) -> Hamilton:
+        return Hamilton(seed=seed)
+
+    # --- layout -----------------------------------------------------------
+    def layout(self, area: pygame.Rect) -> None:
+        gap_y, gap_x, side = 0.06, 0.18, 0.5      # in card heights / widths
+        ch = area.h / (4 + 3 * gap_y)
+        cw = min(ch / 1.4, area.w * 0.98 / (9 + 6 * gap_x + 2 * side))
+        self.art = self.app.card_art(max(20, int(cw)))
+        cw, ch = self.art.size
+        gx, gy = cw * gap_x, ch * gap_y
+        width = 9 * cw + 6 * gx + 2 * side * cw
+        x0 = area.centerx - width / 2
+        top = area.top + (area.h - (4 * ch + 3 * gy)) / 2
+        slots = [Slot("stock", (x0, top)),
+                 Slot("chooser", (x0, top + ch + gy * 5))]
+        x_foundations = x0 + width - cw
+        for k, pile in enumerate(FOUNDATIONS):
+            slots.append(Slot(pile, (x_foundations, top + k * (ch + gy)), label=self._start_label()))
+        tab_x = x0 + cw + side * cw
+        tab_top = area.top + ch * 0.02
+        extent = area.bottom - tab_top - ch - ch * 0.02
+        for i, pile in enumerate(TABLEAU):
+            slots.append(Slot(pile, (tab_x + i * (cw + gx), tab_top), fan=(0, ch * FAN),
+                              max_extent=max(0.0, extent)))
+        self.table.speed = self.app.settings.speed_factor
+        self.table.set_layout(slots, (cw, ch))
+        if self.table.sprites:
+            self.table.show_instantly(self._piles)
+
+    def _start_label(self) -> str | None:
+        start = getattr(getattr(self, "game", None), "start_rank", None)
+        return rank_name(start).upper()[:1] if start in (1, 11, 12, 13) else (
+            str(start) if start else None)
+
+    resting_slots = tuple(FOUNDATIONS)   # empty foundations show the start rank once chosen
+
+    def update_slot_labels(self) -> None:
+        label = self._start_label()
+        for pile in FOUNDATIONS:
+            if pile in self.table.slots:
+                self.table.slots[pile].label = label
+
+    def first_focus(self) -> str:
+        return "stock"
+
+    def deal_animation(self) -> None:
+        order = [event.card for event in self.game.deal_events()]
+        self.table.deal(self._piles, order, self.table.slots["stock"].origin, stagger=0.05,
+                        duration=0.32)
+
+    # --- HUD ----------------------------------------------------------------
+    def status_line(self) -> str:
+        game = self.game
+        if game.start_rank is None:
+            left = game.choices_left
+            return f"Choose a start card  ·  {left} choice{'s' * (left != 1)} left"
+        return f"Start rank {rank_name(game.start_rank).capitalize()}  ·  Stock {game.stock_count}"
+
+    def score_line(self) -> str:
+        return f"Score {self.game.score} / {self.game.max_score}"
+
+    def table_labels(self):
+        s = self.scale
+        cw, ch = self.table.card_size
+        game = self.game
+        if game.start_rank is None:
+            left = game.choices_left
+            chooser = f"{left} choice{'s' * (left != 1)} left"
+        else:
+            chooser = f"Start {rank_name(game.start_rank).capitalize()}"
+        labels = []
+        for pile, words in (("stock", f"Stock {game.stock_count}"), ("chooser", chooser)):
+            x, y = self.table.slots[pile].origin
+            labels.append((words, 20 * s, (x + cw / 2, y + ch + 6 * s), "midtop", INK_DIM))
+        return labels
+
+    # --- what the player's input means ------------------------------------------
+    def _tableau_index(self, pile: str) -> int | None:
+        return int(pile.split(":")[1]) if pile.startswith("tableau:") else None
+
+    def can_grab(self, pile: str, index: int) -> bool:
+        cards = self._piles.get(pile, [])
+        if not 0 <= index < len(cards) or self.game.status.value != "playing":
+            return False
+        if pile == "chooser":
+            return True
+        if self.game.start_rank is None:
+            return False
+        if pile.startswith("foundation:"):
+            return index == len(cards) - 1
+        i = self._tableau_index(pile)
+        return i is not None and len(cards) - index <= self.game.group_size(i)
+
+    def why_not_grab(self, pile: str, index) -> str:
+        if index is None or pile in ("stock", "chooser"):
+            return ""
+        if self.game.start_rank is None:
+            return "Choose a start card first: click the stock to show one"
+        if pile.startswith("tableau:"):
+            return "Only the top card, or a run in sequence and in one suit, moves"
+        return ""
+
+    def focus_depth_limit(self, pile: str) -> int:
+        i = self._tableau_index(pile)
+        return max(1, self.game.group_size(i)) if i is not None else 1
+
+    def click_pile(self, pile: str, index) -> bool:
+        if pile == "stock":
+            self.play(self.game.parse_move("s"))
+            return True
+        return False
+
+    def explain(self, pile: str, index: int, target: str):
+        if target in ("stock", "chooser"):
+            return None
+        cards = self._piles.get(pile, [])
+        if pile == "chooser" or not 0 <= index < len(cards):
+            return None
+        return MoveCards(cards[index][0], pile, target, len(cards) - index)
+
+    def double_click(self, pile: str, index) -> None:
+        if pile == "stock":
+            self._click(pile, index)      # every click on the stock is a turn of its own
+            return
+        if pile.startswith("foundation:"):
+            return
+        moves = self.game.foundation_moves_from(pile)
+        if moves:
+            self.play_sequence(moves)
+        elif self._piles.get(pile):
+            self.app.toast("Nothing there can go to a foundation now")

@@ -1,0 +1,610 @@
+"""What the patience scenes share: a table of piles played with the engine's
+move objects (each has ``source``, ``target`` and ``card``; Hamilton's also
+``count``).
+
+Input, the same for every patience:
+
+* **Drag** a card (and the cards above it that move with it) onto a pile: the
+  legal targets glow while it is in the air; dropped on a legal one it plays,
+  anywhere else it slides back (over another pile, the engine says why not).
+* **Click to move**: click a card to select it (its legal targets glow), then
+  click where it should go. Clicking it again, or BACK, lets go.
+* **Keyboard / gamepad**: the arrows (D-pad, stick) move a focus between piles,
+  and up/down within a pile over the cards that can move together; SELECT
+  picks up, SELECT again puts down; CYCLE (Tab, right shoulder) jumps to the
+  next legal target of the selection, or with nothing selected to the next pile
+  that has a move.
+* **Double-click**: whatever the game makes of it (subclasses).
+
+A subclass lays out the table and answers a few questions: what a plain click
+on a pile does (:meth:`click_pile`), which cards may be picked up
+(:meth:`can_grab`), and which illegal move to hand the engine so it can explain
+a refused drop (:meth:`explain`). Every rule question goes to ``self.game``.
+
+The computer player (demo, automatic play, hints) thinks in a :class:`Thinker`,
+off the frame loop when the game says so (``think_in_background``).
+"""
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game.base import Status
+
+from .actions import DIRECTIONS, Action, InputEvent
+from .card_table import CardTable
+from .focus import nearest_in_direction
+from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
+from .anim import Timer
+from .thinker import Thinker, warm_up
+from .ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
+
+DRAG_THRESHOLD = 6        # px the pointer travels before a press becomes a drag
+HINT_SECONDS = 2.5
+SELECTED = (255, 168, 64)  # the ring round picked-up cards
+
+
+class PatienceScene(GameScene):
+    think_in_background = False   # True: the computer player runs in a worker process
+
+    def __init__(self, app, seed=None, demo=False, game=None) -> None:
+        self.table = CardTable()
+        self.art = None
+        self.focus: str | None = None
+        self.focus_depth = 1                 # cards from the top the focus covers
+        self.selection: tuple[str, int] | None = None   # (pile, index of its lowest card)
+        self.flash: tuple[str, float] | None = None     # (pile, seconds left): refused
+        self._press = None       # (pos, pile, index) of a mouse press
+        self._drag = None        # dict while cards are dragged
+        self._swallow_up = False  # the release that ends a double-click
+        self._queue: list = []   # moves to play one after another (double-click)
+        self._piles: dict = {}
+        self._legal: list = []
+        self._version = 0        # bumped at every change of the game state
+        self._targets_cache = None
+        self._labels_drawn: list[tuple[tuple, pygame.Rect]] = []
+        self._resting_key = None
+        self.thinker = Thinker(self.think_in_background)
+        self._hint_wanted = False
+        self._stuck_noted = None
+        super().__init__(app, seed, demo, game)
+
+    # --- for subclasses ---------------------------------------------------
+    def can_grab(self, pile: str, index: int) -> bool:
+        """May the player pick up the cards of ``pile`` from ``index`` up?"""
+        cards = self._piles.get(pile, [])
+        return index == len(cards) - 1 and any(m.source == pile for m in self._legal)
+
+    def why_not_grab(self, pile: str, index: int | None) -> str:
+        """A line for the player who tried to pick up what cannot move ('' for none)."""
+        return ""
+
+    def click_pile(self, pile: str, index: int | None) -> bool:
+        """A plain click (or SELECT) with nothing selected: True if it did
+        something (turned the stock, removed a card …)."""
+        return False
+
+    def double_click(self, pile: str, index: int | None) -> None: ...
+
+    def explain(self, pile: str, index: int, target: str):
+        """An (illegal) move of the cards at ``pile[index:]`` to ``target`` for the
+        engine to refuse with its reason; None when there is nothing to say."""
+        return None
+
+    def default_selection(self) -> tuple[str, int] | None:
+        """What is in hand when the player selected nothing (Camelot: the waste)."""
+        return None
+
+    def focus_depth_limit(self, pile: str) -> int:
+        """How many cards from the top the focus may cover in ``pile``."""
+        return 1
+
+    def table_labels(self) -> list[tuple[str, float, tuple[float, float], str, tuple]]:
+        """Text lying on the table: (text, px, pos, anchor, colour)."""
+        return []
+
+    resting_slots: tuple[str, ...] = ()
+    """Piles whose empty place changes its letter during play: drawn with the
+    cards (repainted where it changed), not into the background."""
+
+    def update_slot_labels(self) -> None:
+        """Set ``Slot.label`` of the ``resting_slots`` from the game's state."""
+
+    def draw_decorations(self, surface: pygame.Surface) -> None: ...
+
+    def deal_animation(self) -> None:
+        """Show the opening of a new game (default: every card flies to its place)."""
+        self.table.deal(self._piles, [], (self.play_area.centerx, self.play_area.bottom))
+
+    def first_focus(self) -> str:
+        return next(iter(self.table.slots), "")
+
+    def record_order(self, record) -> list:
+        return [event.card for event in record.events if hasattr(event, "card")]
+
+    record_stagger = 0.08
+
+    # --- the engine's state -------------------------------------------------
+    def _refresh(self) -> None:
+        self._piles = self.game.piles()
+        self._legal = self.game.legal_moves()
+        self._version += 1
+        self._targets_cache = None
+        self.flash = None
+        self._stuck_noted = None
+        if self.selection is not None and not self._selection_valid(self.selection):
+            self.selection = None
+        if self.focus not in self.table.slots:
+            self.focus = self.first_focus()
+        self._clamp_focus()
+        self.update_slot_labels()
+
+    def _selection_valid(self, sel) -> bool:
+        pile, index = sel
+        return 0 <= index < len(self._piles.get(pile, [])) and self.can_grab(pile, index)
+
+    def _clamp_focus(self) -> None:
+        limit = max(1, min(self.focus_depth_limit(self.focus), len(self._piles.get(self.focus, []))))
+        self.focus_depth = max(1, min(self.focus_depth, limit))
+
+    def cards_of(self, pile: str, index: int) -> list:
+        return [card for card, _ in self._piles.get(pile, [])[index:]]
+
+    def moves_for(self, pile: str, index: int) -> list:
+        """The legal moves of the cards at ``pile[index:]`` (those with a target)."""
+        cards = self._piles.get(pile, [])
+        if not 0 <= index < len(cards):
+            return []
+        card, n = cards[index][0], len(cards) - index
+        return [m for m in self._legal if m.source == pile and m.card == card
+                and m.target is not None and getattr(m, "count", 1) == n]
+
+    def targets_of(self, sel: tuple[str, int] | None) -> dict:
+        """Legal target pile → move, for a selection."""
+        if sel is None:
+            return {}
+        cache = self._targets_cache
+        if cache is not None and cache[0] == (sel, self._version):
+            return cache[1]
+        targets = {}
+        for move in self.moves_for(*sel):
+            targets.setdefault(move.target, move)
+        self._targets_cache = ((sel, self._version), targets)
+        return targets
+
+    def current_selection(self) -> tuple[str, int] | None:
+        if self.selection is not None:
+            return self.selection
+        if self.game.status is not Status.PLAYING:
+            return None
+        return self.default_selection()
+
+    def enter(self) -> None:
+        if self.think_in_background:
+            warm_up()
+        super().enter()
+
+    # --- showing it ---------------------------------------------------------
+    def show_new_game(self) -> None:
+        self.table.speed = self.app.settings.speed_factor
+        self.selection = None
+        self._queue = []
+        self._drag = None
+        self.thinker.forget()
+        self._hint_wanted = False
+        self._refresh()
+        self.focus = self.first_focus()
+        self.focus_depth = 1
+        self.deal_animation()
+
+    def show_record(self, record) -> None:
+        self.table.speed = self.app.settings.speed_factor
+        self.selection = None
+        self._refresh()
+        self.table.sync(self._piles, order=self.record_order(record), stagger=self.record_stagger)
+
+    def show_state(self) -> None:
+        self.selection = None
+        self._queue = []
+        self._refresh()
+        self.table.sync(self._piles, duration=0.22)
+
+    def finish_animations(self) -> None:
+        self._flush_queue()
+        self.table.finish()
+
+    @property
+    def busy(self) -> bool:
+        return self.table.busy or self._drag is not None or bool(self._queue)
+
+    def celebrate(self) -> None:
+        area = self.play_area
+        self.table.celebrate(area.center, min(area.w, area.h) * 0.36)
+
+    def show_hint(self, move) -> None:
+        if self.app.input.last_device != "mouse" and move.source in self.table.slots:
+            self.focus = move.source
+            self.focus_depth = getattr(move, "count", 1)
+            self._clamp_focus()
+
+    def on_illegal(self, move) -> None:
+        pile = move.target if getattr(move, "target", None) in self.table.slots else \
+            getattr(move, "source", None)
+        if pile in self.table.slots:
+            self.flash = (pile, 0.6)
+
+    # --- playing moves --------------------------------------------------------
+    def play_sequence(self, moves: list) -> None:
+        """Play ``moves`` one after another, each when the last has landed."""
+        if moves:
+            self._queue = list(moves[1:])
+            self.play(moves[0])
+
+    def _flush_queue(self) -> None:
+        while self._queue:
+            move = self._queue.pop(0)
+            if self.game.status is not Status.PLAYING or self.play(move) is None:
+                self._queue = []
+
+    def _play_queued(self) -> None:
+        if self._queue and not self.table.busy:
+            move = self._queue.pop(0)
+            if self.game.status is not Status.PLAYING or self.play(move) is None:
+                self._queue = []
+
+    # --- the computer player ----------------------------------------------------
+    def hint(self) -> None:
+        if self.game.status is not Status.PLAYING:
+            self.app.toast("The game is over")
+            return
+        self._hint_wanted = True
+        self._ask()
+        self._deliver_hint()
+
+    def _ask(self) -> None:
+        if not self.thinker.asked(self.game):
+            self.thinker.ask(self.game, self.rng.randrange(1 << 30))
+
+    def _deliver_hint(self) -> None:
+        ready, move = self.thinker.answer(self.game)
+        if not ready:
+            return
+        self._hint_wanted = False
+        if move is None:
+            self.app.toast("No move can help any more: undo, restart or deal again")
+            return
+        self.hint_move = move
+        self.hint_time = HINT_SECONDS
+        self.show_hint(move)
+
+    def update(self, dt: float) -> None:
+        # GameScene's automatic play asks the engine on the frame loop; here the
+        # Thinker does it, so the base class is told automatic play is off.
+        auto = self.autoplay
+        self.autoplay = False
+        super().update(dt)
+        self.autoplay = auto and not (self.over_shown and not self.demo)
+        self._update_computer(dt)
+
+    def _update_computer(self, dt: float) -> None:
+        if self.game.status is not Status.PLAYING:
+            return
+        if self._hint_wanted:
+            self._deliver_hint()
+        if not self.autoplay or self.app.scenes.top is not self:
+            return
+        self._ask()   # start thinking now, while the last move still flies
+        if self.busy:
+            return
+        self._autoplay_wait += dt
+        pause = AUTOPLAY_PAUSE / self.app.settings.speed_factor
+        if self._fresh_deal:
+            pause *= 2  # let the player see the deal
+        if self._autoplay_wait < pause:
+            return
+        ready, move = self.thinker.answer(self.game)
+        if not ready:
+            return
+        self._autoplay_wait = 0.0
+        if move is not None:
+            self.play(move)
+        elif self._stuck_noted != self._version:
+            self._stuck_noted = self._version
+            self.no_useful_move()
+
+    def no_useful_move(self) -> None:
+        """The computer sees nothing that helps, though the engine has not called
+        the game lost (its search gave up): say so rather than sit silent."""
+        if self.demo:   # deal again (or, showing every game, go on to the next)
+            self._timers.append(Timer(DEMO_NEXT_DEAL, getattr(self, "_next_demo", self.new_deal)))
+            return
+        self.autoplay = False
+        self.app.toast("The computer sees no move that helps: undo, restart or deal again", 5)
+
+    # --- input ------------------------------------------------------------
+    def handle_table(self, event: InputEvent) -> None:
+        a = event.action
+        if a != Action.POINTER_MOVE:
+            self._flush_queue()
+        if a in DIRECTIONS:
+            self._move_focus(a)
+        elif a == Action.SELECT:
+            pile = self.focus
+            cards = self._piles.get(pile, [])
+            self.table.finish()
+            self._click(pile, len(cards) - self.focus_depth if cards else None)
+        elif a == Action.BACK:
+            if self.selection is not None:
+                self.selection = None
+            else:
+                self.back_pressed()
+        elif a == Action.CYCLE:
+            self._cycle(-1 if event.amount < 0 else 1)
+        elif a == Action.POINTER_DOWN and event.button == 1:
+            spot = self.table.hit(event.pos)
+            self._press = (event.pos, *spot) if spot else (event.pos, None, None)
+        elif a == Action.POINTER_DOWN and event.button == 3:
+            self.selection = None
+        elif a == Action.POINTER_MOVE:
+            self._pointer_move(event.pos)
+        elif a == Action.POINTER_UP and event.button == 1:
+            self._pointer_up(event.pos)
+        elif a == Action.DOUBLE_CLICK:
+            self._swallow_up = True
+            spot = self.table.hit(event.pos)
+            if spot is not None and self.game.status is Status.PLAYING and self._drag is None:
+                self.selection = None
+                self.table.finish()
+                self.double_click(*spot)
+
+    def _click(self, pile: str | None, index: int | None) -> None:
+        """A click on ``pile`` (card ``index``; None: its empty place), or SELECT on
+        the focus: put the selection there, pick something up, or act."""
+        if pile is None or self.game.status is not Status.PLAYING:
+            self.selection = None
+            return
+        sel = self.current_selection()
+        if sel is not None:
+            if sel == (pile, index):
+                self.selection = None
+                return
+            targets = self.targets_of(sel)
+            if pile in targets:
+                self.selection = None
+                self.play(targets[pile])
+                return
+            if index is not None and self.can_grab(pile, index):
+                self.selection = (pile, index)
+                return
+            move = self.explain(sel[0], sel[1], pile) if pile != sel[0] else None
+            if move is not None:
+                self.play(move)   # refused: the engine says why; the selection stays
+                return
+            self.selection = None
+        if self.click_pile(pile, index):
+            return
+        if index is not None and self.can_grab(pile, index):
+            self.selection = (pile, index)
+            return
+        reason = self.why_not_grab(pile, index)
+        if reason:
+            self.app.toast(reason)
+
+    def _pointer_move(self, pos) -> None:
+        if self._drag is not None:
+            gx, gy = self._drag["grab"]
+            self.table.drag_to(self._drag["cards"], (pos[0] - gx, pos[1] - gy))
+            return
+        if self._press is None:
+            return
+        start, pile, index = self._press
+        if pile is None or index is None:
+            return
+        if abs(pos[0] - start[0]) + abs(pos[1] - start[1]) <= DRAG_THRESHOLD:
+            return
+        if self.game.status is not Status.PLAYING or not self.can_grab(pile, index):
+            reason = self.why_not_grab(pile, index)
+            if reason:
+                self.app.toast(reason)
+            self._press = None
+            return
+        self.finish_animations()
+        cards = self.cards_of(pile, index)
+        rect = self.table.card_rect(cards[0])
+        self._drag = {"pile": pile, "index": index, "cards": cards,
+                      "grab": (start[0] - rect.x, start[1] - rect.y),
+                      "targets": self.targets_of((pile, index))}
+        self.selection = None
+        self.table.lift(cards)
+        self.table.drag_to(cards, (pos[0] - self._drag["grab"][0], pos[1] - self._drag["grab"][1]))
+
+    def _pointer_up(self, pos) -> None:
+        swallow, self._swallow_up = self._swallow_up, False
+        pressed, self._press = self._press, None
+        if self._drag is not None:
+            drag, self._drag = self._drag, None
+            cards, targets = drag["cards"], drag["targets"]
+            rect = self.table.card_rect(cards[0])
+            target = self.table.nearest_pile(rect, list(targets))
+            self.table.drop(cards)
+            if target is not None:
+                self.play(targets[target])
+                return
+            others = [p for p in self.table.slots if p != drag["pile"]]
+            other = self.table.nearest_pile(rect, others)
+            if other is not None:
+                move = self.explain(drag["pile"], drag["index"], other)
+                if move is not None:
+                    self.play(move)   # refused, with the engine's reason
+            return
+        if swallow or pressed is None:
+            return
+        _, pile, index = pressed
+        if pile is None:
+            self.selection = None
+            return
+        self._click(pile, index)
+
+    # --- focus ---------------------------------------------------------------
+    def _focus_points(self) -> dict:
+        w, h = self.table.card_size
+        return {pile: (slot.origin[0] + w / 2, slot.origin[1] + h / 2)
+                for pile, slot in self.table.slots.items()}
+
+    def _move_focus(self, action: Action) -> None:
+        pile = self.focus
+        depth_limit = min(self.focus_depth_limit(pile), len(self._piles.get(pile, [])))
+        if action == Action.UP and self.focus_depth < depth_limit:
+            self.focus_depth += 1
+            return
+        if action == Action.DOWN and self.focus_depth > 1:
+            self.focus_depth -= 1
+            return
+        new = nearest_in_direction(self._focus_points(), pile, DIRECTIONS[action])
+        if new != pile:
+            self.focus, self.focus_depth = new, 1
+
+    def _cycle(self, step: int) -> None:
+        """Jump the focus to the next legal target of the selection, or with
+        nothing selected to the next pile with a move."""
+        order = list(self.table.slots)
+        sel = self.current_selection()
+        targets = self.targets_of(sel)
+        if targets:
+            choices = {pile: 1 for pile in targets}
+        elif self.selection is not None:
+            self.app.toast("Nothing can take that: BACK to put it down")
+            return
+        else:
+            choices = {}
+            for move in self._legal:
+                if move.source in self.table.slots:
+                    choices.setdefault(move.source, getattr(move, "count", 1))
+        if not choices:
+            self.app.toast("Nothing to move")
+            return
+        ranked = [p for p in order if p in choices]
+        here = order.index(self.focus) if self.focus in order else -1
+        after = [p for p in ranked if (order.index(p) - here) * step > 0]
+        pile = (after[0] if step > 0 else after[-1]) if after else (ranked[0] if step > 0 else ranked[-1])
+        self.focus, self.focus_depth = pile, choices[pile]
+        self._clamp_focus()
+
+    # --- time and drawing -----------------------------------------------------
+    def update_table(self, dt: float) -> None:
+        self.table.update(dt)
+        self._play_queued()
+        if self.flash:
+            pile, left = self.flash
+            self.flash = (pile, left - dt) if left - dt > 0 else None
+
+    def draw_background(self, surface: pygame.Surface) -> None:
+        super().draw_background(surface)
+        for pile, slot in self.table.slots.items():
+            if pile not in self.resting_slots:
+                surface.blit(self.art.placeholder(slot.label), (int(slot.origin[0]), int(slot.origin[1])))
+        self.draw_decorations(surface)
+
+    def _resting_slot_key(self) -> tuple:
+        return tuple(self.table.slots[p].label for p in self.resting_slots if p in self.table.slots)
+
+    def _label_rect(self, spec) -> pygame.Rect:
+        text, px, pos, anchor, color = spec
+        surf = FONTS.text(text, int(px), color)
+        return surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))}).inflate(4, 4)
+
+    def draw_resting(self, surface: pygame.Surface, clip) -> None:
+        for pile in self.resting_slots:
+            slot = self.table.slots[pile]
+            surface.blit(self.art.placeholder(slot.label), (int(slot.origin[0]), int(slot.origin[1])))
+        for spec, _ in self._labels_drawn:
+            text, px, pos, anchor, color = spec
+            draw_text(surface, text, px, pos, color, anchor=anchor)
+        self.table.draw_static(surface, self.art, clip)
+
+    def resting_changes(self) -> list[pygame.Rect]:
+        dirty = self.table.static_changes()
+        key = self._resting_slot_key()
+        if key != self._resting_key:
+            self._resting_key = key
+            w, h = self.table.card_size
+            dirty += [pygame.Rect(int(self.table.slots[p].origin[0]), int(self.table.slots[p].origin[1]),
+                                  w, h) for p in self.resting_slots]
+        labels = self.table_labels()
+        if [spec for spec, _ in self._labels_drawn] != labels:
+            dirty += [rect for _, rect in self._labels_drawn]
+            self._labels_drawn = [(spec, self._label_rect(spec)) for spec in labels]
+            dirty += [rect for _, rect in self._labels_drawn]
+        return dirty
+
+    def resting_rebuilt(self) -> None:
+        self.table.forget_static()
+
+    def _refresh_static(self):
+        if getattr(self, "_static", None) is None or self._static.get_size() != self.size:
+            # a whole repaint: the labels drawn are the ones current now
+            self._labels_drawn = [(spec, self._label_rect(spec)) for spec in self.table_labels()]
+            self._resting_key = self._resting_slot_key()
+        return super()._refresh_static()
+
+    def _ring(self, surface, rect: pygame.Rect, color, rects: list) -> None:
+        ring = max(2, int(3 * self.scale))
+        rects.append(glow_rect(surface, rect, color, ring, self.art.corner_radius))
+
+    def _sel_rect(self, pile: str, index: int | None) -> pygame.Rect:
+        if index is None or not self._piles.get(pile):
+            return self.table.top_rect(pile)
+        return self.table.cards_rect(pile, index)
+
+    def _hover_spot(self) -> tuple[str, int] | None:
+        """The card under the mouse, if a click on it would do something."""
+        if self.app.input.last_device != "mouse":
+            return None
+        spot = self.table.hit(self.pointer)
+        if spot is None or spot[1] is None:
+            return None
+        pile, index = spot
+        if self.can_grab(pile, index):
+            return spot
+        acts = any(m.source == pile and (m.target is None or pile == "stock") for m in self._legal)
+        return spot if acts and index == len(self._piles.get(pile, [])) - 1 else None
+
+    def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        rects: list[pygame.Rect] = []
+        if self.table.celebrating:
+            return self.table.draw_animated(surface, self.art)
+        playing = self.game.status is Status.PLAYING
+        if self._drag is not None:
+            for pile in self._drag["targets"]:
+                self._ring(surface, self.table.top_rect(pile), LEGAL, rects)
+        elif playing and not self.demo:
+            sel = self.current_selection()
+            if sel is not None:
+                for pile in self.targets_of(sel):
+                    self._ring(surface, self.table.top_rect(pile), LEGAL, rects)
+                self._ring(surface, self._sel_rect(*sel), SELECTED, rects)
+        if self.hint_move is not None and playing:
+            move = self.hint_move
+            pile = move.source
+            if pile in self.table.slots:
+                cards = self._piles.get(pile, [])
+                self._ring(surface, self._sel_rect(pile, len(cards) - getattr(move, "count", 1)),
+                           HINT, rects)
+            if getattr(move, "target", None) in self.table.slots:
+                self._ring(surface, self.table.top_rect(move.target), HINT, rects)
+        if self.flash:
+            pile, left = self.flash
+            shake = int(math.sin(left * 40) * 4 * self.scale)
+            self._ring(surface, self.table.top_rect(pile).move(shake, 0), ILLEGAL, rects)
+        hover = self._hover_spot() if self._drag is None and playing and not self.demo else None
+        if hover is not None:
+            ring = max(1, int(1.5 * self.scale))
+            rects.append(glow_rect(surface, self._sel_rect(*hover), FOCUS, ring, self.art.corner_radius))
+        if self.app.input.last_device != "mouse" and not self.demo and self.focus in self.table.slots:
+            cards = self._piles.get(self.focus, [])
+            rect = self._sel_rect(self.focus, len(cards) - self.focus_depth if cards else None)
+            grow = max(4, int(8 * self.scale))    # outside the other rings: all stay visible
+            self._ring(surface, rect.inflate(grow, grow), FOCUS, rects)
+        rects += self.table.draw_animated(surface, self.art)
+        return rects
