@@ -19,26 +19,11 @@ import pygame
 
 from .anim import Tween, ease_in_out_cubic, ease_in_quad, ease_out_cubic
 from .card_art import CardArt
+from .ui import merge_rects
 
 FLIGHT = 0.32      # s for a card to fly to its pile
 FLIP = 0.22        # s for a card to turn over
 LEAVE = 0.5        # s for a removed card to fly off the table
-
-
-def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
-    """Overlapping areas joined into one: a stack of cards landing together is
-    repainted once, not once per card (which costs cards² blits)."""
-    out: list[pygame.Rect] = []
-    for rect in rects:
-        rect = pygame.Rect(rect)
-        while True:
-            hits = rect.collidelistall(out)
-            if not hits:
-                break
-            for i in reversed(hits):
-                rect.union_ip(out.pop(i))
-        out.append(rect)
-    return out
 
 
 @dataclass
@@ -467,8 +452,8 @@ class CardTable:
         flying = sprite.moving or bool(self.celebrating)
         flipping = sprite.flip is not None and sprite.flip.started
         # Shadows only where they show: the bottom card of a pile and anything
-        # in the air.
-        if (flying or sprite.index == 0) and not flipping:
+        # in the air (not in a celebration: 52 shadows a frame would double it).
+        if (flying or sprite.index == 0) and not flipping and not self.celebrating:
             off = lift * (3 if flying else 1)
             surface.blit(art.shadow(), (x + off - lift, y + off))
         if sprite.flip is not None and not flipping:   # the turn is still to come

@@ -19,7 +19,8 @@ from .actions import Action, InputEvent
 from .anim import Timer
 from .overlays import DialogScene, FocusButtons
 from .scene import Scene
-from .ui import GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row, ui_scale
+from .ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
+                 merge_rects, ui_scale)
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
@@ -330,23 +331,45 @@ class GameScene(Scene):
             b.enabled = {"Undo": self.game.can_undo, "Redo": self.game.can_redo}.get(b.label, True)
             b.hot = mouse and b.contains(self.pointer) or (b.label == "Auto" and self.autoplay)
 
+    def _hud_texts(self) -> dict[str, list[tuple]]:
+        """The HUD's lines of text by part: (text, px, pos, colour, anchor, shadow)."""
+        s = self.scale
+        w, _ = self.size
+        mid = self.hud_h // 2
+        left = [(self.title, int(34 * s), (int(20 * s), mid), GOLD, "midleft", True)]
+        if self.has_deals:
+            title_w = FONTS.font(int(34 * s)).size(self.title)[0]
+            left.append((f"Deal {self.seed}", int(26 * s), (int(20 * s) + title_w + int(24 * s), mid),
+                         INK_DIM, "midleft", False))
+        centre = "DEMO — press any key or button" if self.demo else self.status_line()
+        return {"left": left,
+                "centre": [(centre, int(26 * s), (w // 2, mid), INK, "center", False)] if centre else [],
+                "right": [(self.score_line(), int(30 * s), (w - int(20 * s), mid), INK, "midright", True)]}
+
+    @staticmethod
+    def _texts_rect(texts: list[tuple]) -> pygame.Rect | None:
+        rect = None
+        for text, px, pos, _, anchor, _ in texts:
+            r = pygame.Rect((0, 0), FONTS.font(px).size(text))
+            setattr(r, anchor, pos)
+            r.inflate_ip(px // 6, px // 6)  # room for the shadow
+            rect = r if rect is None else rect.union(r)
+        return rect
+
     def _hud_parts(self) -> dict[str, tuple]:
-        """What each part of the HUD shows; a part is repainted when it changes."""
+        """What each part of the HUD shows; a part is repainted where it was
+        and where it will be when it changes."""
         self._update_toolbar()
-        centre = "DEMO" if self.demo else self.status_line()
-        parts = {"left": (self.title, self.seed), "centre": (centre, self.autoplay),
-                 "right": (self.score_line(),)}
+        parts = {name: tuple(texts) for name, texts in self._hud_texts().items()}
         if not self.demo:
             parts["toolbar"] = tuple((b.label, b.enabled, b.hot) for b in self.toolbar.buttons)
         return parts
 
-    def _hud_rects(self) -> dict[str, pygame.Rect]:
-        w, h = self.size
-        bar = int(60 * self.scale)
-        return {"left": pygame.Rect(0, 0, int(w * 0.3), self.hud_h),
-                "centre": pygame.Rect(int(w * 0.3), 0, int(w * 0.4) + 1, self.hud_h),
-                "right": pygame.Rect(int(w * 0.7), 0, w - int(w * 0.7), self.hud_h),
-                "toolbar": pygame.Rect(0, h - bar, w, bar)}
+    def _hud_part_rect(self, name: str, value: tuple) -> pygame.Rect | None:
+        if name == "toolbar":
+            bar = int(60 * self.scale)
+            return pygame.Rect(0, self.size[1] - bar, self.size[0], bar)
+        return self._texts_rect(list(value))
 
     def _refresh_static(self) -> list[pygame.Rect] | None:
         """Bring the static layer up to date: the areas repainted, None if all."""
@@ -365,9 +388,11 @@ class GameScene(Scene):
         dirty = self.resting_changes()
         parts = self._hud_parts()
         if parts != self._hud_drawn:
-            rects = self._hud_rects()
-            dirty += [rects[name] for name in rects
-                      if parts.get(name) != self._hud_drawn.get(name)]
+            for name in set(parts) | set(self._hud_drawn):
+                old, new = self._hud_drawn.get(name), parts.get(name)
+                if old != new:
+                    dirty += [r for r in (self._hud_part_rect(name, old or ()),
+                                          self._hud_part_rect(name, new or ())) if r is not None]
             self._hud_drawn = parts
         screen = self._static.get_rect()
         dirty = [r.clip(screen) for r in dirty]
@@ -398,7 +423,8 @@ class GameScene(Scene):
             surface.blit(self._static, (0, 0))
             self._last_animated = self.draw_animated(surface)
             return None
-        areas = changed + self._last_animated + list(restore)
+        # Overlapping areas are joined: a wheel of 52 flying cards is one blit.
+        areas = merge_rects(changed + self._last_animated + list(restore))
         for rect in areas:
             surface.blit(self._static, rect, rect)
         self._last_animated = self.draw_animated(surface)
@@ -412,18 +438,9 @@ class GameScene(Scene):
             band = self._band = pygame.Surface((w, self.hud_h), pygame.SRCALPHA)
             band.fill((0, 0, 0, 70))
         surface.blit(band, (0, 0))
-        mid = self.hud_h // 2
-        draw_text(surface, self.title, 34 * s, (int(20 * s), mid), GOLD, anchor="midleft", shadow=True)
-        if self.has_deals:
-            title_w = int(len(self.title) * 34 * s * 0.5) + int(40 * s)
-            draw_text(surface, f"Deal {self.seed}", 26 * s, (title_w, mid), INK_DIM, anchor="midleft")
-        draw_text(surface, self.score_line(), 30 * s, (w - int(20 * s), mid), INK, anchor="midright",
-                  shadow=True)
-        centre = "DEMO — press any key or button" if self.demo else self.status_line()
-        if self.autoplay and not self.demo:
-            centre = (centre + "   ·   " if centre else "") + "Automatic play"
-        if centre:
-            draw_text(surface, centre, 26 * s, (w // 2, mid), INK, anchor="center")
+        for texts in self._hud_texts().values():
+            for text, px, pos, color, anchor, shadow in texts:
+                draw_text(surface, text, px, pos, color, anchor=anchor, shadow=shadow)
         if not self.demo:
             for b in self.toolbar.buttons:
                 b.draw(surface, s)

@@ -126,6 +126,22 @@ def rounded_panel(size: tuple[int, int], color=PANEL, radius: int = 16,
     return surf
 
 
+def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """Overlapping areas joined into one: a stack of cards landing together is
+    repainted once, not once per card (which costs cards² blits)."""
+    out: list[pygame.Rect] = []
+    for rect in rects:
+        rect = pygame.Rect(rect)
+        while True:
+            hits = rect.collidelistall(out)
+            if not hits:
+                break
+            for i in reversed(hits):
+                rect.union_ip(out.pop(i))
+        out.append(rect)
+    return out
+
+
 _glow_cache: dict[tuple, pygame.Surface] = {}
 
 
