@@ -61,6 +61,8 @@ class App:
         self.window_size = opt.size or WINDOW_DEFAULT
         self.screen = self._set_mode()
         self.input = InputMapper()
+        from .sound import Sound
+        self.sound = Sound(enabled=settings.sound, volume=0.8)
         self.scenes = SceneStack()
         self.running = True
         self.exit_code = 0
@@ -102,6 +104,12 @@ class App:
 
     def on_window_resized(self) -> None:
         surface = pygame.display.get_surface()
+        if surface is not None and not self.fullscreen and (
+                surface.get_width() < MIN_WINDOW[0] or surface.get_height() < MIN_WINDOW[1]):
+            # Shrunk below the smallest layout (nothing stops a window manager):
+            # the scenes cannot lay out in a few pixels, so the window grows back.
+            self.window_size = surface.get_size()
+            surface = self._set_mode()
         if surface is not None:
             self.screen = surface
             if not self.fullscreen:

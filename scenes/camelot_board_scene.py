@@ -176,7 +176,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         lines = ([reason] if reason else []) + [self._players_line()]
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
             ("Resume", resume), ("New game", then(self.open_setup)),
-            ("Restart", then(self.restart)), ("Main menu", lambda: open_menu(self.app))],
+            ("Restart", then(self.restart)), ("How to play", self.open_help),
+            ("Main menu", lambda: open_menu(self.app))],
             on_back=resume))
 
     def show_game_over(self) -> None:
@@ -194,6 +195,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             title = "You won!" if good else "The computer won"
         else:
             title, good = f"{winner.capitalize()} wins!", True
+        self.sound_of_end(good)
 
         def then(action):
             def run():
@@ -550,7 +552,9 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         except RoundTableError as exc:
             text = str(exc)
             self.app.toast(text[:1].upper() + text[1:])
+            self.app.sound.play("invalid")
             return None
+        self.sound_of(record)
         self.hint_move = None
         self._fresh_deal = False
         self._version += 1

@@ -19,6 +19,7 @@ from .actions import Action, InputEvent
 from .anim import Timer
 from .overlays import DialogScene, FocusButtons
 from .scene import Scene
+from .sound import sound_for_events
 from .ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                  merge_rects, ui_scale)
 
@@ -79,6 +80,7 @@ class GameScene(Scene):
     # --- lifecycle ---------------------------------------------------------
     def enter(self) -> None:
         self.show_new_game()
+        self.sound_of_deal()
 
     def resize(self, size) -> None:
         super().resize(size)
@@ -109,14 +111,32 @@ class GameScene(Scene):
             record = self.game.play(move)
         except (IllegalMoveError, NotationError) as exc:
             self.app.toast(str(exc)[:1].upper() + str(exc)[1:])
+            self.app.sound.play("invalid")
             self.on_illegal(move)
             return None
+        self.sound_of(record)
         self.hint_move = None
         self._fresh_deal = False
         self.show_record(record)
         return record
 
     def on_illegal(self, move) -> None: ...
+
+    def sound_of(self, record: MoveRecord) -> None:
+        """The effects for what a move did (demos play silently)."""
+        if not self.demo:
+            self.app.sound.play_all(sound_for_events(record.events))
+
+    def sound_of_end(self, good: bool | None = None) -> None:
+        """A win or a loss; ``good`` overrides for two-player games."""
+        if good is None:
+            good = self.game.status is Status.WON
+        if not self.demo and self.game.status is not Status.DRAW:
+            self.app.sound.play("win" if good else "loss")
+
+    def sound_of_deal(self) -> None:
+        if not self.demo:
+            self.app.sound.play("deal")
 
     def undo(self) -> None:
         self.finish_animations()
@@ -143,6 +163,7 @@ class GameScene(Scene):
         self.hint_move = None
         self._fresh_deal = True
         self.show_new_game()
+        self.sound_of_deal()
 
     def new_deal(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else self.rng.randrange(1, 1_000_000)
@@ -151,6 +172,7 @@ class GameScene(Scene):
         self.hint_move = None
         self._fresh_deal = True
         self.show_new_game()
+        self.sound_of_deal()
 
     def hint(self) -> None:
         move = self.game.computer_move()
@@ -185,10 +207,16 @@ class GameScene(Scene):
         lines.append(f"{self.title} — deal {self.seed}" if self.has_deals else self.title)
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
             ("Resume", resume), ("Restart", restart), ("New deal", new_deal),
-            ("Main menu", lambda: open_menu(self.app))], on_back=resume))
+            ("How to play", self.open_help), ("Main menu", lambda: open_menu(self.app))],
+            on_back=resume))
+
+    def open_help(self) -> None:
+        from .help_scene import HelpScene
+        self.app.scenes.push(HelpScene(self.app, self.game_id))
 
     def show_game_over(self) -> None:
         self.over_shown = True
+        self.sound_of_end()
         won = self.game.status is Status.WON
         if won:
             self.celebrate()

@@ -28,7 +28,8 @@ class MenuScene(Scene):
         super().__init__(app)
         self.tiles = [Button(title(gid), self._starter(gid), enabled=has_scene(gid)) for gid in GAME_IDS]
         self.tile_ids = list(GAME_IDS)
-        self.buttons = [Button("Watch a demo", self.demo), Button("Settings", self.settings),
+        self.buttons = [Button("Watch a demo", self.demo), Button("How to play", self.help),
+                        Button("Settings", self.settings),
                         Button("Quit", lambda: self.app.quit())]
         self.focus = FocusButtons(self.tiles + self.buttons)
         self.age = 0.0
@@ -36,12 +37,22 @@ class MenuScene(Scene):
     def _starter(self, game_id: str):
         return lambda: open_game(self.app, game_id)
 
-    def demo(self) -> None:
+    def _chosen_game(self) -> str:
+        """The focused game, or the last one focused, or the first playable one."""
         focused = self.focus.buttons[self.focus.focus]
         game_id = next((gid for gid, tile in zip(self.tile_ids, self.tiles)
                         if tile is focused and tile.enabled), None)
-        game_id = game_id or next(gid for gid, tile in zip(self.tile_ids, self.tiles) if tile.enabled)
-        open_game(self.app, game_id, demo=True)
+        if game_id:
+            self._last_game = game_id
+        return game_id or getattr(self, "_last_game", None) or next(
+            gid for gid, tile in zip(self.tile_ids, self.tiles) if tile.enabled)
+
+    def demo(self) -> None:
+        open_game(self.app, self._chosen_game(), demo=True)
+
+    def help(self) -> None:
+        from .help_scene import HelpScene
+        self.app.scenes.push(HelpScene(self.app, self._chosen_game()))
 
     def settings(self) -> None:
         self.app.scenes.push(SettingsScene(self.app))
@@ -69,6 +80,8 @@ class MenuScene(Scene):
             # Up/down jumps between the row of games and the row of buttons.
             i = self.focus.focus
             n = len(self.tiles)
+            if i < n:
+                self._last_game = self.tile_ids[i]
             if a == Action.DOWN and i < n:
                 self.focus.focus = n + min(len(self.buttons) - 1, i * len(self.buttons) // n)
             elif a == Action.UP and i >= n:
@@ -192,6 +205,7 @@ class SettingsScene(Scene):
 
     def _toggle_sound(self) -> None:
         self.app.settings.sound = not self.app.settings.sound
+        self.app.sound.set_enabled(self.app.settings.sound)
         self.app.save_settings()
 
     def back(self) -> None:

@@ -173,3 +173,43 @@ def test_corrupt_settings_file_gives_a_toast_and_the_game_still_starts():
     open_menu(app)
     step(app, 3)
     assert list(path.parent.glob("settings.json.bad-*"))
+
+
+def test_moves_make_sounds_and_refusals_buzz():
+    from scenes.navigation import open_game
+    from game.clock import hour_pile
+    app = make_app()
+    open_game(app, "clock", seed=3)
+    scene = app.scenes.top
+    played = []
+    app.sound.play = lambda name: played.append(name) or True
+    app.sound.play_all = lambda names: [app.sound.play(n) for n in names]
+    step(app, 60)
+    key(app, pygame.K_SPACE)
+    assert played == ["place", "flip"]
+    move = scene.game.legal_moves()[0]
+    wrong = hour_pile(1 if move.target != "clock:1" else 2)
+    scene.play(type(move)(move.card, wrong))
+    assert played[-1] == "invalid"
+
+
+def test_how_to_play_from_menu_and_pause():
+    from scenes.help_scene import HelpScene
+    from scenes.navigation import open_game
+    app = make_app()
+    open_menu(app)
+    menu = app.scenes.top
+    button = next(b for b in menu.buttons if b.label == "How to play")
+    click(app, button.rect.center)
+    assert isinstance(app.scenes.top, HelpScene)
+    key(app, pygame.K_ESCAPE)
+    assert app.scenes.top is menu
+    open_game(app, "clock", seed=3)
+    key(app, pygame.K_p)
+    dialog = app.scenes.top
+    while dialog.focus.buttons[dialog.focus.focus].label != "How to play":
+        key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)
+    assert isinstance(app.scenes.top, HelpScene) and app.scenes.top.game_id == "clock"
+    key(app, pygame.K_ESCAPE)
+    assert app.scenes.top is dialog
