@@ -15,11 +15,11 @@ from .settings import ANIMATION_SPEEDS
 from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_row,
                  rounded_panel, ui_scale)
 
-BLURBS = {
-    "camelot-solitaire": "Pictures to their places, tens and pairs away",
-    "hamilton": "Choose the start card, build by colour",
-    "clock": "Twelve hours, four kings: the automatic game",
-    "camelot-board": "Men and knights, canters and charges",
+BLURBS = {  # two lines under each game's name
+    "camelot-solitaire": ("Pictures to their places,", "tens and pairs away"),
+    "hamilton": ("Choose the start card,", "build by colour"),
+    "clock": ("Twelve hours, four kings:", "the automatic game"),
+    "camelot-board": ("Men and knights,", "canters and charges"),
 }
 
 
@@ -118,11 +118,7 @@ class MenuScene(Scene):
             color = INK if tile.enabled else (130, 140, 135)
             draw_text(surface, tile.label, 30 * s, (rect.centerx, rect.y + int(rect.h * 0.66)),
                       color, anchor="center")
-            lines = BLURBS[gid].split(": ") if tile.enabled else ["Coming soon"]
-            if tile.enabled and len(lines) == 1:
-                words = lines[0].split()
-                half = (len(words) + 1) // 2
-                lines = [" ".join(words[:half]), " ".join(words[half:])]
+            lines = BLURBS[gid] if tile.enabled else ("Coming soon",)
             for k, line in enumerate(lines):
                 draw_text(surface, line, 20 * s, (rect.centerx, rect.y + int(rect.h * (0.77 + 0.08 * k))),
                           INK_DIM if tile.enabled else (110, 120, 115), anchor="center")
