@@ -33,6 +33,7 @@ class GameScene(Scene):
     title = ""
     has_hints = True
     has_deals = True   # a patience has deal numbers; the board game does not
+    demo_cycle = False  # attract mode: after a demo game, the next game's demo
 
     def __init__(self, app, seed: int | None = None, demo: bool = False, game=None) -> None:
         super().__init__(app)
@@ -234,7 +235,7 @@ class GameScene(Scene):
 
     def _next_demo(self) -> None:
         """A demo deals again, or (``--demo`` with no game) moves to the next game."""
-        if self.app.options.demo != "all":
+        if not (self.demo_cycle or self.app.options.demo == "all"):
             self.new_deal()
             return
         from .navigation import open_game, playable_games
@@ -243,7 +244,7 @@ class GameScene(Scene):
         if following == self.game_id:
             self.new_deal()
         else:
-            open_game(self.app, following, demo=True)
+            open_game(self.app, following, demo=True, cycle=True)
 
     def _game_over_dialog(self) -> None:
         from .navigation import open_menu

@@ -23,9 +23,13 @@ BLURBS = {  # two lines under each game's name
 }
 
 
+ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
+
+
 class MenuScene(Scene):
     def __init__(self, app) -> None:
         super().__init__(app)
+        self.idle = 0.0
         self.tiles = [Button(title(gid), self._starter(gid), enabled=has_scene(gid)) for gid in GAME_IDS]
         self.tile_ids = list(GAME_IDS)
         self.buttons = [Button("Watch a demo", self.demo), Button("How to play", self.help),
@@ -33,6 +37,9 @@ class MenuScene(Scene):
                         Button("Quit", lambda: self.app.quit())]
         self.focus = FocusButtons(self.tiles + self.buttons)
         self.age = 0.0
+
+    def resume(self) -> None:
+        self.idle = 0.0
 
     def _starter(self, game_id: str):
         return lambda: open_game(self.app, game_id)
@@ -76,6 +83,7 @@ class MenuScene(Scene):
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
+        self.idle = 0.0
         if a in (Action.UP, Action.DOWN):
             # Up/down jumps between the row of games and the row of buttons.
             i = self.focus.focus
@@ -95,6 +103,12 @@ class MenuScene(Scene):
 
     def update(self, dt: float) -> None:
         self.age += dt
+        self.idle += dt
+        if self.idle >= ATTRACT_AFTER and self.app.scenes.top is self and self.tiles:
+            # Attract mode: the demos of all the games in turn; any input
+            # returns to the menu (GameScene.handle in demo mode).
+            from .navigation import playable_games
+            open_game(self.app, playable_games()[0], demo=True, cycle=True)
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale

@@ -28,8 +28,13 @@ def open_menu(app) -> None:
     app.scenes.reset(MenuScene(app))
 
 
-def open_game(app, game_id: str, seed: int | None = None, demo: bool = False) -> None:
-    app.scenes.reset(scene_class(game_id)(app, seed=seed, demo=demo))
+def open_game(app, game_id: str, seed: int | None = None, demo: bool = False,
+              cycle: bool = False) -> None:
+    """Show a game; ``demo`` lets the computer play; ``cycle`` (attract mode)
+    moves on to the next game after each demo game."""
+    scene = scene_class(game_id)(app, seed=seed, demo=demo)
+    scene.demo_cycle = cycle
+    app.scenes.reset(scene)
 
 
 def playable_games() -> list[str]:

@@ -25,6 +25,17 @@ from .harness import click, key, make_app, pad, post, step
     (["--frames", "0"], "at least 1"),
     (["--windowed", "--fullscreen"], "not allowed with"),
     (["--bogus"], "unrecognized arguments"),
+    (["--timing", "extra"], "unrecognized arguments: extra"),
+    (["--game"], "expected one argument"),
+    (["--size"], "expected one argument"),
+    (["--game", "CLOCK"], "unknown game 'CLOCK'"),
+    (["--timedemo", "nope"], "unknown game 'nope'"),
+    (["--frames", "abc"], "invalid int value: 'abc'"),
+    (["--frames", "-3"], "at least 1"),
+    (["--seed", "-5"], "deal number"),
+    (["--game", "clock", "--seed", "1.5"], "deal number"),
+    (["--size", "1920x1080x3"], "size must look like 1920x1080"),
+    (["--size", "0x0"], "out of range"),
 ])
 def test_bad_command_line_is_one_line_and_exit_2(capsys, args, words):
     assert main(args) == 2
@@ -213,3 +224,27 @@ def test_how_to_play_from_menu_and_pause():
     assert isinstance(app.scenes.top, HelpScene) and app.scenes.top.game_id == "clock"
     key(app, pygame.K_ESCAPE)
     assert app.scenes.top is dialog
+
+
+def test_attract_mode_after_a_minute_alone_cycles_games_and_any_input_returns():
+    from scenes.game_scene import GameScene
+    from scenes.menu import ATTRACT_AFTER
+    from scenes.navigation import playable_games
+    app = make_app()
+    open_menu(app)
+    menu = app.scenes.top
+    step(app, 30)
+    post(pygame.MOUSEMOTION, pos=(5, 5), rel=(1, 1), buttons=(0, 0, 0))
+    step(app)
+    assert menu.idle < 1.0  # input resets the idle clock
+    menu.idle = ATTRACT_AFTER - 0.05
+    step(app, 5)
+    demo = app.scenes.top
+    assert isinstance(demo, GameScene) and demo.demo and demo.demo_cycle
+    first = demo.game_id
+    demo._next_demo()  # what the demo does after each game
+    following = app.scenes.top
+    games = playable_games()
+    assert following.game_id == games[(games.index(first) + 1) % len(games)] and following.demo
+    key(app, pygame.K_SPACE)
+    assert isinstance(app.scenes.top, MenuScene)
