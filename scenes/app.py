@@ -62,16 +62,21 @@ class App:
         self.screen = self._set_mode()
         self.input = InputMapper()
         from .sound import Sound
-        self.sound = Sound(enabled=settings.sound, volume=0.8)
+        self.sound = Sound(enabled=settings.sound, volume=settings.volume)
         self.scenes = SceneStack()
         self.running = True
         self.exit_code = 0
         self.frame_count = 0
         self.frame_times: list[float] = []
+        self.frame_cpu_times: list[float] = []  # main-thread CPU time per frame
         self.first_frame_seconds: float | None = None
         self.game_time = 0.0
         self._toasts: list[list] = []  # [text, seconds left]
         self._toast_rects: list[pygame.Rect] = []
+        if message:
+            self.toast(message, 6)
+        from .stats import load_stats
+        self.stats, message = load_stats()
         if message:
             self.toast(message, 6)
 
@@ -125,18 +130,19 @@ class App:
 
     # --- shared art -----------------------------------------------------------
     def card_art(self, card_width: int):
-        """Card pictures at this width, all rendered now (a face rendered on first
-        sight would cost a visible hitch mid-animation); the last two widths are
-        kept, so a new deal or a return from the menu costs nothing."""
+        """Card pictures at this width with the chosen back, all rendered now (a
+        face rendered on first sight would cost a visible hitch mid-animation);
+        the last two are kept, so a new deal or a return from the menu costs nothing."""
         from .card_art import CardArt
         cache = self.__dict__.setdefault("_card_art", {})
-        art = cache.get(card_width)
+        key = (card_width, self.settings.card_back)
+        art = cache.get(key)
         if art is None:
-            art = CardArt(card_width)
+            art = CardArt(card_width, self.settings.card_back)
             art.prerender()
             if len(cache) >= 2:
                 cache.pop(next(iter(cache)))
-            cache[card_width] = art
+            cache[key] = art
         return art
 
     # --- messages -----------------------------------------------------------
@@ -166,8 +172,22 @@ class App:
 
     # --- loop ---------------------------------------------------------------
     def quit(self, code: int = 0) -> None:
+        if self.running:
+            self.save_game_in_progress()
         self.running = False
         self.exit_code = code
+
+    def save_game_in_progress(self) -> None:
+        """Quitting in the middle of a game keeps it for the next launch."""
+        if self.fixed_step:
+            return  # screenshots, timedemos: nothing of the player's
+        from .game_scene import GameScene
+        from .saves import in_progress, save_game
+        scene = next((s for s in reversed(self.scenes.scenes) if isinstance(s, GameScene)), None)
+        if scene is not None and in_progress(scene):
+            problem = save_game(scene)
+            if problem:
+                print(f"roundtable: {problem}")
 
     def dispatch(self, event: InputEvent) -> None:
         if event.action == Action.QUIT:
@@ -221,6 +241,7 @@ class App:
         limit = self.options.frames
         while self.running:
             started = time.perf_counter()
+            cpu_started = time.thread_time()
             if self.fixed_step:
                 dt = FIXED_DT
             else:
@@ -228,6 +249,7 @@ class App:
             self.step(dt)
             self.frame_count += 1
             self.frame_times.append(time.perf_counter() - started)
+            self.frame_cpu_times.append(time.thread_time() - cpu_started)
             if self.first_frame_seconds is None:
                 self.first_frame_seconds = time.perf_counter() - self.options.started_at
                 self.first_frame_wall = time.time()
@@ -239,12 +261,17 @@ class App:
 
     def frame_report(self) -> dict:
         """Frame-time distribution in ms (the first frame, which builds the
-        caches, is reported on its own)."""
-        times = [t * 1000 for t in self.frame_times[1:]] or [0.0]
-        ordered = sorted(times)
-        p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
-        total = sum(times) / 1000
+        caches, is reported on its own). ``cpu`` is the same for the main
+        thread's CPU time: on a busy machine wall-clock time also counts the
+        waits for a core, CPU time only the frame's own work."""
+        def spread(values: list[float]) -> dict:
+            ordered = sorted(v * 1000 for v in values) or [0.0]
+            p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+            return {"min": ordered[0], "median": statistics.median(ordered), "p99": p99,
+                    "max": ordered[-1]}
+        times = self.frame_times[1:]
+        total = sum(times)
         return {"frames": len(times), "fps": len(times) / total if total else 0.0,
-                "min": ordered[0], "median": statistics.median(ordered), "p99": p99,
-                "max": ordered[-1], "first_frame_ms": self.frame_times[0] * 1000 if self.frame_times else 0.0,
+                **spread(times), "cpu": spread(self.frame_cpu_times[1:]),
+                "first_frame_ms": self.frame_times[0] * 1000 if self.frame_times else 0.0,
                 "size": self.size}

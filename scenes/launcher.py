@@ -126,9 +126,12 @@ def main(argv: list[str] | None = None) -> int:
               f"at wall time {app.first_frame_wall:.6f}")
     if options.timedemo:
         r = app.frame_report()
+        c = r["cpu"]
         print(f"timedemo {options.timedemo} at {r['size'][0]}x{r['size'][1]}: {r['frames']} frames, "
               f"{r['fps']:.0f} fps; frame time ms: min {r['min']:.2f} / median {r['median']:.2f} / "
               f"p99 {r['p99']:.2f} / max {r['max']:.2f} (first frame {r['first_frame_ms']:.1f})")
+        print(f"  main-thread CPU time per frame ms: min {c['min']:.2f} / median {c['median']:.2f} / "
+              f"p99 {c['p99']:.2f} / max {c['max']:.2f}")
     import pygame
     pygame.quit()
     return code
