@@ -144,6 +144,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             self.level = level
         self.autoplay = self.demo
         self.game = self.new_engine(self.seed)
+        self._new_game_started()
         self.over_shown = False
         self._fresh_deal = True
         self._static = None          # the board may have turned round
@@ -196,6 +197,12 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         else:
             title, good = f"{winner.capitalize()} wins!", True
         self.sound_of_end(good)
+        if self.mode == "computer":  # two players at one screen: no one's record
+            result = "drawn" if title == "Draw" else "won" if good else "lost"
+            self.record_result(good, result, self.level)
+        else:
+            from .saves import clear_save
+            clear_save()
 
         def then(action):
             def run():
@@ -563,6 +570,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
     # --- time ------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
+        self.count_time(dt)
         for timer in list(self._timers):
             if timer.advance(dt):
                 self._timers.remove(timer)

@@ -52,6 +52,8 @@ class GameScene(Scene):
         self.scale = 1.0
         self.pointer = (-1, -1)
         self.toolbar = FocusButtons(self._make_buttons())
+        self.play_seconds = 0.0          # time spent on this game (statistics, saves)
+        self._recorded = None            # the game whose result is in the statistics
 
     # --- for subclasses ----------------------------------------------------
     def new_engine(self, seed: int):
@@ -160,6 +162,7 @@ class GameScene(Scene):
 
     def restart(self) -> None:
         self.game.restart()
+        self._new_game_started()
         self.over_shown = False
         self.hint_move = None
         self._fresh_deal = True
@@ -169,6 +172,7 @@ class GameScene(Scene):
     def new_deal(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else self.rng.randrange(1, 1_000_000)
         self.game = self.new_engine(self.seed)
+        self._new_game_started()
         self.over_shown = False
         self.hint_move = None
         self._fresh_deal = True
@@ -215,10 +219,39 @@ class GameScene(Scene):
         from .help_scene import HelpScene
         self.app.scenes.push(HelpScene(self.app, self.game_id))
 
+    # --- statistics and the saved game --------------------------------------
+    def _new_game_started(self) -> None:
+        """A fresh deal or a restart: a new time, and an old save is stale."""
+        self.play_seconds = 0.0
+        self._recorded = None
+        if not self.demo:
+            from .saves import clear_save
+            clear_save()
+
+    def count_time(self, dt: float) -> None:
+        """Time played: while this game is on top and not over."""
+        if not self.demo and self.app.scenes.top is self and self.game.status is Status.PLAYING:
+            self.play_seconds += dt
+
+    def record_result(self, won: bool, result: str | None = None, level: str | None = None) -> None:
+        """The game ended: into the statistics (once per game), and no save."""
+        if self.demo:
+            return
+        from .saves import clear_save
+        clear_save()
+        if self._recorded is self.game:
+            return
+        self._recorded = self.game
+        score = None if not self.has_deals else self.game.score
+        problem = self.app.stats.record(self.game_id, won, score, self.play_seconds, result, level)
+        if problem:
+            self.app.toast(problem)
+
     def show_game_over(self) -> None:
         self.over_shown = True
         self.sound_of_end()
         won = self.game.status is Status.WON
+        self.record_result(won)
         if won:
             self.celebrate()
         if self.demo:
@@ -226,10 +259,14 @@ class GameScene(Scene):
             return
         self.autoplay = False
         if won:
-            # Let the celebration play a moment before the dialog covers it.
+            # Let the celebration play a moment before the dialog covers it. Only
+            # the latest ending shows it: an undo and redo within the delay ends
+            # the game twice, and two timers must not push two dialogs.
             game = self.game
+            ending = self._ending = getattr(self, "_ending", 0) + 1
             self._timers.append(Timer(WIN_DIALOG_DELAY, lambda: self._game_over_dialog()
-                                      if self.game is game and self.over_shown else None))
+                                      if self.game is game and self.over_shown
+                                      and self._ending == ending else None))
         else:
             self._game_over_dialog()
 
@@ -303,6 +340,7 @@ class GameScene(Scene):
 
     # --- time -------------------------------------------------------------
     def update(self, dt: float) -> None:
+        self.count_time(dt)
         for timer in list(self._timers):
             if timer.advance(dt):
                 self._timers.remove(timer)

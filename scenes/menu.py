@@ -11,6 +11,7 @@ from .actions import Action, InputEvent
 from .navigation import has_scene, open_game, open_menu
 from .overlays import FocusButtons
 from .scene import Scene
+from .card_art import BACK_STYLES
 from .settings import ANIMATION_SPEEDS
 from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_row,
                  rounded_panel, ui_scale)
@@ -33,10 +34,47 @@ class MenuScene(Scene):
         self.tiles = [Button(title(gid), self._starter(gid), enabled=has_scene(gid)) for gid in GAME_IDS]
         self.tile_ids = list(GAME_IDS)
         self.buttons = [Button("Watch a demo", self.demo), Button("How to play", self.help),
-                        Button("Settings", self.settings),
+                        Button("Statistics", self.statistics), Button("Settings", self.settings),
                         Button("Quit", lambda: self.app.quit())]
         self.focus = FocusButtons(self.tiles + self.buttons)
+        last = app.settings.last_game
+        if last in self.tile_ids and self.tiles[self.tile_ids.index(last)].enabled:
+            self.focus.focus = self.tile_ids.index(last)
         self.age = 0.0
+
+    def enter(self) -> None:
+        # Once a launch: a game left in the middle is offered again.
+        if getattr(self.app, "_resume_offered", False):
+            return
+        self.app._resume_offered = True
+        from .saves import load_save
+        data, message = load_save()
+        if message:
+            self.app.toast(message, 6)
+        if data is not None:
+            self.offer_resume(data)
+
+    def offer_resume(self, data: dict) -> None:
+        from .overlays import DialogScene
+        from .saves import clear_save, describe, resume_scene
+
+        def resume():
+            self.app.settings.last_game = data["game_id"]
+            self.app.save_settings()
+            self.app.scenes.reset(resume_scene(self.app, data))
+
+        def discard():
+            clear_save()
+            self.app.scenes.remove(dialog)
+
+        dialog = DialogScene(self.app, "Welcome back", [
+            f"Resume {describe(data)}?", "It was left in the middle when the game was closed."],
+            [("Resume", resume), ("Discard", discard)], on_back=discard)
+        self.app.scenes.push(dialog)
+
+    def statistics(self) -> None:
+        from .stats_scene import StatsScene
+        self.app.scenes.push(StatsScene(self.app, self._chosen_game()))
 
     def resume(self) -> None:
         self.idle = 0.0
@@ -190,12 +228,13 @@ class MenuScene(Scene):
 
 
 class SettingsScene(Scene):
-    """Fullscreen or window, animation speed, sound: left/right or click changes."""
+    """Fullscreen or window, animation speed, sound, volume, card back: left/right or click changes."""
 
     def __init__(self, app) -> None:
         super().__init__(app)
         self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
-                     Button("", self._toggle_sound), Button("Back", self.back)]
+                     Button("", self._toggle_sound), Button("", self._change_volume),
+                     Button("", self._next_back), Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
     def _labels(self) -> None:
@@ -203,6 +242,8 @@ class SettingsScene(Scene):
         self.rows[0].label = f"Display: {'Full screen' if self.app.fullscreen else 'Window'}"
         self.rows[1].label = f"Animation speed: {st.animation_speed.capitalize()}"
         self.rows[2].label = f"Sound: {'On' if st.sound else 'Off'}"
+        self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
+        self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
 
     def _toggle_fullscreen(self) -> None:
         self.app.toggle_fullscreen()
@@ -218,6 +259,22 @@ class SettingsScene(Scene):
         self.app.sound.set_enabled(self.app.settings.sound)
         self.app.save_settings()
 
+    def _change_volume(self, step: int = 1, wrap: bool = True) -> None:
+        """±10 %; a click (or Enter) goes up and wraps from 100 % to 0."""
+        st = self.app.settings
+        tenths = round(st.volume * 10) + step
+        tenths = 0 if wrap and tenths > 10 else max(0, min(10, tenths))
+        st.volume = tenths / 10
+        self.app.sound.set_volume(st.volume)
+        self.app.sound.play("deal")  # hear the new level
+        self.app.save_settings()
+
+    def _next_back(self, step: int = 1) -> None:
+        backs = list(BACK_STYLES)
+        st = self.app.settings
+        st.card_back = backs[(backs.index(st.card_back) + step) % len(backs)]
+        self.app.save_settings()
+
     def back(self) -> None:
         self.app.scenes.pop()
 
@@ -225,7 +282,7 @@ class SettingsScene(Scene):
         super().resize(size)
         s = self.scale = ui_scale(size)
         from .ui import layout_column
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.32), int(520 * s), int(56 * s), int(16 * s))
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.27), int(520 * s), int(56 * s), int(16 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -234,8 +291,13 @@ class SettingsScene(Scene):
             return
         if a in (Action.LEFT, Action.RIGHT):
             i = self.focus.focus
+            step = 1 if a == Action.RIGHT else -1
             if i == 1:
-                self._next_speed(1 if a == Action.RIGHT else -1)
+                self._next_speed(step)
+            elif i == 3:
+                self._change_volume(step, wrap=False)
+            elif i == 4:
+                self._next_back(step)
             elif i in (0, 2):
                 self.rows[i].action()
             return

@@ -32,6 +32,9 @@ def open_game(app, game_id: str, seed: int | None = None, demo: bool = False,
               cycle: bool = False) -> None:
     """Show a game; ``demo`` lets the computer play; ``cycle`` (attract mode)
     moves on to the next game after each demo game."""
+    if not demo and app.settings.last_game != game_id:
+        app.settings.last_game = game_id   # the menu's focus starts there next time
+        app.save_settings()
     scene = scene_class(game_id)(app, seed=seed, demo=demo)
     scene.demo_cycle = cycle
     app.scenes.reset(scene)

@@ -25,11 +25,51 @@ def config_dir() -> Path:
     return Path(platformdirs.user_config_dir("roundtable", appauthor=False))
 
 
+def data_dir() -> Path:
+    """Where statistics and the saved game live (``ROUNDTABLE_HOME`` too)."""
+    home = os.environ.get("ROUNDTABLE_HOME")
+    if home:
+        return Path(home)
+    import platformdirs
+    return Path(platformdirs.user_data_dir("roundtable", appauthor=False))
+
+
+def load_versioned(path: Path, version: int, what: str) -> tuple[dict | None, str | None]:
+    """A JSON object with this ``version`` read from ``path``: (data, None);
+    (None, None) when there is no file; (None, one-line message) when it was
+    damaged or from a newer version, after moving it aside (never overwritten).
+    ``what`` names the file in the message ("Statistics file")."""
+    if not path.exists():
+        return None, None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        if data.get("version") != version:
+            raise ValueError(f"version {data.get('version')!r}, expected {version}")
+        return data, None
+    except (OSError, ValueError, TypeError) as exc:
+        return None, moved_aside_message(path, what, exc)
+
+
+def moved_aside_message(path: Path, what: str, problem) -> str:
+    """Move a bad file aside and say so in one line."""
+    try:
+        aside = move_aside(path)
+        where = f"kept as {aside.name}"
+    except OSError:
+        where = "left in place"
+    return f"{what} was unreadable ({problem}); {where}."
+
+
 @dataclass
 class Settings:
     fullscreen: bool = True
     animation_speed: str = "normal"
     sound: bool = True
+    volume: float = 0.8
+    card_back: str = "blue"
+    last_game: str | None = None
 
     @property
     def speed_factor(self) -> float:
@@ -40,6 +80,15 @@ class Settings:
             raise ValueError("fullscreen and sound must be true or false")
         if self.animation_speed not in ANIMATION_SPEEDS:
             raise ValueError(f"unknown animation speed {self.animation_speed!r}")
+        if (isinstance(self.volume, bool) or not isinstance(self.volume, (int, float))
+                or not 0 <= self.volume <= 1):
+            raise ValueError(f"volume must be a number from 0 to 1, not {self.volume!r}")
+        from .card_art import BACK_STYLES
+        if self.card_back not in BACK_STYLES:
+            raise ValueError(f"unknown card back {self.card_back!r}")
+        from game import GAME_IDS
+        if self.last_game is not None and self.last_game not in GAME_IDS:
+            raise ValueError(f"unknown game {self.last_game!r}")
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
