@@ -301,7 +301,7 @@ def draw_hamilton_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) 
     total = found_w + gap + cw + int(cw * 0.3)
     x0 = rect.centerx - total // 2
     top = rect.y + label_h
-    pile_h = int(ch * (1 + 4 * fan_y))
+    pile_h = int(ch * (1 + 5 * fan_y))
     top = rect.y + label_h + max(0, (rect.h - label_h - pile_h) // 2)
     draw_text(surface, "Foundation, start 7", label_px, (x0 + found_w // 2, top - label_px // 2 - 4),
               INK_DIM, anchor="midbottom")
@@ -312,12 +312,12 @@ def draw_hamilton_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) 
     px = x0 + found_w + gap
     draw_text(surface, "A pile", label_px, (px + cw // 2, top - label_px // 2 - 4), INK_DIM,
               anchor="midbottom")
-    pile = ["4S", "3S", "AC", "KC", "QC"]
+    pile = ["4S", "3S", "2S", "AC", "KC", "QC"]  # legal with start 7
     for k, code in enumerate(pile):
         _card(surface, art, code, (px, top + k * ch * fan_y))
     # the run A-K-Q of clubs moves together: a bracket beside it
     bx = px + cw + max(4, int(cw * 0.12))
-    y1, y2 = top + 2 * ch * fan_y, top + 4 * ch * fan_y + ch
+    y1, y2 = top + 3 * ch * fan_y, top + 5 * ch * fan_y + ch
     width = max(2, int(cw * 0.05))
     pygame.draw.line(surface, LEGAL, (bx, y1), (bx, y2), width)
     pygame.draw.line(surface, LEGAL, (bx - width * 2, y1), (bx, y1), width)
