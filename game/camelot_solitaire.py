@@ -40,7 +40,7 @@ from typing import ClassVar, Optional, Union
 
 from .base import CardGame, CardMoved, CardRemoved, Status
 from .cards import Card
-from .errors import IllegalMoveError, NotationError
+from .errors import BadDeckError, IllegalMoveError, NotationError
 from .solitaire_common import DeckStart, squeeze
 
 CELL_COUNT = 16
@@ -289,10 +289,11 @@ class CamelotSolitaire(DeckStart, CardGame[CamelotMove]):
         m = re.fullmatch(r"(?:w|waste)[>\-](?:c|cell:?)(\d+)", t)
         if m:
             return PlaceCard(self.waste, cell_id(_cell_number(m.group(1), text)))
-        m = re.fullmatch(r"(?:x|(?:[0-9tajqk]+[cdhs])@)?(?:c|cell:?)(\d+)", t)
+        m = re.fullmatch(r"(?:x|([0-9tajqk]+[cdhs])@)?(?:c|cell:?)(\d+)", t)
         if m:
-            i = _cell_number(m.group(1), text)
-            return RemoveTen(self.cells[i], cell_id(i))
+            i = _cell_number(m.group(2), text)
+            named = _named_card(m.group(1), text) if m.group(1) else self.cells[i]
+            return RemoveTen(named, cell_id(i))
         m = re.fullmatch(r"(?:c|cell:?)(\d+)[+>\-](?:c|cell:?)(\d+)", t)
         if m:
             i, j = _cell_number(m.group(1), text), _cell_number(m.group(2), text)
@@ -375,6 +376,13 @@ def _cell_number(digits: str, text: str) -> int:
     if not 0 <= i < CELL_COUNT:
         raise NotationError(f"no cell {i} in {text!r}: cells are numbered 0–15")
     return i
+
+
+def _named_card(code: str, text: str) -> Card:
+    try:
+        return Card.parse(code)
+    except BadDeckError:
+        raise NotationError(f"no card {code!r} in {text!r}") from None
 
 
 def _checked_cell(pile: object) -> int:

@@ -37,7 +37,11 @@ when the stock is empty and a breadth-first search over every position reachable
 without dealing (tableau order ignored; at most ``SEARCH_LIMIT`` positions)
 proves that no position with more foundation cards can be reached. When the
 search gives up (more positions than the limit) the game stays in play and
-``dead_end_reason`` is '' — a dead end that big is not reported.
+``dead_end_reason`` is '' — a dead end that big is not reported (the computer
+player then returns None). The search runs inside ``play`` once the stock is
+empty: usually a few milliseconds, rarely up to about a second; a way to more
+foundation cards, once found, is remembered, so following it costs nothing.
+While the stock holds cards a deal is always possible and nothing is claimed.
 """
 from __future__ import annotations
 
@@ -188,6 +192,9 @@ class Hamilton(DeckStart, CardGame[HamiltonMove]):
         self.foundations: list[list[Card]] = [[] for _ in range(FOUNDATION_COUNT)]
         self._status = Status.PLAYING
         self._reason = ""
+        # (tableau codes, heights) → steps of a known way to more foundation cards;
+        # facts about positions, so undo leaves them and restart clears them
+        self._ways: dict[tuple, list] = {}
 
     def deal_events(self) -> tuple:
         """The opening deal as events (stock → tableau, in dealing order), for a
@@ -363,7 +370,7 @@ class Hamilton(DeckStart, CardGame[HamiltonMove]):
         if self.score == MAX_SCORE:
             self._status, self._reason = Status.WON, "all 52 cards are on the foundations"
         elif not self._stock:
-            verdict, _ = self._progress_search()
+            verdict, _ = self._progress(self.score)
             if verdict is False:
                 self._status = Status.LOST
                 self._reason = ("no moves left" if not self._legal_moves() else
@@ -372,9 +379,21 @@ class Hamilton(DeckStart, CardGame[HamiltonMove]):
     def _search_state(self) -> tuple[tuple, tuple]:
         return tuple(tuple(CODE[c] for c in p) for p in self.tableau), self._heights()
 
-    def _progress_search(self):
+    def _progress(self, goal: int, limit: int = SEARCH_LIMIT):
+        """Is a position with more than ``goal`` foundation cards reachable without
+        dealing? (True, steps of a shortest way) / (False, None) / (None, None)
+        as ``search_progress``. A way found once is remembered for every position
+        along it, so following it costs no further search."""
         tableau, heights = self._search_state()
-        return search_progress(tableau, heights, self.start_rank, SEARCH_LIMIT)
+        known = self._ways.get((tableau, heights))
+        if known is not None and sum(known[-1][2]) > goal:
+            return True, known
+        verdict, steps = search_progress(tableau, heights, self.start_rank, limit, goal)
+        if verdict:
+            self._ways[(tableau, heights)] = steps
+            for i, (_, t, h) in enumerate(steps[:-1]):
+                self._ways[(t, h)] = steps[i + 1:]
+        return verdict, steps
 
     def foundation_moves_from(self, pile: str) -> list[HamiltonMove]:
         """What a double-click on ``pile`` plays, in order: the chooser card to the
@@ -571,25 +590,31 @@ def search_progress(tableau: tuple, heights: tuple, start: int, limit: int,
     """Breadth-first search for a position with more than ``goal`` foundation
     cards (default: more than now).
 
-    Returns (True, first move of a shortest way there), (False, None) when every
-    reachable position was seen and none has more, or (None, None) when more than
+    Returns (True, steps) with the steps of a shortest way there, each a
+    (move, tableau, heights) after the move; (False, None) when every reachable
+    position was seen and none has more; or (None, None) when more than
     ``limit`` positions were seen first.
     """
     goal = sum(heights) if goal is None else goal
     seen = {(tuple(sorted(tableau)), heights)}
-    queue = deque([(tableau, heights, None)])
+    queue = deque([(tableau, heights, None)])      # node: (tableau, heights, (parent, move))
     while queue:
-        t, h, first = queue.popleft()
-        for move, t2, h2 in successors(t, h, start):
+        node = queue.popleft()
+        for move, t2, h2 in successors(node[0], node[1], start):
             if sum(h2) > goal:
-                return True, first or move
+                steps = [(move, t2, h2)]
+                while node[2] is not None:
+                    parent, parent_move = node[2]
+                    steps.append((parent_move, node[0], node[1]))
+                    node = parent
+                return True, steps[::-1]
             key = (tuple(sorted(t2)), h2)
             if key in seen:
                 continue
             if len(seen) >= limit:
                 return None, None
             seen.add(key)
-            queue.append((t2, h2, first or move))
+            queue.append((t2, h2, (node, move)))
     return False, None
 
 
@@ -614,10 +639,9 @@ def choose_move(game: Hamilton) -> HamiltonMove | None:
     # heuristic was tried and won fewer deals than this.)
     best = max([game.score] + [sum(map(len, snap[4])) for snap, _ in game._undo
                                if len(snap[0]) == stock])
-    verdict, first = search_progress(tableau, heights, start, SEARCH_LIMIT // 2 if stock
-                                     else SEARCH_LIMIT, goal=best)
+    verdict, steps = game._progress(best, SEARCH_LIMIT // 2 if stock else SEARCH_LIMIT)
     if verdict:
-        return _real_move(game, first)
+        return _real_move(game, steps[0][0])
     deals = [m for m in moves if isinstance(m, DealRow)]
     return deals[0] if deals else None
 

@@ -346,8 +346,14 @@ def test_notation_is_forgiving_in_removing(text, expected):
     assert game.move_text(move) == expected and move in game.legal_moves()
 
 
+def test_a_named_ten_must_be_the_card_in_that_cell():
+    game = play_grid(full_grid("10H 3C 7C 2C"))
+    with pytest.raises(IllegalMoveError, match="cell 5 holds the 10 of hearts, not the 10 of spades"):
+        game.play("10s@c5")
+
+
 @pytest.mark.parametrize("junk", ["", "x", "w>c16", "c99", "c3+", "hello", "w>k5", "c-1",
-                                  "t t", "w>>c3"])
+                                  "t t", "w>>c3", "1h@c3", "zz@c3"])
 def test_junk_notation_is_refused(junk):
     with pytest.raises(NotationError):
         CamelotSolitaire(seed=1).parse_move(junk)
