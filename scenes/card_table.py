@@ -189,6 +189,12 @@ class CardTable:
 
         Cards named in ``order`` take off one after another, ``stagger`` apart.
         """
+        if self.celebrating:
+            # The game moved on (an undo during a win's celebration): the
+            # celebration ends and the cards fly back from where they wheel. (While
+            # it lasted, update() moved no tween: the table stayed busy for ever.)
+            self.celebrating = 0.0
+            self._draw_cache = None
         self._piles = piles
         self._place_all(piles, instantly=False, order=order, stagger=stagger, duration=duration)
 

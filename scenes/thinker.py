@@ -32,13 +32,30 @@ def _think_pickled(data: bytes, seed: int):
     return _think(pickle.loads(data), seed)
 
 
+def _exit_with_parent() -> None:
+    """In the worker: leave when the app is gone. A killed or crashed app never
+    runs its exit handlers, and the pool's worker, which holds both ends of its
+    task queue, would otherwise wait for work for ever, an orphan."""
+    import os
+    import threading
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(0)
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _get_executor() -> ProcessPoolExecutor | None:
     """One worker process for the whole app, started on first use."""
     global _executor, _broken
     if _executor is None and not _broken:
         try:
             _executor = ProcessPoolExecutor(max_workers=1,
-                                            mp_context=multiprocessing.get_context("spawn"))
+                                            mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_exit_with_parent)
         except (OSError, NotImplementedError, ValueError):  # no processes here: think inline
             _broken = True
     return _executor

@@ -45,6 +45,17 @@ def test_play_stops_at_first_illegal_move(capsys):
     (["moves", "clock", "--position", "x"], "takes --seed or --deck"),
     (["simulate", "clock", "--deals", "0"], "at least 1"),
     (["frobnicate"], "invalid choice"),
+    ([], "required: command"),
+    (["games", "--bogus"], "unrecognized arguments: --bogus"),
+    (["moves", "clock", "--seed", "1", "--bogus"], "unrecognized arguments: --bogus"),
+    (["moves"], "required: game"),
+    (["play", "clock", "--seed", "1"], "required: --moves"),
+    (["perft", "--depth", "x"], "invalid int value: 'x'"),
+    (["perft", "--depth", "-1"], "0 or more"),
+    (["perft", "--position", "nonsense"], "a position string has 4 fields"),
+    (["moves", "camelot-board", "--position", "xyz"], "a position string has 4 fields"),
+    (["simulate", "clock", "--deals", "abc"], "invalid int value: 'abc'"),
+    (["simulate", "nope", "--deals", "3"], "unknown game 'nope'"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, args, words):
     code, out, err = run(capsys, *args)
