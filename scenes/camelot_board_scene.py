@@ -569,22 +569,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         return record
 
     # --- time ------------------------------------------------------------------------------
-    def update(self, dt: float) -> None:
-        self.count_time(dt)
-        for timer in list(self._timers):
-            if timer.advance(dt):
-                self._timers.remove(timer)
-        if self.hint_time > 0:
-            self.hint_time -= dt
-            if self.hint_time <= 0:
-                self.hint_move = None
-        self.update_table(dt)
-        if self.app.scenes.top is not self and not self.over_shown:
-            return
-        if self.game.status is not Status.PLAYING:
-            if not self.over_shown and not self.busy:
-                self.show_game_over()
-            return
+    def play_automatically(self, dt: float) -> None:
+        """The computer's turns (and Auto, and the demo), from the worker."""
         self._drive_computer(dt)
 
     def update_table(self, dt: float) -> None:

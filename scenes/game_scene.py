@@ -356,6 +356,11 @@ class GameScene(Scene):
             if not self.over_shown and not self.busy:
                 self.show_game_over()
             return
+        self.play_automatically(dt)
+
+    def play_automatically(self, dt: float) -> None:
+        """Automatic play and demos: a computer move every so often, on the
+        frame loop. Scenes whose computer thinks in a worker override this."""
         if self.autoplay and not self.busy:
             self._autoplay_wait += dt
             pause = AUTOPLAY_PAUSE / self.app.settings.speed_factor

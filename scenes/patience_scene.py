@@ -278,18 +278,8 @@ class PatienceScene(GameScene):
         self.hint_time = HINT_SECONDS
         self.show_hint(move)
 
-    def update(self, dt: float) -> None:
-        # GameScene's automatic play asks the engine on the frame loop; here the
-        # Thinker does it, so the base class is told automatic play is off.
-        auto = self.autoplay
-        self.autoplay = False
-        super().update(dt)
-        self.autoplay = auto and not (self.over_shown and not self.demo)
-        self._update_computer(dt)
-
-    def _update_computer(self, dt: float) -> None:
-        if self.game.status is not Status.PLAYING:
-            return
+    def play_automatically(self, dt: float) -> None:
+        """Hints and automatic play from the Thinker, off the frame loop."""
         if self._hint_wanted:
             self._deliver_hint()
         if not self.autoplay or self.app.scenes.top is not self:
