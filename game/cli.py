@@ -5,6 +5,9 @@
     play GAME (--seed N | --deck D | --position P) --moves "m1 m2 …"
     simulate GAME --deals N [--seed S]      the computer player over N deals
     perft [--depth N] [--position P]        board-game move-generator counts
+    solve GAME (--seed N | --deck D) [--max-states N] [--max-seconds S]
+                                            exact solver: winnable (with a line),
+                                            not winnable, or unknown past a limit
 
 ``--json`` on each gives machine-readable output. Bad input (unknown game, a deal
 number that is not a number, a deck that is not 52 distinct cards, a bad
@@ -105,6 +108,15 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--depth", type=int, default=3)
     f.add_argument("--position")
     f.add_argument("--json", action="store_true")
+    v = sub.add_parser("solve", help="solve a patience deal exactly")
+    v.add_argument("game", help="camelot-solitaire, hamilton or clock")
+    v.add_argument("--seed", help="deal number")
+    v.add_argument("--deck", help='deck order, top card first: "AS 10H …"')
+    v.add_argument("--max-states", type=int, default=None,
+                   help="give up (unknown) after this many states")
+    v.add_argument("--max-seconds", type=float, default=None,
+                   help="give up (unknown) after this many seconds")
+    v.add_argument("--json", action="store_true")
     return parser
 
 
@@ -218,7 +230,37 @@ def cmd_perft(args) -> int:
     return 0
 
 
-COMMANDS = {"games": cmd_games, "moves": cmd_moves, "play": cmd_play,
+def cmd_solve(args) -> int:
+    from .solver_common import SOLVER_MODULES, solver_for
+    if args.game not in SOLVER_MODULES:
+        game_class(args.game)                          # unknown game: its own message
+        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_MODULES)}")
+    if args.max_states is not None and args.max_states < 1:
+        raise UsageError("--max-states must be at least 1")
+    if args.max_seconds is not None and args.max_seconds <= 0:
+        raise UsageError("--max-seconds must be more than 0")
+    if args.seed is not None and args.deck is not None:
+        raise UsageError("give --seed or --deck, not both")
+    game = new_game(args.game, args.seed, args.deck)
+    solve = solver_for(args.game)
+    kwargs = {"max_seconds": args.max_seconds}
+    if args.max_states is not None:
+        kwargs["max_states"] = args.max_states
+    result = solve(game, **kwargs)
+    start = {"seed": game.seed} if game.seed is not None else {"deck": args.deck}
+    if args.json:
+        print(json.dumps({"game": args.game, **start, **result.to_json()}))
+    else:
+        print(f"{args.game} {'deal ' + str(game.seed) if game.seed is not None else 'deck'}: "
+              f"{result.answer}" + (f" (limit: {result.reason})" if result.reason else ""))
+        if result.winnable:
+            print("line: " + " ".join(result.line))
+        print(f"states: {result.states}")
+        print(f"seconds: {result.seconds:.3f}")
+    return 0
+
+
+COMMANDS = {"solve": cmd_solve, "games": cmd_games, "moves": cmd_moves, "play": cmd_play,
             "simulate": cmd_simulate, "perft": cmd_perft}
 
 

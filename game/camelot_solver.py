@@ -1,0 +1,327 @@
+"""An exact solver for Camelot (patience), knowing the stock order.
+
+Why it is fast — what the rules make equivalent or certain:
+
+* **Suits never matter** and a card in a cell matters only by its value (a
+  picture never leaves its cell), so a position is the stock index, the phase,
+  and for each of the four *kinds* of cell (corners, top/bottom middles,
+  left/right middles, centre) the multiset of values in it. Cells of one kind
+  are interchangeable, so each kind is stored sorted: every equivalent
+  position is one state in the transposition table.
+* **Reaching the end of the stock is a win.** Every removal takes one card of
+  value v and one of 10 − v (or a ten, or two fives), so once all 52 cards are
+  placed the number cards left always pair off completely. The search is only
+  about placing the cards; the final clearing is appended greedily.
+* **A fill is forced in length.** After turning, nothing can be removed until
+  the grid is full again, so the next e cards (e = empty cells) are all placed
+  before the next removal. If they hold more pictures of a kind than there are
+  free cells of that kind, the state is dead at once (checked from prefix
+  counts of the stock, at every placement).
+* **A kind-blind relaxation prunes the rest.** If picture kinds did not
+  matter (a picture taking any empty cell), a fill would be forced entirely
+  and a position at a full grid would be just (stock index, how many number
+  cards of each value are on the grid): a tiny game, solved with its own
+  memo. Every real line is a line of that game, so when the relaxation cannot
+  get through the stock from the grid a fill will leave, the real position is
+  lost too. Checked before every fill (and at every full grid), this proves
+  most lost deals in a few hundred states.
+* A picture has one canonical place (the first free cell of its kind); a
+  number card has one per group of interchangeable free cells (the centre
+  first, then the border kind whose next picture comes last). A border kind
+  with no picture of its own left in the stock joins the centre's group.
+
+Answers are exact: ``winnable`` with a line in the game's notation,
+``not winnable`` when the search space is exhausted, or ``unknown`` past the
+limits.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .camelot_solitaire import CamelotSolitaire
+from .base import Status
+from .solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE, Budget, LimitReached, SolveResult
+
+CELLS_OF = ((0, 3, 12, 15), (1, 2, 13, 14), (4, 7, 8, 11), (5, 6, 9, 10))
+PIC_KIND = {13: 0, 12: 1, 11: 2}
+DEFAULT_MAX_STATES = 2_000_000
+RELAXED = True             # prune by the kind-blind relaxation (see _Search.relaxed)
+ORDER = "arrival"          # how number cards try the border kinds: "arrival" or "room"
+
+
+def _game_of(game_or_deck) -> CamelotSolitaire:
+    if isinstance(game_or_deck, CamelotSolitaire):
+        return game_or_deck
+    if isinstance(game_or_deck, int) and not isinstance(game_or_deck, bool):
+        return CamelotSolitaire(seed=game_or_deck)
+    return CamelotSolitaire(deck=game_or_deck)
+
+
+def solve(game_or_deck, max_states: int | None = DEFAULT_MAX_STATES,
+          max_seconds: float | None = None, stop=None) -> SolveResult:
+    """Solve a deal (a deal number, a deck order) or a live game from its
+    current position. The line replays with ``game.play`` from that position."""
+    game = _game_of(game_or_deck)
+    budget = Budget(max_states, max_seconds, stop)
+    if game.status is Status.WON:
+        return budget.result(WINNABLE)
+    if game.status is not Status.PLAYING:
+        return budget.result(NOT_WINNABLE)
+    stock = [card.rank for card, _ in reversed(game.piles()["stock"])]   # top first
+    cells = [0 if c is None else c.rank for c in game.cells]
+    search = _Search(stock if game.waste is None else [game.waste.rank] + stock, budget)
+    try:
+        if game.waste is not None:
+            won = search.fill(cells, 0)
+            line = search.line[1:]                    # the card is already turned
+        elif game.phase == "removing" and not stock:
+            won, line = True, _clear(cells)
+        elif game.phase == "removing":
+            won, line = search.remove(cells, 0), search.line
+        else:
+            won, line = search.fill(cells, 0), search.line
+    except LimitReached as exc:
+        return budget.result(UNKNOWN, reason=exc.reason)
+    return budget.result(WINNABLE, line) if won else budget.result(NOT_WINNABLE)
+
+
+solve_position = solve
+
+
+def _clear(cells: list[int]) -> list[str]:
+    """Remove every number card left (always possible once the stock is out)."""
+    cells = list(cells)
+    line = []
+    while True:
+        numbers = [(c, v) for c, v in enumerate(cells) if 1 <= v <= 10]
+        if not numbers:
+            return line
+        for c, v in numbers:
+            if v == 10:
+                line.append(f"c{c}")
+                cells[c] = 0
+                break
+            mate = next((d for d, w in numbers if d != c and w == 10 - v), None)
+            if mate is not None:
+                line.append(f"c{c}+c{mate}")
+                cells[c] = cells[mate] = 0
+                break
+        else:                                 # cannot happen with a real deal
+            raise AssertionError(f"numbers left that do not pair: {cells}")
+
+
+class _Search:
+    def __init__(self, stock: list[int], budget: Budget) -> None:
+        self.stock = stock
+        self.n = len(stock)
+        self.budget = budget
+        self.failed: set[int] = set()
+        self.relaxed_memo: dict = {}
+        self.line: list[str] = []
+        # pics[k][i]: pictures of kind k among the first i stock cards
+        self.pics = []
+        for rank in (13, 12, 11):
+            counts = [0]
+            for r in stock:
+                counts.append(counts[-1] + (r == rank))
+            self.pics.append(counts)
+        # next_pic[k][i]: stock index of the first picture of kind k at or after i
+        self.next_pic = []
+        for rank in (13, 12, 11):
+            nxt = [self.n] * (self.n + 1)
+            for j in range(self.n - 1, -1, -1):
+                nxt[j] = j if stock[j] == rank else nxt[j + 1]
+            self.next_pic.append(nxt)
+
+    def groups(self, i: int) -> list[tuple[int, ...]]:
+        """The cells in groups of interchangeable cells at stock index i: a
+        border kind with no picture of its own left in the stock is no
+        different from the centre, so it joins the centre's group."""
+        pooled = list(CELLS_OF[3])
+        groups = []
+        for k in range(3):
+            if self.pics[k][self.n] - self.pics[k][i]:
+                groups.append(CELLS_OF[k])
+            else:
+                pooled.extend(CELLS_OF[k])
+        return [tuple(pooled)] + groups
+
+    def key(self, cells: list[int], i: int, removing: int) -> int:
+        k = i * 2 + removing
+        for group in self.groups(i):
+            k = k * 32 + len(group)
+            for v in sorted(min(cells[c], 11) for c in group):
+                k = k * 16 + v
+        return k
+
+    def fits(self, cells: list[int], i: int) -> bool:
+        """Do the pictures among the next (empty cells) cards find room?"""
+        empty = cells.count(0)
+        j = min(self.n, i + empty)
+        for k in range(3):
+            counts = self.pics[k]
+            if counts[j] - counts[i]:
+                free = sum(1 for c in CELLS_OF[k] if cells[c] == 0)
+                if counts[j] - counts[i] > free:
+                    return False
+        if j < self.n:
+            # the grid will be full with these values in it (wherever they go):
+            # can the kind-blind relaxation get through the stock from there?
+            counts = [0] * 11
+            for v in cells:
+                if 1 <= v <= 10:
+                    counts[v] += 1
+            for v in self.stock[i:j]:
+                if v <= 10:
+                    counts[v] += 1
+            if not self.relaxed_ok_full(counts):
+                return False
+            if RELAXED and not self.relaxed(j, tuple(counts)):
+                return False
+        return True
+
+    def fill(self, cells: list[int], i: int) -> bool:
+        """Phase one at stock index i: turn and place (cells has an empty cell)."""
+        key = self.key(cells, i, 0)
+        if key in self.failed or not self.fits(cells, i):
+            return False
+        self.budget.tick()
+        card = self.stock[i]
+        line = self.line
+        line.append("t")
+        if card > 10:
+            kind = CELLS_OF[PIC_KIND[card]]
+            targets = [next(c for c in kind if cells[c] == 0)]
+        else:
+            targets = []
+            groups = self.groups(i + 1)
+            if ORDER == "arrival":      # the kind whose next picture comes last first
+                rest = [(self.next_pic[PIC_KIND[self.stock_rank(g)]][i + 1], n)
+                        for n, g in enumerate(groups) if n]
+            else:
+                rest = [(sum(1 for c in g if cells[c] == 0)
+                         - (self.pics[PIC_KIND[self.stock_rank(g)]][self.n]
+                            - self.pics[PIC_KIND[self.stock_rank(g)]][i + 1]), n)
+                        for n, g in enumerate(groups) if n]
+            for n in [0] + [n for _, n in sorted(rest, reverse=True)]:
+                cell = next((c for c in groups[n] if cells[c] == 0), None)
+                if cell is not None:
+                    targets.append(cell)
+        for cell in targets:
+            cells[cell] = card
+            line.append(f"w>c{cell}")
+            if i + 1 == self.n:
+                line.extend(_clear(cells))
+                return True
+            if (self.remove(cells, i + 1) if 0 not in cells else self.fill(cells, i + 1)):
+                return True
+            line.pop()
+            cells[cell] = 0
+        line.pop()
+        self.failed.add(key)
+        return False
+
+    @staticmethod
+    def stock_rank(group: tuple[int, ...]) -> int:
+        return {0: 13, 1: 12, 4: 11}[group[0]]
+
+    def relaxed(self, i: int, counts: tuple) -> bool:
+        """Can the stock be got through at all if picture kinds did not matter
+        (a picture taking any cell)? Then a fill is forced and only the values
+        on the grid count: a cheap necessary condition, memoised on
+        (stock index, count of each value 1–10 on the grid) at a full grid."""
+        key = (i, counts)
+        known = self.relaxed_memo.get(key)
+        if known is not None:
+            return known
+        options = [range(counts[10] + 1)]
+        for v in range(1, 5):
+            options.append(range(min(counts[v], counts[10 - v]) + 1))
+        options.append(range(counts[5] // 2 + 1))
+        answer = False
+        for choice in itertools.product(*options):
+            removed = choice[0] + 2 * sum(choice[1:])
+            if not removed:
+                continue
+            if i + removed >= self.n:
+                answer = True
+                break
+            after = list(counts)
+            after[10] -= choice[0]
+            for v in range(1, 5):
+                after[v] -= choice[v]
+                after[10 - v] -= choice[v]
+            after[5] -= 2 * choice[5]
+            for v in self.stock[i:i + removed]:
+                if v <= 10:
+                    after[v] += 1
+            if self.relaxed_ok_full(after) and self.relaxed(i + removed, tuple(after)):
+                answer = True
+                break
+        self.relaxed_memo[key] = answer
+        return answer
+
+    @staticmethod
+    def relaxed_ok_full(counts) -> bool:
+        return bool(counts[10] or counts[5] >= 2
+                    or any(counts[v] and counts[10 - v] for v in range(1, 5)))
+
+    def remove(self, cells: list[int], i: int, after: tuple = ()) -> bool:
+        """Phase two at stock index i (stock not empty): remove, or turn.
+        Removals are made in a canonical order (each set of them once):
+        only removals sorting at or after ``after`` are tried."""
+        key = self.key(cells, i, 1)
+        if key in self.failed:
+            return False
+        if 0 not in cells and RELAXED:
+            counts = [0] * 11
+            for v in cells:
+                if 1 <= v <= 10:
+                    counts[v] += 1
+            if not self.relaxed(i, tuple(counts)):
+                self.failed.add(key)
+                return False
+        self.budget.tick()
+        line = self.line
+        for order, move in self.removals(cells, self.groups(i)):
+            if order < after:
+                continue
+            for c in move:
+                cells[c], move[c] = 0, cells[c]
+            line.append("+".join(f"c{c}" for c in move))
+            if self.remove(cells, i, order):
+                return True
+            line.pop()
+            for c, v in move.items():
+                cells[c] = v
+        if 0 in cells and self.fill(cells, i):
+            return True
+        self.failed.add(key)
+        return False
+
+    @staticmethod
+    def removals(cells: list[int], groups: list) -> list[tuple[tuple, dict]]:
+        """One removal of each group-distinct sort, as (order, {cell: value})."""
+        reps: dict[int, list[tuple[int, int]]] = {}
+        for k, kind in enumerate(groups):
+            seen = set()
+            for c in kind:
+                v = cells[c]
+                if 1 <= v <= 10 and v not in seen:
+                    seen.add(v)
+                    reps.setdefault(v, []).append((k, c))
+        moves = [((10, k, 0, 0), {c: 0}) for k, c in reps.get(10, ())]
+        for v in range(1, 5):
+            for ka, a in reps.get(v, ()):
+                for kb, b in reps.get(10 - v, ()):
+                    moves.append(((v, ka, 10 - v, kb), {a: 0, b: 0}))
+        fives = [(k, c) for k, kind in enumerate(groups) for c in kind if cells[c] == 5]
+        done = set()
+        for x in range(len(fives)):
+            for y in range(x + 1, len(fives)):
+                kinds = (fives[x][0], fives[y][0])
+                if kinds not in done:
+                    done.add(kinds)
+                    moves.append(((5, kinds[0], 5, kinds[1]), {fives[x][1]: 0, fives[y][1]: 0}))
+        moves.sort(key=lambda m: m[0])
+        return moves

@@ -1,0 +1,103 @@
+"""What the patience solvers share: the answer record and the limits.
+
+A solver knows the whole deal, stock order included (what unlimited undo
+effectively reveals), and answers
+
+* ``"winnable"`` with a winning line (move notation, replayable with
+  ``game.play``) from the position it was asked about,
+* ``"not winnable"`` when every way on was tried, or
+* ``"unknown"`` when a limit (states, seconds, or a stop request) came first.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+WINNABLE = "winnable"
+NOT_WINNABLE = "not winnable"
+UNKNOWN = "unknown"
+ANSWERS = (WINNABLE, NOT_WINNABLE, UNKNOWN)
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A solver's answer. ``line`` is empty unless the answer is winnable (and
+    empty too when the position is already won). ``states`` counts the
+    positions the search expanded; ``seconds`` is wall-clock time."""
+
+    answer: str
+    line: tuple[str, ...] = ()
+    states: int = 0
+    seconds: float = 0.0
+    reason: str = ""          # why unknown: "states", "seconds" or "stopped"
+
+    @property
+    def winnable(self) -> bool:
+        return self.answer == WINNABLE
+
+    @property
+    def decided(self) -> bool:
+        return self.answer != UNKNOWN
+
+    def to_json(self) -> dict:
+        return {"answer": self.answer, "line": list(self.line), "states": self.states,
+                "seconds": round(self.seconds, 4), "reason": self.reason}
+
+
+class LimitReached(Exception):
+    """Raised inside a search when a limit is hit (caught by the solver)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Budget:
+    """States and seconds a search may use, and an optional stop request
+    (anything with ``is_set()``, e.g. a ``threading.Event``, or a callable
+    returning True). ``tick()`` is called once per expanded state."""
+
+    max_states: int | None = None
+    max_seconds: float | None = None
+    stop: object = None
+    states: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def tick(self) -> None:
+        self.states += 1
+        if self.max_states is not None and self.states > self.max_states:
+            raise LimitReached("states")
+        if self.states & 511 == 0:
+            if (self.max_seconds is not None
+                    and time.perf_counter() - self.started > self.max_seconds):
+                raise LimitReached("seconds")
+            if self.stopped():
+                raise LimitReached("stopped")
+
+    def stopped(self) -> bool:
+        stop = self.stop
+        if stop is None:
+            return False
+        if hasattr(stop, "is_set"):
+            return bool(stop.is_set())
+        return bool(stop())
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def result(self, answer: str, line=(), reason: str = "") -> SolveResult:
+        return SolveResult(answer, tuple(line), self.states, self.elapsed(), reason)
+
+
+SOLVER_MODULES = {"camelot-solitaire": "game.camelot_solver",
+                  "hamilton": "game.hamilton_solver",
+                  "clock": "game.clock_solver"}
+
+
+def solver_for(game_id: str):
+    """The ``solve`` function of a game (ValueError when it has no solver)."""
+    import importlib
+    if game_id not in SOLVER_MODULES:
+        raise ValueError(f"no solver for {game_id!r}; solvers: {', '.join(SOLVER_MODULES)}")
+    return importlib.import_module(SOLVER_MODULES[game_id]).solve

@@ -1,0 +1,111 @@
+"""The Camelot (patience) solver: answers checked by replaying through the engine."""
+from __future__ import annotations
+
+import pytest
+
+from game.base import Status
+from game.camelot_solitaire import CamelotSolitaire
+from game.camelot_solver import solve
+from game.cards import FULL_DECK, Card, deck_text
+from game.cli import main
+from game.solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE
+
+# Pictures first, then the numbers in fours of two pairs each (the engine tests' win).
+WIN_DECK = ("KC QC QD KD JC JD JH JS KH QH QS KS "
+            "AC 9C AD 9D AH 9H AS 9S 2C 8C 2D 8D 2H 8H 2S 8S 3C 7C 3D 7D 3H 7H 3S 7S "
+            "4C 6C 4D 6D 4H 6H 4S 6S 5C 5D 5H 5S 10C 10D 10H 10S")
+
+
+def deck_starting(first: str) -> str:
+    top = [Card.parse(w) for w in first.split()]
+    return deck_text(top + [c for c in FULL_DECK if c not in top])
+
+
+# The first 16 cards are aces to fours: the grid fills with no ten and no pair.
+NO_PAIR_DECK = deck_starting("AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 3S 4C 4D 4H 4S")
+# Five pictures of one kind cannot come in the first fill... but four kings and
+# then numbers that never pair before a fifth border picture: the queens come
+# after twelve numbers with no pair among them, filling every cell but the corners.
+QUEEN_DECK = deck_starting("KC KD KH KS AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 3S QC")
+
+
+def replay(game: CamelotSolitaire, line) -> CamelotSolitaire:
+    for move in line:
+        assert game.status is Status.PLAYING
+        game.play(move)                   # raises on an illegal move
+    return game
+
+
+@pytest.mark.parametrize("start", [{"deck": WIN_DECK}, {"seed": 1}, {"seed": 2}, {"seed": 4}])
+def test_winnable_deals_are_solved_and_the_line_wins(start):
+    result = solve(CamelotSolitaire(**start))
+    assert result.answer == WINNABLE and result.line
+    assert replay(CamelotSolitaire(**start), result.line).status is Status.WON
+
+
+@pytest.mark.parametrize("deck", [NO_PAIR_DECK, QUEEN_DECK])
+def test_lost_decks_are_not_winnable(deck):
+    result = solve(deck)
+    assert result.answer == NOT_WINNABLE and result.line == ()
+
+
+def test_deal_numbers_and_deck_text_are_accepted():
+    assert solve(1).answer == solve(deck_text(CamelotSolitaire(seed=1).deck)).answer == WINNABLE
+
+
+@pytest.mark.parametrize("moves", [0, 1, 2, 17, 25])
+def test_solving_from_the_current_position(moves):
+    # part of a winning line, then solve from there: waste pending or not,
+    # filling or removing — the answer's line goes on to a win
+    game = CamelotSolitaire(seed=1)
+    first = solve(1).line
+    replay(game, first[:moves])
+    result = solve(game)
+    assert result.answer == WINNABLE
+    assert replay(game, result.line).status is Status.WON
+    assert len(game.history) == moves + len(result.line)
+
+
+def test_a_finished_game_needs_no_search():
+    game = replay(CamelotSolitaire(seed=1), solve(1).line)
+    assert solve(game).answer == WINNABLE and solve(game).line == ()
+    lost = CamelotSolitaire(deck=NO_PAIR_DECK)
+    for cell in range(16):
+        lost.play("t")
+        lost.play(f"w>c{cell}")
+    assert lost.status is Status.LOST and solve(lost).answer == NOT_WINNABLE
+
+
+def test_unknown_when_the_limit_is_tiny():
+    result = solve(11, max_states=5)
+    assert result.answer == UNKNOWN and result.reason == "states" and result.line == ()
+    assert not result.decided
+
+
+def test_a_stop_request_ends_the_search():
+    result = solve(11, max_states=None, stop=lambda: True)
+    assert result.answer == UNKNOWN and result.reason == "stopped"
+
+
+def test_every_reported_line_replays_legally():
+    for seed in range(1, 16):
+        result = solve(seed, max_states=3_000)
+        if result.answer == WINNABLE:
+            assert replay(CamelotSolitaire(seed=seed), result.line).status is Status.WON
+
+
+def test_cli_solve(capsys):
+    assert main(["solve", "camelot-solitaire", "--seed", "1", "--json"]) == 0
+    import json
+    out = json.loads(capsys.readouterr().out)
+    assert out["answer"] == WINNABLE and out["seed"] == 1
+    assert main(["play", "camelot-solitaire", "--seed", "1", "--moves", " ".join(out["line"]),
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "won"
+    assert main(["solve", "camelot-solitaire", "--deck", NO_PAIR_DECK]) == 0
+    assert "not winnable" in capsys.readouterr().out
+    assert main(["solve", "camelot-solitaire", "--seed", "x"]) == 2
+    assert main(["solve", "camelot-solitaire", "--deck", "AS 2S"]) == 2
+    assert main(["solve", "camelot-board"]) == 2
+    assert main(["solve", "nope", "--seed", "1"]) == 2
+    assert main(["solve", "camelot-solitaire", "--seed", "1", "--max-states", "0"]) == 2
