@@ -27,6 +27,7 @@ class CamelotSolitaireScene(PatienceScene):
     game_id = "camelot-solitaire"
     title = "Camelot (patience)"
     record_stagger = 0.1
+    solver_seconds = 1.5          # "still winnable?" after every move, and solver hints
 
     def new_engine(self, seed: int) -> CamelotSolitaire:
         return CamelotSolitaire(seed=seed)
@@ -69,7 +70,7 @@ class CamelotSolitaireScene(PatienceScene):
 
     # --- HUD ----------------------------------------------------------------
     def status_line(self) -> str:
-        return f"Phase: {self.game.phase}  ·  Stock {self.game.stock_count}"
+        return self.with_solver_status(f"Phase: {self.game.phase}  ·  Stock {self.game.stock_count}")
 
     def score_line(self) -> str:
         return f"Score {self.game.score} / {self.game.max_score}"

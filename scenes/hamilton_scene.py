@@ -35,6 +35,7 @@ class HamiltonScene(PatienceScene):
     title = "Hamilton"
     think_in_background = True    # the computer player searches: keep it off the frame loop
     record_stagger = 0.07
+    solver_seconds = 3.0          # its solver is slow: often "Unknown" in this budget
 
     def new_engine(self, seed: int) -> Hamilton:
         return Hamilton(seed=seed)
@@ -92,8 +93,10 @@ class HamiltonScene(PatienceScene):
         game = self.game
         if game.start_rank is None:
             left = game.choices_left
-            return f"Choose a start card  ·  {left} choice{'s' * (left != 1)} left"
-        return f"Start rank {rank_name(game.start_rank).capitalize()}  ·  Stock {game.stock_count}"
+            return self.with_solver_status(
+                f"Choose a start card  ·  {left} choice{'s' * (left != 1)} left")
+        return self.with_solver_status(
+            f"Start rank {rank_name(game.start_rank).capitalize()}  ·  Stock {game.stock_count}")
 
     def score_line(self) -> str:
         return f"Score {self.game.score} / {self.game.max_score}"

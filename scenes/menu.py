@@ -228,13 +228,14 @@ class MenuScene(Scene):
 
 
 class SettingsScene(Scene):
-    """Fullscreen or window, animation speed, sound, volume, card back: left/right or click changes."""
+    """Fullscreen or window, animation speed, sound, volume, card back, which deals: left/right or click changes."""
 
     def __init__(self, app) -> None:
         super().__init__(app)
         self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
                      Button("", self._toggle_sound), Button("", self._change_volume),
-                     Button("", self._next_back), Button("Back", self.back)]
+                     Button("", self._next_back), Button("", self._toggle_winnable_only),
+                     Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
     def _labels(self) -> None:
@@ -244,6 +245,7 @@ class SettingsScene(Scene):
         self.rows[2].label = f"Sound: {'On' if st.sound else 'Off'}"
         self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
         self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
+        self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
 
     def _toggle_fullscreen(self) -> None:
         self.app.toggle_fullscreen()
@@ -275,6 +277,11 @@ class SettingsScene(Scene):
         st.card_back = backs[(backs.index(st.card_back) + step) % len(backs)]
         self.app.save_settings()
 
+    def _toggle_winnable_only(self) -> None:
+        """Patience deals: any deal, or only deals the solver proved winnable."""
+        self.app.settings.winnable_only = not self.app.settings.winnable_only
+        self.app.save_settings()
+
     def back(self) -> None:
         self.app.scenes.pop()
 
@@ -282,7 +289,7 @@ class SettingsScene(Scene):
         super().resize(size)
         s = self.scale = ui_scale(size)
         from .ui import layout_column
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.27), int(520 * s), int(56 * s), int(16 * s))
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.27), int(520 * s), int(52 * s), int(12 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -298,7 +305,7 @@ class SettingsScene(Scene):
                 self._change_volume(step, wrap=False)
             elif i == 4:
                 self._next_back(step)
-            elif i in (0, 2):
+            elif i in (0, 2, 5):
                 self.rows[i].action()
             return
         self.focus.handle(event)

@@ -27,10 +27,12 @@ off the frame loop when the game says so (``think_in_background``).
 from __future__ import annotations
 
 import math
+import random
 
 import pygame
 
 from game.base import Status
+from game.solver_common import NOT_WINNABLE, WINNABLE, SolveResult
 
 from .actions import DIRECTIONS, Action, InputEvent
 from .card_table import CardTable
@@ -45,10 +47,32 @@ HINT_SECONDS = 2.5
 SELECTED = (255, 168, 64)  # the ring round picked-up cards
 
 
+SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "No longer winnable"}
+_solver_owner: list = []   # the one scene whose solver runs (one game is played at a time)
+
+
+def pick_winnable_deal(game_id: str, rng) -> int | None:
+    """A deal number from the proven-winnable cache list (None if there is none).
+    Only the cache: solving deals to find one would block the frame loop."""
+    from .solver_service import cached_winnable_deals, winnable_deal
+    if not cached_winnable_deals(game_id):
+        return None
+    return winnable_deal(game_id, rng)
+
+
 class PatienceScene(GameScene):
     think_in_background = False   # True: the computer player runs in a worker process
+    solver_seconds: float | None = None
+    """Budget of the background "still winnable?" solve after every move (None:
+    no solver indicator and no solver hints for this game)."""
+    solver_mode = "process"       # SolverService mode (tests may use "thread")
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
+        if seed is None and game is None and not demo and app.settings.winnable_only:
+            seed = pick_winnable_deal(self.game_id, random.Random())
+        self._solver = None          # SolverService, started at the first request
+        self._solve_version = None   # the position (self._version) last asked about
+        self._solve_result = None    # (version, SolveResult) of the latest answer
         self.table = CardTable()
         self.art = None
         self.focus: str | None = None
@@ -253,11 +277,102 @@ class PatienceScene(GameScene):
             if self.game.status is not Status.PLAYING or self.play(move) is None:
                 self._queue = []
 
+    def new_deal(self, seed: int | None = None) -> None:
+        if seed is None and not self.demo and self.app.settings.winnable_only:
+            seed = pick_winnable_deal(self.game_id, self.rng)
+        super().new_deal(seed)
+
+    # --- the background solver ("still winnable?", solver hints) ------------------
+    @property
+    def solver_enabled(self) -> bool:
+        return self.solver_seconds is not None and not self.demo
+
+    def solver_tick(self) -> None:
+        """Every frame: ask about a new position, pick up an answer. Never blocks."""
+        if not self.solver_enabled:
+            return
+        if (self._solve_version != self._version and self.game.status is Status.PLAYING
+                and self.app.scenes.top is self):
+            from .solver_service import SolverService
+            if self._solver is None:
+                for other in list(_solver_owner):     # a scene dropped without leave()
+                    other.stop_solver()
+                self._solver = SolverService(self.solver_mode)
+                _solver_owner.append(self)
+            self._solver.request(self.game, "indicator", max_seconds=self.solver_seconds)
+            self._solve_version = self._version
+        if self._solver is not None:
+            result = self._solver.poll()
+            if result is not None and self._solve_version is not None:
+                self._solve_result = (self._solve_version, result)
+
+    def solver_result(self) -> SolveResult | None:
+        """The solver's answer for the position on the table (None: not in yet)."""
+        if self._solve_result is None or self._solve_result[0] != self._version:
+            return None
+        return self._solve_result[1]
+
+    def solver_status(self) -> str:
+        """Words for the HUD: is the position on the table still winnable?"""
+        if not self.solver_enabled or self.game.status is not Status.PLAYING:
+            return ""
+        result = self.solver_result()
+        if result is None:
+            return "Thinking…" if self._solve_version == self._version else ""
+        return SOLVER_WORDS.get(result.answer, "Unknown")
+
+    def with_solver_status(self, line: str) -> str:
+        words = self.solver_status()
+        return f"{line}  ·  {words}" if line and words else (line or words)
+
+    def play(self, move):
+        """Play, and when the move was the first of the known winning line, the
+        rest of the line still wins: no need to ask the solver again."""
+        result = self.solver_result() if self.solver_enabled else None
+        first = None
+        if result is not None and result.winnable and result.line:
+            try:
+                first = self.game.parse_move(result.line[0])   # before the move changes things
+            except Exception:  # noqa: BLE001 - a notation the engine cannot read
+                first = None
+        record = super().play(move)
+        if record is not None and first is not None and first == move:
+            self._solve_result = (self._version, SolveResult(WINNABLE, result.line[1:]))
+            self._solve_version = self._version
+            if self._solver is not None:
+                self._solver.cancel()
+        return record
+
+    def leave(self) -> None:
+        self.stop_solver()
+        super().leave()
+
+    def stop_solver(self) -> None:
+        if self in _solver_owner:
+            _solver_owner.remove(self)
+        if self._solver is not None:
+            self._solver.shutdown()
+            self._solver = None
+
     # --- the computer player ----------------------------------------------------
     def hint(self) -> None:
         if self.game.status is not Status.PLAYING:
             self.app.toast("The game is over")
             return
+        result = self.solver_result() if self.solver_enabled else None
+        if result is not None and result.winnable and result.line:
+            try:
+                move = self.game.parse_move(result.line[0])
+            except Exception:  # noqa: BLE001 - fall back to the heuristic hint
+                move = None
+            if move is not None:
+                self._hint_wanted = False
+                self.hint_move = move
+                self.hint_time = HINT_SECONDS
+                self.show_hint(move)
+                return
+        if result is not None and result.answer == NOT_WINNABLE:
+            self.app.toast("This deal can no longer be won")
         self._hint_wanted = True
         self._ask()
         self._deliver_hint()
@@ -485,6 +600,7 @@ class PatienceScene(GameScene):
     def update_table(self, dt: float) -> None:
         self.table.update(dt)
         self._play_queued()
+        self.solver_tick()
         if self.flash:
             pile, left = self.flash
             self.flash = (pile, left - dt) if left - dt > 0 else None

@@ -52,7 +52,7 @@ def test_a_known_deal_is_won_by_every_kind_of_input():
 
 def test_declining_the_third_card_loses():
     app, scene = start(3)
-    assert scene.status_line() == "Choose a start card  ·  3 choices left"
+    assert scene.status_line().startswith("Choose a start card  ·  3 choices left")
     for n in range(3):
         click(app, card_point(scene, "stock", 0))
         settle(app, scene)
@@ -97,7 +97,7 @@ def test_start_card_by_double_click_and_hud():
     assert scene.game.start_rank == card.rank and scene.game.score == 1
     settle(app, scene)
     assert scene.status_line().startswith("Start rank ")
-    assert scene.status_line().endswith("Stock 23")
+    assert "Stock 23" in scene.status_line()   # then the solver's word
     label = scene.table.slots["foundation:1"].label      # empty foundations show the rank
     assert label and label[0] in "A23456789TJQK1"
     click(app, card_point(scene, "stock", 0))          # a row is dealt

@@ -1,0 +1,202 @@
+"""The background solver in the patience scenes: winnable-only deals, the
+"still winnable?" indicator in the HUD and solver hints. Headless; every wait
+is bounded by frames and wall-clock time, so nothing can hang."""
+import time
+
+import pytest
+
+from game.camelot_solitaire import CamelotSolitaire
+from game.camelot_solver import solve as solve_camelot
+from game.hamilton import Hamilton
+from scenes.camelot_solitaire_scene import CamelotSolitaireScene
+from scenes.hamilton_scene import HamiltonScene
+from scenes.patience_scene import PatienceScene
+from scenes.settings import Settings
+from scenes.solver_service import cached_winnable_deals
+
+from .harness import make_app, settle, step
+from .patience_input import open_scene
+
+# Deal 1 is proven winnable; after these moves of its winning line, placing the
+# waste card on cell 12 leaves it unwinnable (found with the solver).
+DEAL1_PREFIX = ("t", "w>c4", "t", "w>c5", "t", "w>c1", "t", "w>c6", "t", "w>c9", "t", "w>c0",
+                "t", "w>c10", "t", "w>c2", "t", "w>c13", "t", "w>c14", "t", "w>c7", "t", "w>c3", "t")
+DEAL1_LOSING = "w>c12"
+
+
+@pytest.fixture(autouse=True)
+def threaded_solver(monkeypatch):
+    """A thread, not a process: quick to start in a test."""
+    monkeypatch.setattr(PatienceScene, "solver_mode", "thread")
+    scenes = []
+    original = PatienceScene.__init__
+
+    def tracked(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        scenes.append(self)
+
+    monkeypatch.setattr(PatienceScene, "__init__", tracked)
+    yield
+    for scene in scenes:
+        scene.stop_solver()
+
+
+def wait_for(app, scene, done, seconds=20.0):
+    """Step frames until ``done()``, for at most ``seconds`` of wall-clock time."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        step(app)
+        if done():
+            return
+        time.sleep(0.005)
+    raise AssertionError(f"gave up waiting; the HUD says {scene.status_line()!r}")
+
+
+def answered(scene):
+    return lambda: scene.solver_result() is not None
+
+
+def camelot(seed=1):
+    return open_scene(CamelotSolitaireScene, CamelotSolitaire(seed=seed), seed=seed)
+
+
+def play_text(app, scene, texts):
+    for text in texts:
+        assert scene.play(scene.game.parse_move(text)) is not None, text
+        settle(app, scene)
+
+
+# --- winnable-only deals ------------------------------------------------------------
+def test_the_setting_is_validated_and_defaults_off():
+    assert Settings().winnable_only is False
+    Settings(winnable_only=True).validate()
+    with pytest.raises(ValueError):
+        Settings(winnable_only="yes").validate()
+
+
+def test_the_settings_scene_toggles_winnable_only():
+    from scenes.menu import SettingsScene
+    app = make_app()
+    scene = SettingsScene(app)
+    app.scenes.reset(scene)
+    step(app)
+    row = next(b for b in scene.rows if b.label.startswith("Deals:"))
+    assert row.label == "Deals: Any"
+    row.action()
+    step(app)
+    assert app.settings.winnable_only and row.label == "Deals: Winnable only"
+
+
+@pytest.mark.parametrize("scene_class", [CamelotSolitaireScene, HamiltonScene])
+def test_winnable_only_deals_come_from_the_cache(scene_class):
+    cache = set(cached_winnable_deals(scene_class.game_id))
+    assert cache
+    app = make_app()
+    app.settings.winnable_only = True
+    scene = scene_class(app)
+    app.scenes.reset(scene)
+    assert scene.seed in cache
+    seeds = set()
+    for _ in range(8):
+        scene.new_deal()
+        seeds.add(scene.seed)
+    assert seeds <= cache and len(seeds) > 1
+    scene.new_deal(7777)                  # an explicit deal is played as asked
+    assert scene.seed == 7777
+
+
+def test_any_deal_when_the_setting_is_off():
+    app = make_app()
+    scene = CamelotSolitaireScene(app, seed=3)
+    app.scenes.reset(scene)
+    cache = set(cached_winnable_deals("camelot-solitaire"))
+    seeds = set()
+    for _ in range(30):
+        scene.new_deal()
+        seeds.add(scene.seed)
+    assert not seeds <= cache
+
+
+# --- the indicator --------------------------------------------------------------
+def test_deal_1_is_winnable_then_a_bad_move_says_so():
+    app, scene = camelot(1)
+    wait_for(app, scene, answered(scene))
+    assert scene.solver_status() == "Winnable"
+    assert scene.status_line().endswith("Winnable")
+    play_text(app, scene, DEAL1_PREFIX)
+    assert scene.solver_status() == "Winnable"   # on the winning line all the way
+    play_text(app, scene, [DEAL1_LOSING])
+    assert scene.solver_status() in ("Thinking…", "No longer winnable")
+    wait_for(app, scene, answered(scene))
+    assert scene.solver_status() == "No longer winnable"
+    assert "No longer winnable" in scene.status_line()
+    scene.undo()
+    settle(app, scene)
+    wait_for(app, scene, answered(scene))
+    assert scene.solver_status() == "Winnable"
+
+
+def test_a_new_move_asks_again_and_the_old_answer_is_not_shown():
+    app, scene = camelot(1)
+    wait_for(app, scene, answered(scene))
+    old = scene.solver_result()
+    play_text(app, scene, ["t", "w>c8"])          # off the solver's line (it says w>c4)
+    assert scene.solver_result() is not old
+    wait_for(app, scene, answered(scene))
+    assert scene.solver_status() in ("Winnable", "No longer winnable", "Unknown")
+
+
+def test_leaving_the_scene_shuts_the_solver_down():
+    app, scene = camelot(1)
+    wait_for(app, scene, lambda: scene._solver is not None)
+    service = scene._solver
+    scene.leave()
+    assert scene._solver is None and not service.running
+
+
+# --- solver hints -----------------------------------------------------------------
+def test_the_hint_is_the_solvers_first_move():
+    app, scene = camelot(1)
+    wait_for(app, scene, answered(scene))
+    line = scene.solver_result().line
+    scene.hint()
+    assert scene.hint_move == scene.game.parse_move(line[0])
+    direct = solve_camelot(CamelotSolitaire.from_json(scene.game.to_json()), max_seconds=5)
+    assert direct.winnable and scene.hint_move == scene.game.parse_move(direct.line[0])
+    scene.play(scene.hint_move)                  # following the hint: still winnable, at once
+    settle(app, scene)
+    assert scene.solver_status() == "Winnable"
+    scene.hint()
+    assert scene.hint_move == scene.game.parse_move(line[1])
+
+
+def test_a_lost_cause_says_so_and_still_hints():
+    app, scene = camelot(1)
+    play_text(app, scene, DEAL1_PREFIX + (DEAL1_LOSING,))
+    wait_for(app, scene, answered(scene))
+    assert scene.solver_status() == "No longer winnable"
+    scene.hint()
+    assert any(t[0] == "This deal can no longer be won" for t in app._toasts)
+    wait_for(app, scene, lambda: scene.hint_move is not None, seconds=10)
+
+
+def test_demo_runs_no_solver():
+    app, scene = open_scene(CamelotSolitaireScene, CamelotSolitaire(seed=1), seed=1, demo=True)
+    step(app, 30)
+    assert scene._solver is None and scene.solver_status() == ""
+
+
+# --- Hamilton ---------------------------------------------------------------------
+def test_hamilton_shows_the_answer_and_hints_the_solvers_move():
+    app, scene = open_scene(HamiltonScene, Hamilton(seed=2), seed=2)
+    wait_for(app, scene, answered(scene), seconds=30)
+    status = scene.solver_status()
+    assert status in ("Winnable", "Unknown")           # 3 s may not be enough: said honestly
+    assert status in scene.status_line()
+    if status == "Winnable":
+        line = scene.solver_result().line
+        scene.hint()
+        assert scene.hint_move == scene.game.parse_move(line[0])
+        scene.play(scene.hint_move)
+        settle(app, scene)
+        assert scene.solver_status() == "Winnable"
