@@ -21,8 +21,9 @@ import random
 from dataclasses import dataclass
 
 from .base import CardFlipped, CardGame, CardMoved, Status
-from .cards import Card, check_seed, deck_for_seed, deck_text, parse_deck
+from .cards import Card
 from .errors import BadDeckError, NotationError
+from .solitaire_common import DeckStart
 
 CENTRE = "centre"
 HOURS = range(1, 13)
@@ -51,27 +52,22 @@ class ClockMove:
     source: str = CENTRE
 
 
-class Clock(CardGame[ClockMove]):
+class Clock(DeckStart, CardGame[ClockMove]):
     game_id = "clock"
     title = "Clock"
     max_score = 48
 
     def __init__(self, seed: int | str | None = None,
                  deck: list[Card] | str | None = None) -> None:
-        super().__init__()
-        if (seed is None) == (deck is None):
-            raise BadDeckError("give a deal number or a deck order (one of them)")
-        self.seed = None if seed is None else check_seed(seed)
-        self.deck = deck_for_seed(self.seed) if deck is None else (
-            parse_deck(deck) if isinstance(deck, str) else parse_deck([c.code for c in deck]))
-        self._deal()
+        CardGame.__init__(self)
+        self._init_start(seed, deck)
 
-    def _deal(self) -> None:
+    def _deal(self, deck: list[Card]) -> None:
         # pile id → [(card, face_up)], bottom first
         self._piles: dict[str, list[tuple[Card, bool]]] = {hour_pile(h): [] for h in HOURS}
-        for i, card in enumerate(self.deck[:48]):
+        for i, card in enumerate(deck[:48]):
             self._piles[hour_pile(i % 12 + 1)].append((card, False))
-        centre = [(card, False) for card in self.deck[48:]]
+        centre = [(card, False) for card in deck[48:]]
         centre[-1] = (centre[-1][0], True)
         self._piles[CENTRE] = centre
 
@@ -175,23 +171,6 @@ class Clock(CardGame[ClockMove]):
     def computer_move(self, rng: random.Random | None = None) -> ClockMove | None:
         moves = self.legal_moves()
         return moves[0] if moves else None
-
-    # --- start / restart / JSON ---------------------------------------------
-    def restart(self) -> None:
-        self._deal()
-        self._clear_history()
-
-    def start_json(self) -> dict:
-        if self.seed is not None:
-            return {"seed": self.seed}
-        return {"deck": deck_text(self.deck)}
-
-    @classmethod
-    def from_start_json(cls, data: dict) -> "Clock":
-        if "seed" in data:
-            return cls(seed=data["seed"])
-        return cls(deck=data["deck"])
-
 
 def play_out(game: Clock) -> Clock:
     """Play the game to its end (Clock has no choices)."""
