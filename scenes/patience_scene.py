@@ -68,7 +68,8 @@ class PatienceScene(GameScene):
     solver_mode = "process"       # SolverService mode (tests may use "thread")
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
-        if seed is None and game is None and not demo and app.settings.winnable_only:
+        if seed is None and game is None and (demo or app.settings.winnable_only):
+            # Demos deal proven-winnable deals too, so they can show wins.
             seed = pick_winnable_deal(self.game_id, random.Random())
         self._solver = None          # SolverService, started at the first request
         self._solve_version = None   # the position (self._version) last asked about
@@ -278,14 +279,16 @@ class PatienceScene(GameScene):
                 self._queue = []
 
     def new_deal(self, seed: int | None = None) -> None:
-        if seed is None and not self.demo and self.app.settings.winnable_only:
+        if seed is None and (self.demo or self.app.settings.winnable_only):
             seed = pick_winnable_deal(self.game_id, self.rng)
         super().new_deal(seed)
 
     # --- the background solver ("still winnable?", solver hints) ------------------
     @property
     def solver_enabled(self) -> bool:
-        return self.solver_seconds is not None and not self.demo
+        """The solver runs for the indicator and hints, and in demos for the
+        winning line they follow."""
+        return self.solver_seconds is not None
 
     def solver_tick(self) -> None:
         """Every frame: ask about a new position, pick up an answer. Never blocks."""
@@ -314,7 +317,7 @@ class PatienceScene(GameScene):
 
     def solver_status(self) -> str:
         """Words for the HUD: is the position on the table still winnable?"""
-        if not self.solver_enabled or self.game.status is not Status.PLAYING:
+        if not self.solver_enabled or self.demo or self.game.status is not Status.PLAYING:
             return ""
         result = self.solver_result()
         if result is None:
@@ -408,6 +411,16 @@ class PatienceScene(GameScene):
             pause *= 2  # let the player see the deal
         if self._autoplay_wait < pause:
             return
+        if self.demo and self.solver_enabled:
+            # A demo follows the solver's winning line where there is one; it
+            # waits for the answer (at most the solver's budget), else plays on.
+            result = self.solver_result()
+            if result is None and self._solve_version == self._version:
+                return
+            if result is not None and result.winnable and result.line:
+                self._autoplay_wait = 0.0
+                self.play(self.game.parse_move(result.line[0]))
+                return
         ready, move = self.thinker.answer(self.game)
         if not ready:
             return

@@ -180,10 +180,15 @@ def test_a_lost_cause_says_so_and_still_hints():
     wait_for(app, scene, lambda: scene.hint_move is not None, seconds=10)
 
 
-def test_demo_runs_no_solver():
+def test_demo_deals_a_proven_deal_and_follows_the_solvers_line_to_a_win():
     app, scene = open_scene(CamelotSolitaireScene, CamelotSolitaire(seed=1), seed=1, demo=True)
-    step(app, 30)
-    assert scene._solver is None and scene.solver_status() == ""
+    assert scene.solver_status() == ""          # no indicator in a demo
+    wait_for(app, scene, answered(scene))
+    line = list(scene.solver_result().line)
+    wait_for(app, scene, lambda: len(scene.game.history) >= 6, seconds=60)
+    assert scene.game.history[:6] == line[:6]   # the demo plays the winning line
+    scene.new_deal()
+    assert scene.seed in cached_winnable_deals("camelot-solitaire")
 
 
 # --- Hamilton ---------------------------------------------------------------------
