@@ -172,6 +172,7 @@ class Clock(DeckStart, CardGame[ClockMove]):
         moves = self.legal_moves()
         return moves[0] if moves else None
 
+
 def play_out(game: Clock) -> Clock:
     """Play the game to its end (Clock has no choices)."""
     while game.status is Status.PLAYING:
