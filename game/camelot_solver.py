@@ -37,6 +37,8 @@ limits.
 from __future__ import annotations
 
 import itertools
+import random
+import operator
 
 from .camelot_solitaire import CamelotSolitaire
 from .base import Status
@@ -68,18 +70,13 @@ def solve(game_or_deck, max_states: int | None = DEFAULT_MAX_STATES,
     if game.status is not Status.PLAYING:
         return budget.result(NOT_WINNABLE)
     stock = [card.rank for card, _ in reversed(game.piles()["stock"])]   # top first
-    cells = [0 if c is None else c.rank for c in game.cells]
+    cells = [0 if c is None else min(c.rank, 11) for c in game.cells]   # a picture: 11
     search = _Search(stock if game.waste is None else [game.waste.rank] + stock, budget)
     try:
-        if game.waste is not None:
-            won = search.fill(cells, 0)
-            line = search.line[1:]                    # the card is already turned
-        elif game.phase == "removing" and not stock:
+        if game.phase == "removing" and game.waste is None and not stock:
             won, line = True, _clear(cells)
-        elif game.phase == "removing":
-            won, line = search.remove(cells, 0), search.line
         else:
-            won, line = search.fill(cells, 0), search.line
+            won, line = search.run(cells, game.waste is not None, game.phase == "removing")
     except LimitReached as exc:
         return budget.result(UNKNOWN, reason=exc.reason)
     return budget.result(WINNABLE, line) if won else budget.result(NOT_WINNABLE)
@@ -110,12 +107,22 @@ def _clear(cells: list[int]) -> list[str]:
             raise AssertionError(f"numbers left that do not pair: {cells}")
 
 
+class _Restart(Exception):
+    """This attempt's share of states is spent: try the next move ordering."""
+
+
+# Move orderings tried in turn, each with a growing share of states; they
+# share the table of failed states (a failure is proven whatever the order).
+ORDERS = (("arrival", False), ("room", False), ("arrival", True), ("room", True))
+FIRST_SHARE = 10_000
+
+
 class _Search:
     def __init__(self, stock: list[int], budget: Budget) -> None:
         self.stock = stock
         self.n = len(stock)
         self.budget = budget
-        self.failed: set[int] = set()
+        self.failed: set = set()
         self.relaxed_memo: dict = {}
         self.line: list[str] = []
         # pics[k][i]: pictures of kind k among the first i stock cards
@@ -132,8 +139,42 @@ class _Search:
             for j in range(self.n - 1, -1, -1):
                 nxt[j] = j if stock[j] == rank else nxt[j + 1]
             self.next_pic.append(nxt)
+        self.groups_at = [self._groups(i) for i in range(self.n + 1)]
+        self.getters_at = [[operator.itemgetter(*g) for g in groups]
+                           for groups in self.groups_at]
 
-    def groups(self, i: int) -> list[tuple[int, ...]]:
+    def run(self, cells: list[int], waste: bool, removing: bool) -> tuple[bool, list[str]]:
+        share = FIRST_SHARE
+        attempt = 0
+        while True:
+            if attempt < len(ORDERS):
+                self.order, self.turn_first = ORDERS[attempt]
+                self.rng = None
+            else:                          # then random orderings, seeded: repeatable
+                self.rng = random.Random(attempt)
+                self.order = ORDERS[attempt % len(ORDERS)][0]
+                self.turn_first = self.rng.random() < 0.5
+            last = attempt >= 24
+            self.limit = None if last else self.budget.states + share
+            self.line = []
+            work = list(cells)
+            try:
+                if waste:
+                    return self.fill(work, 0), self.line[1:]   # the card is already turned
+                if removing:
+                    return self.remove(work, 0), self.line
+                return self.fill(work, 0), self.line
+            except _Restart:
+                attempt += 1
+                if attempt % len(ORDERS) == 0:
+                    share *= 2
+
+    def tick(self) -> None:
+        self.budget.tick()
+        if self.limit is not None and self.budget.states > self.limit:
+            raise _Restart
+
+    def _groups(self, i: int) -> list[tuple[int, ...]]:
         """The cells in groups of interchangeable cells at stock index i: a
         border kind with no picture of its own left in the stock is no
         different from the centre, so it joins the centre's group."""
@@ -146,13 +187,13 @@ class _Search:
                 pooled.extend(CELLS_OF[k])
         return [tuple(pooled)] + groups
 
-    def key(self, cells: list[int], i: int, removing: int) -> int:
-        k = i * 2 + removing
-        for group in self.groups(i):
-            k = k * 32 + len(group)
-            for v in sorted(min(cells[c], 11) for c in group):
-                k = k * 16 + v
-        return k
+    def groups(self, i: int) -> list[tuple[int, ...]]:
+        return self.groups_at[i]
+
+    def key(self, cells: list[int], i: int, removing: int) -> tuple:
+        # pictures are stored as 11 in the cells: a picture is only a blocker
+        return (i * 2 + removing,) + tuple(
+            tuple(sorted(get(cells))) for get in self.getters_at[i])
 
     def fits(self, cells: list[int], i: int) -> bool:
         """Do the pictures among the next (empty cells) cards find room?"""
@@ -185,7 +226,7 @@ class _Search:
         key = self.key(cells, i, 0)
         if key in self.failed or not self.fits(cells, i):
             return False
-        self.budget.tick()
+        self.tick()
         card = self.stock[i]
         line = self.line
         line.append("t")
@@ -195,7 +236,7 @@ class _Search:
         else:
             targets = []
             groups = self.groups(i + 1)
-            if ORDER == "arrival":      # the kind whose next picture comes last first
+            if self.order == "arrival":      # the kind whose next picture comes last first
                 rest = [(self.next_pic[PIC_KIND[self.stock_rank(g)]][i + 1], n)
                         for n, g in enumerate(groups) if n]
             else:
@@ -207,8 +248,11 @@ class _Search:
                 cell = next((c for c in groups[n] if cells[c] == 0), None)
                 if cell is not None:
                     targets.append(cell)
+            if self.rng is not None and len(targets) > 1 and self.rng.random() < 0.3:
+                self.rng.shuffle(targets)
+        value = min(card, 11)
         for cell in targets:
-            cells[cell] = card
+            cells[cell] = value
             line.append(f"w>c{cell}")
             if i + 1 == self.n:
                 line.extend(_clear(cells))
@@ -271,7 +315,7 @@ class _Search:
         Removals are made in a canonical order (each set of them once):
         only removals sorting at or after ``after`` are tried."""
         key = self.key(cells, i, 1)
-        if key in self.failed:
+        if key in self.failed or (after and (key, after) in self.failed):
             return False
         if 0 not in cells and RELAXED:
             counts = [0] * 11
@@ -281,8 +325,10 @@ class _Search:
             if not self.relaxed(i, tuple(counts)):
                 self.failed.add(key)
                 return False
-        self.budget.tick()
+        self.tick()
         line = self.line
+        if self.turn_first and 0 in cells and self.fill(cells, i):
+            return True
         for order, move in self.removals(cells, self.groups(i)):
             if order < after:
                 continue
@@ -294,9 +340,10 @@ class _Search:
             line.pop()
             for c, v in move.items():
                 cells[c] = v
-        if 0 in cells and self.fill(cells, i):
+        if not self.turn_first and 0 in cells and self.fill(cells, i):
             return True
-        self.failed.add(key)
+        # with `after`, only the removals from it on were tried
+        self.failed.add((key, after) if after else key)
         return False
 
     @staticmethod

@@ -109,3 +109,19 @@ def test_cli_solve(capsys):
     assert main(["solve", "camelot-board"]) == 2
     assert main(["solve", "nope", "--seed", "1"]) == 2
     assert main(["solve", "camelot-solitaire", "--seed", "1", "--max-states", "0"]) == 2
+
+
+def test_restarts_share_failures_and_keep_answers_exact(monkeypatch):
+    # The search restarts with other move orderings, keeping the states proven
+    # lost (a removal tried only from a point on is remembered with that point).
+    # Many tiny restarts must give the same answers as one uninterrupted search.
+    import game.camelot_solver as cs
+    deals = range(1, 31)
+    monkeypatch.setattr(cs, "FIRST_SHARE", 10**9)
+    single = [cs.solve(d, max_states=None).answer for d in deals]
+    monkeypatch.setattr(cs, "FIRST_SHARE", 3)
+    for d, answer in zip(deals, single):
+        result = cs.solve(d, max_states=None)
+        assert result.answer == answer != UNKNOWN
+        if answer == WINNABLE:
+            assert replay(CamelotSolitaire(seed=d), result.line).status is Status.WON
