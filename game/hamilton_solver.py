@@ -212,6 +212,20 @@ class _Search:
                     out.append(j)
         return out
 
+    def deal_row(self, piles, state):
+        """Deal the next row as a move (yield), then take it back."""
+        dealt = state[0]
+        row = self.stock[dealt:dealt + 7]
+        for i, card in enumerate(row):
+            piles[i].append(card)
+        self.line.append(("d",))
+        state[0] = dealt + len(row)
+        yield True
+        state[0] = dealt
+        self.line.pop()
+        for i in range(len(row)):
+            piles[i].pop()
+
     def moves(self, piles, heights, state):
         """Play each move in turn (yield after each, undo on resume)."""
         line = self.line
@@ -220,16 +234,7 @@ class _Search:
         need = self.need
         # 0. deal first (move ordering only)
         if DEAL_FIRST and dealt < len(self.stock):
-            row = self.stock[dealt:dealt + 7]
-            for i, card in enumerate(row):
-                piles[i].append(card)
-            line.append(("d",))
-            state[0] = dealt + len(row)
-            yield True
-            state[0] = dealt
-            line.pop()
-            for i in range(len(row)):
-                piles[i].pop()
+            yield from self.deal_row(piles, state)
         # 1. a card to its foundation
         for i, pile in enumerate(piles):
             if pile:
@@ -289,13 +294,4 @@ class _Search:
             heights[suit] += 1
         # 4. deal
         if not DEAL_FIRST and dealt < len(self.stock):
-            row = self.stock[dealt:dealt + 7]
-            for i, card in enumerate(row):
-                piles[i].append(card)
-            line.append(("d",))
-            state[0] = dealt + len(row)
-            yield True
-            state[0] = dealt
-            line.pop()
-            for i in range(len(row)):
-                piles[i].pop()
+            yield from self.deal_row(piles, state)

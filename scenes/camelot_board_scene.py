@@ -258,14 +258,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
     # --- showing the engine's state ---------------------------------------------------
     def show_new_game(self) -> None:
-        self._version += 1
-        self._cancel_ai()
-        self.travel = None
-        self.vanishing.clear()
-        self.shown = self.game.pieces()
-        self.last_move = self._last_from_history()
-        self._deselect()
-        self.hint_move = None
+        self.show_state()
         self._wait = 0.0
         self.focus_sq = self._initial_focus()
 
