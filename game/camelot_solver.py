@@ -25,10 +25,36 @@ Why it is fast — what the rules make equivalent or certain:
   get through the stock from the grid a fill will leave, the real position is
   lost too. Checked before every fill (and at every full grid), this proves
   most lost deals in a few hundred states.
+* **Relaxations keeping one or two picture kinds prune far more.** Keep the
+  cells of one border kind exact (the values in them, how many are free)
+  and pool every other cell: a value count and a number of free cells, where
+  any other picture may go. A round is a removal (any balanced set of
+  values, each from the kind's cells or the pool) and then the forced fill
+  (the kind's pictures need its own free cells, the other pictures free pool
+  cells, the numbers split between the kind and the pool in every distinct
+  way). Every real line maps to a line of this game (a real picture of
+  another kind takes a cell of the pool; a real removal is a balanced set),
+  so when no line of it gets through the stock, the real position is lost.
+  This catches number cards stuck in the cells a picture will need — e.g.
+  four 4s in the corners with no 6 before the next king — which the
+  kind-blind game cannot see. Keeping two kinds (and pooling the third with
+  the centre) is a finer relaxation of the same kind; it is cut at a
+  horizon of h removal rounds: "every line dies within h rounds" is still a
+  proof, "something lives h rounds" only means no proof (memoised with its
+  h, and each kind alone is tried first, as a relaxation of the pair).
+  These run at every full grid, in stages (``STAGES``): the first short
+  attempt adds the one-kind games to the kind-blind one, later attempts the
+  two-kind games with h = 1, and the last stage the two-kind games to the
+  end of the stock.
 * A picture has one canonical place (the first free cell of its kind); a
   number card has one per group of interchangeable free cells (the centre
   first, then the border kind whose next picture comes last). A border kind
   with no picture of its own left in the stock joins the centre's group.
+
+The search restarts with other move orderings (then seeded random ones),
+each with a share of states growing without bound; the attempts share the
+table of failed states (each entry a proof, whatever the order or stage), so
+the search stays complete.
 
 Answers are exact: ``winnable`` with a line in the game's notation,
 ``not winnable`` when the search space is exhausted, or ``unknown`` past the
@@ -48,6 +74,14 @@ CELLS_OF = ((0, 3, 12, 15), (1, 2, 13, 14), (4, 7, 8, 11), (5, 6, 9, 10))
 PIC_KIND = {13: 0, 12: 1, 11: 2}
 DEFAULT_MAX_STATES = 2_000_000
 RELAXED = True             # prune by the kind-blind relaxation (see _Search.relaxed)
+KIND_FILL = False          # also test the one-kind games before every fill (slower)
+# The pruning of each attempt: 0 kind-blind only, 1 and the one-kind games,
+# 2 and the two-kind games to PAIR_HORIZON rounds, 3 the two-kind games in full.
+STAGES = (1, 2, 2, 2, 2, 2, 2, 2, 3)
+PAIR_HORIZON = 1
+FULL = 99                  # a horizon past the end of any stock
+SINGLE = ((0,), (1,), (2,))
+PAIRED = ((0, 1), (0, 2), (1, 2))
 ORDER = "arrival"          # how number cards try the border kinds: "arrival" or "room"
 
 
@@ -107,6 +141,24 @@ def _clear(cells: list[int]) -> list[str]:
             raise AssertionError(f"numbers left that do not pair: {cells}")
 
 
+def _splits(nums: list[int], sizes: list[int]):
+    """Each distinct way to take sizes[0], sizes[1], … of the values in
+    ``nums`` (sorted sub-multisets), with what is left."""
+    if not sizes:
+        yield (), nums
+        return
+    seen = set()
+    for part in itertools.combinations(nums, sizes[0]):
+        if part in seen:
+            continue
+        seen.add(part)
+        left = list(nums)
+        for v in part:
+            left.remove(v)
+        for parts, rest in _splits(left, sizes[1:]):
+            yield (part,) + parts, rest
+
+
 class _Restart(Exception):
     """This attempt's share of states is spent: try the next move ordering."""
 
@@ -114,7 +166,8 @@ class _Restart(Exception):
 # Move orderings tried in turn, each with a growing share of states; they
 # share the table of failed states (a failure is proven whatever the order).
 ORDERS = (("arrival", False), ("room", False), ("arrival", True), ("room", True))
-FIRST_SHARE = 10_000
+FIRST_SHARE = 200
+GROWTH = 2
 
 
 class _Search:
@@ -124,6 +177,11 @@ class _Search:
         self.budget = budget
         self.failed: set = set()
         self.relaxed_memo: dict = {}
+        self.kind_memo: dict = {}
+        self.expanded = 0          # states of the real search (the budget counts all)
+        self.nums_prefix = [0]
+        for r in stock:
+            self.nums_prefix.append(self.nums_prefix[-1] + (r <= 10))
         self.line: list[str] = []
         # pics[k][i]: pictures of kind k among the first i stock cards
         self.pics = []
@@ -154,8 +212,8 @@ class _Search:
                 self.rng = random.Random(attempt)
                 self.order = ORDERS[attempt % len(ORDERS)][0]
                 self.turn_first = self.rng.random() < 0.5
-            last = attempt >= 24
-            self.limit = None if last else self.budget.states + share
+            self.level = STAGES[attempt] if attempt < len(STAGES) else STAGES[-1]
+            self.limit = self.expanded + int(share)
             self.line = []
             work = list(cells)
             try:
@@ -167,11 +225,12 @@ class _Search:
             except _Restart:
                 attempt += 1
                 if attempt % len(ORDERS) == 0:
-                    share *= 2
+                    share *= GROWTH
 
     def tick(self) -> None:
         self.budget.tick()
-        if self.limit is not None and self.budget.states > self.limit:
+        self.expanded += 1
+        if self.expanded > self.limit:
             raise _Restart
 
     def _groups(self, i: int) -> list[tuple[int, ...]]:
@@ -218,6 +277,8 @@ class _Search:
             if not self.relaxed_ok_full(counts):
                 return False
             if RELAXED and not self.relaxed(j, tuple(counts)):
+                return False
+            if KIND_FILL and not self.kind_ok(cells, i, SINGLE):
                 return False
         return True
 
@@ -305,6 +366,161 @@ class _Search:
         self.relaxed_memo[key] = answer
         return answer
 
+    # --- the relaxations keeping one or two picture kinds ----------------------
+    def kind_fill(self, ks: tuple, i: int, vals: tuple, frees: tuple, rest: tuple,
+                  fr: int, h: int = FULL) -> bool:
+        """Relaxation keeping the kinds ``ks``: the cells of kind ks[n] hold
+        the values vals[n] and frees[n] of them are free; every other cell is
+        one pool (``rest``: count of each value, ``fr`` free) where any other
+        picture may go. A fill of all free cells from stock index i: False
+        when every line of the relaxation dies within h more removal rounds
+        (a proof that the position is lost), True otherwise."""
+        key = (ks, i, vals, frees, rest, fr)
+        memo = self.kind_memo
+        known = memo.get(key)
+        if known is not None and (known < 0 or known >= h):
+            return known >= 0
+        r = fr + sum(frees)
+        j = min(self.n, i + r)
+        po = j - i - self.nums_prefix[j] + self.nums_prefix[i]
+        sizes = []
+        for k, f in zip(ks, frees):
+            pk = self.pics[k][j] - self.pics[k][i]
+            if pk > f:
+                memo[key] = -1
+                return False
+            po -= pk
+            sizes.append(f - pk)
+        if po > fr:
+            memo[key] = -1
+            return False
+        if i + r >= self.n:
+            memo[key] = FULL
+            return True
+        if len(ks) > 1:
+            # each kind alone is a relaxation of this one: a cheap first test
+            for n in range(len(ks)):
+                pooled = list(rest)
+                for m, kv in enumerate(vals):
+                    if m != n:
+                        for v in kv:
+                            pooled[v] += 1
+                if not self.kind_fill((ks[n],), i, (vals[n],), (frees[n],), tuple(pooled),
+                                      r - frees[n]):
+                    memo[key] = -1
+                    return False
+        if h <= 0:
+            return True
+        nums = [v for v in self.stock[i:j] if v <= 10]
+        answer = False
+        for parts, left in _splits(nums, sizes):
+            after = list(rest)
+            for v in left:
+                after[v] += 1
+            if self.kind_full(ks, j, tuple(tuple(sorted(old + new))
+                                          for old, new in zip(vals, parts)), tuple(after), h):
+                answer = True
+                break
+        memo[key] = h if answer else -1
+        return answer
+
+    def kind_full(self, ks: tuple, i: int, vals: tuple, rest: tuple, h: int = FULL) -> bool:
+        """The kind relaxation at a full grid: some removal, then the fill
+        (one round of the h)."""
+        key = (ks, i, vals, rest)
+        memo = self.kind_memo
+        known = memo.get(key)
+        if known is not None and (known < 0 or known >= h):
+            return known >= 0
+        if h <= 0:
+            return True
+        self.budget.tick()
+        answer = False
+        subsets = []
+        for kv in vals:
+            subs = set()
+            for m in range(len(kv) + 1):
+                subs.update(itertools.combinations(kv, m))
+            subsets.append(sorted(subs, key=len, reverse=True))
+        for mks in itertools.product(*subsets):
+            mkc = [0] * 11
+            for mk in mks:
+                for v in mk:
+                    mkc[v] += 1
+            lefts = []
+            for kv, mk in zip(vals, mks):
+                left = list(kv)
+                for v in mk:
+                    left.remove(v)
+                lefts.append(tuple(left))
+            lefts = tuple(lefts)
+            frees = tuple(len(mk) for mk in mks)
+            taken = sum(frees)
+            options = [[(t,) for t in range(rest[10], -1, -1)]]
+            for v in range(1, 5):
+                d = mkc[10 - v] - mkc[v]          # mr[v] - mr[10 - v] must be d
+                options.append([(a, a - d) for a in range(min(rest[v], rest[10 - v] + d),
+                                                          max(0, d) - 1, -1)])
+            options.append([(f,) for f in range(rest[5], -1, -1) if (f + mkc[5]) % 2 == 0])
+            for choice in itertools.product(*options):
+                after = list(rest)
+                after[10] -= choice[0][0]
+                fr = choice[0][0]
+                for v in range(1, 5):
+                    a, b = choice[v]
+                    after[v] -= a
+                    after[10 - v] -= b
+                    fr += a + b
+                after[5] -= choice[5][0]
+                fr += choice[5][0]
+                if not fr and not taken:
+                    continue
+                if self.kind_fill(ks, i, lefts, frees, tuple(after), fr, h - 1):
+                    answer = True
+                    break
+            if answer:
+                break
+        memo[key] = h if answer else -1
+        return answer
+
+    def kind_ok(self, cells: list[int], i: int, kind_sets, h: int = FULL) -> bool:
+        """The kind relaxations for the given sets of kinds (each kind with
+        pictures still to come)."""
+        for ks in kind_sets:
+            if any(self.pics[k][self.n] == self.pics[k][i] for k in ks):
+                continue
+            vals = []
+            frees = []
+            for k in ks:
+                kv = []
+                f = 0
+                for c in CELLS_OF[k]:
+                    v = cells[c]
+                    if v == 0:
+                        f += 1
+                    elif v <= 10:
+                        kv.append(v)
+                kv.sort()
+                vals.append(tuple(kv))
+                frees.append(f)
+            rest = [0] * 11
+            fr = 0
+            for kk in range(4):
+                if kk not in ks:
+                    for c in CELLS_OF[kk]:
+                        v = cells[c]
+                        if v == 0:
+                            fr += 1
+                        elif v <= 10:
+                            rest[v] += 1
+            if fr or any(frees):
+                ok = self.kind_fill(ks, i, tuple(vals), tuple(frees), tuple(rest), fr, h)
+            else:
+                ok = self.kind_full(ks, i, tuple(vals), tuple(rest), h)
+            if not ok:
+                return False
+        return True
+
     @staticmethod
     def relaxed_ok_full(counts) -> bool:
         return bool(counts[10] or counts[5] >= 2
@@ -322,7 +538,11 @@ class _Search:
             for v in cells:
                 if 1 <= v <= 10:
                     counts[v] += 1
-            if not self.relaxed(i, tuple(counts)):
+            level = self.level
+            if (not self.relaxed(i, tuple(counts))
+                    or (level >= 1 and not self.kind_ok(cells, i, SINGLE))
+                    or (level >= 2 and not self.kind_ok(cells, i, PAIRED,
+                                                        PAIR_HORIZON if level == 2 else FULL))):
                 self.failed.add(key)
                 return False
         self.tick()

@@ -83,7 +83,7 @@ def test_unknown_when_the_limit_is_tiny():
 
 
 def test_a_stop_request_ends_the_search():
-    result = solve(11, max_states=None, stop=lambda: True)
+    result = solve(226, max_states=None, stop=lambda: True)   # a deal of many states
     assert result.answer == UNKNOWN and result.reason == "stopped"
 
 
@@ -125,3 +125,45 @@ def test_restarts_share_failures_and_keep_answers_exact(monkeypatch):
         assert result.answer == answer != UNKNOWN
         if answer == WINNABLE:
             assert replay(CamelotSolitaire(seed=d), result.line).status is Status.WON
+
+
+# Corners hold four 4s, and no 6 comes before the first king: lost, though
+# the kind-blind relaxation (a king taking any free cell) gets through.
+CORNER_DECK = deck_starting("4C 4D 4H 4S QC QD QH QS JC JD JH JS AC 9C 2C 8C 3C 7C KC "
+                             "6C 6D 6H 6S KD 9D AD 9H AH 5C 5D 10C")
+CORNER_MOVES = [m for cell in (0, 3, 12, 15, 1, 2, 13, 14, 4, 7, 8, 11, 5, 6, 9, 10)
+                for m in ("t", f"w>c{cell}")]
+
+
+def test_the_relaxation_keeping_one_kind_proves_a_loss_the_kind_blind_one_cannot():
+    import game.camelot_solver as cs
+    from game.solver_common import Budget
+    game = replay(CamelotSolitaire(deck=CORNER_DECK), CORNER_MOVES)
+    assert game.phase == "removing" and game.status is Status.PLAYING
+    stock = [card.rank for card, _ in reversed(game.piles()["stock"])]
+    cells = [min(c.rank, 11) for c in game.cells]
+    search = cs._Search(stock, Budget())
+    counts = [0] * 11
+    for v in cells:
+        if v <= 10:
+            counts[v] += 1
+    assert search.relaxed(0, tuple(counts))                  # kind-blind: no proof
+    assert not search.kind_ok(cells, 0, cs.SINGLE)          # the corners' kind: lost
+    assert search.kind_ok(cells, 0, ((1,), (2,)))            # the other kinds: no proof
+    result = solve(game)
+    assert result.answer == NOT_WINNABLE and result.states < 50
+
+
+@pytest.mark.parametrize("stages", [(0,), (1,), (2,), (3,)])
+def test_every_stage_of_pruning_gives_the_same_answers(monkeypatch, stages):
+    # each stage adds relaxations (one kind kept, two kinds kept within one
+    # removal round, two kinds kept to the end): proofs only, so the answers
+    # never change — and every line still replays to a win
+    import game.camelot_solver as cs
+    monkeypatch.setattr(cs, "STAGES", stages)
+    lost = {5, 7, 10, 14, 16, 18, 19}         # the answers of the first solver
+    for deal in range(1, 21):
+        result = cs.solve(deal, max_states=None)
+        assert result.answer == (NOT_WINNABLE if deal in lost else WINNABLE)
+        if result.answer == WINNABLE:
+            assert replay(CamelotSolitaire(seed=deal), result.line).status is Status.WON
