@@ -1,31 +1,62 @@
 """An exact solver for Hamilton, knowing the stock order.
 
-* **The start card is part of the search**: each of the (up to three) cards the
-  chooser can show is tried as start card; the declined ones go under the
-  stock, so each choice fixes the order of the 23 cards dealt later.
-* **Deals are forced moves** of known cards (7, 7, 7, 2), tried as one more
-  move in each position.
+The search is a complete best-first search: every position reachable from the
+deal is either expanded or never needed, so "not winnable" is a proof, and a
+heuristic only decides which positions are looked at first.
+
+* **The start card is part of the search**: each of the (up to three) cards
+  the chooser can show is tried as start card; the declined ones go under the
+  stock, so each choice fixes the order of the 23 cards dealt later. Each
+  choice has its own frontier, and the frontiers are served in turn, so a
+  start card whose positions merely *look* good cannot starve the others.
+* **Deals are forced moves** of known cards (7, 7, 7, 2), one more move in
+  each position.
 * **Canonical pile order where it is safe**: piles that no deal will reach any
-  more (all of them once the stock is out, piles 2–6 before the last deal of
-  two cards) are interchangeable, so they are kept sorted in the state key and
-  only one of them is tried as an empty target.
-* **A transposition table** of every state seen (the search is a depth-first
-  reachability search, so a state seen once never needs a second look).
-* **Safe foundation moves are played without branching**: a start-rank card
-  (nothing may ever lie on it in the tableau), and a card whose two
-  same-colour predecessors are already on the foundations (nothing that could
-  be built on it is left in the tableau).
+  more (all of them once the stock is out, piles 3–7 before the last deal of
+  two cards) are interchangeable, so they are sorted in the state key and only
+  one of the empty ones is tried as a target.
+* **A transposition table** of every position seen (a position seen once
+  never needs a second look: the search is a reachability search).
+* **Safe foundation moves are played without branching**. A card c at
+  position p of its foundation (p = 0 for the start rank) is *safe* when it is
+  next on its foundation and the mate suit (same colour) is at least p high:
+  then every card that could ever be built on c in the tableau — same colour,
+  position below p — is already on a foundation. Proof sketch: (1) a winning
+  line never needs to bring those cards down: deleting every move of them
+  leaves a legal winning line (they can only ever lie on each other, nothing
+  else can be built on them, a group never runs through them, and a
+  foundation above them needs them in place); (2) in such a line c only ever
+  covers the card below it and receives dealt cards, so deleting c's moves
+  and keeping c on its foundation leaves a legal winning line too. Both steps
+  only delete moves, so the search stays complete. For the same reason a
+  foundation card that would be safe at once is never taken down.
+* **Best-first order**: cards on foundations, suited runs in the piles, empty
+  piles, and how deep the next card of each foundation lies. Winning lines are
+  short (about a hundred moves) as a side effect.
+
+Answers are exact: ``winnable`` with a line in the game's notation,
+``not winnable`` when every position was expanded, ``unknown`` past a limit.
 """
 from __future__ import annotations
 
+import gc
+import heapq
+import itertools
+
 from .base import Status
 from .cards import SUITS
-from .hamilton import CODE, MAX_CHOICES, Hamilton, _bases, group_len, next_rank
+from .hamilton import CODE, MAX_CHOICES, Hamilton, _bases, next_rank
 from .solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE, Budget, LimitReached, SolveResult
 
-DEFAULT_MAX_STATES = 2_000_000
-DEAL_FIRST = False                        # move ordering: try the deal before other moves
+DEFAULT_MAX_STATES = 1_000_000        # about 700 MB of positions
 MATE = {0: 3, 3: 0, 1: 2, 2: 1}          # the other suit of the same colour
+# heuristic weights (tuned on deals 1–60: states until the first win)
+W_FOUNDATION = 3.0        # per card on a foundation
+W_BREAK = 1.0             # per card not on a card of its colour one higher
+W_LOOSE = 0.8             # per card on its colour but not its suit
+W_EMPTY = 1.0             # per empty pile
+W_DEPTH = 1.0             # per card above the next card of each foundation
+W_STOCK = 0.5             # per card still in the stock
 
 
 def _game_of(game_or_deck) -> Hamilton:
@@ -40,49 +71,317 @@ def solve(game_or_deck, max_states: int | None = DEFAULT_MAX_STATES,
           max_seconds: float | None = None, stop=None, safe_moves: bool = True) -> SolveResult:
     """Solve a deal (a deal number, a deck order) or a live game from its
     current position. The line replays with ``game.play`` from that position.
-    ``safe_moves=False`` branches on every foundation move too (slower; for
-    checking the safe-move rule)."""
+    ``safe_moves=False`` branches on every foundation move and takes no
+    shortcut at all (slower; for checking the shortcuts)."""
     game = _game_of(game_or_deck)
     budget = Budget(max_states, max_seconds, stop)
     if game.status is Status.WON:
         return budget.result(WINNABLE)
     if game.status is not Status.PLAYING:
         return budget.result(NOT_WINNABLE)
-    stock = [CODE[c] for c, _ in reversed(game.piles()["stock"])]          # top first
-    tableau = tuple(tuple(CODE[c] for c in pile) for pile in game.tableau)
+    choices = _choices(game, safe_moves)
+    if not choices:
+        return budget.result(NOT_WINNABLE)
+    collecting = gc.isenabled()
+    gc.disable()              # millions of small tuples: the cycle collector only slows us
     try:
-        if game.start_rank is not None:
-            heights = [0] * 4
-            slots = [None] * 4
-            for k, pile in enumerate(game.foundations):
-                if pile:
-                    suit = SUITS.index(pile[0].suit)
-                    heights[suit], slots[k] = len(pile), suit
-            line = _Search(game.start_rank, stock, budget, safe_moves).run(tableau, tuple(heights))
-            return budget.result(WINNABLE, _notation(line, slots)) if line is not None \
-                else budget.result(NOT_WINNABLE)
-        # choose the start card: the one shown now, or one of the next ones
-        prefix: list[str] = []
-        chooser = CODE[game.chooser] if game.chooser is not None else None
-        shown = game.shown
-        while True:
-            if chooser is not None:
-                heights = [0] * 4
-                heights[chooser >> 4] = 1
-                line = _Search(chooser & 15, stock, budget, safe_moves).run(tableau, tuple(heights))
-                if line is not None:
-                    slots = [chooser >> 4, None, None, None]
-                    return budget.result(WINNABLE, prefix + ["ch>f0"] + _notation(line, slots))
-            if shown >= MAX_CHOICES or not stock:
-                return budget.result(NOT_WINNABLE)
-            prefix.append("t")
-            stock, chooser = stock[1:] + ([chooser] if chooser is not None else []), stock[0]
-            shown += 1
+        found = _search(choices, budget)
     except LimitReached as exc:
         return budget.result(UNKNOWN, reason=exc.reason)
+    finally:
+        if collecting:
+            gc.enable()
+    if found is None:
+        return budget.result(NOT_WINNABLE)
+    choice, moves = found
+    return budget.result(WINNABLE, choice.prefix + _notation(moves, list(choice.slots)))
 
 
 solve_position = solve
+
+
+class _Choice:
+    """One start card: the stock order it leaves, the rules on small ints,
+    and the notation that chooses it."""
+
+    def __init__(self, start: int, stock: list[int], tableau: tuple, heights: list[int],
+                 prefix: list[str], slots: list, safe_moves: bool) -> None:
+        self.start = start
+        self.stock = stock
+        self.tableau = tableau
+        self.heights = heights
+        self.prefix = prefix
+        self.slots = slots                # foundation index → suit, for notation
+        self.safe_moves = safe_moves
+        self.on, self.in_suit = _bases(start)
+        # the card each foundation height needs: need[suit][height]
+        self.need = [[None if next_rank(start, h) is None else s * 16 + next_rank(start, h)
+                      for h in range(14)] for s in range(4)]
+        self.pile_scores = _PileScores(self.on, self.in_suit)
+
+    def safe(self, card: int, heights) -> bool:
+        p = ((card & 15) - self.start) % 13
+        return p == 0 or heights[MATE[card >> 4]] >= p
+
+    def settle(self, piles: list[tuple], heights: list[int], check) -> list[tuple]:
+        """Play the safe foundation moves from the pile tops (first those in
+        ``check``, then all of them once a card went up)."""
+        autos: list[tuple] = []
+        if not self.safe_moves:
+            return autos
+        need = self.need
+        while True:
+            fired = False
+            for i in check:
+                pile = piles[i]
+                while pile:
+                    card = pile[-1]
+                    suit = card >> 4
+                    if need[suit][heights[suit]] == card and self.safe(card, heights):
+                        pile = pile[:-1]
+                        heights[suit] += 1
+                        autos.append(("tf", i, suit))
+                        fired = True
+                    else:
+                        break
+                piles[i] = pile
+            if not fired:
+                return autos
+            check = range(7)
+
+    def score(self, piles: tuple, heights, dealt: int) -> float:
+        total = (W_FOUNDATION * sum(heights) - W_STOCK * (len(self.stock) - dealt)
+                 + sum(map(self.pile_scores.__getitem__, piles)))
+        need = self.need
+        wanted = {need[suit][heights[suit]] for suit in range(4)}
+        for pile in piles:
+            if not wanted.isdisjoint(pile):
+                for depth, card in enumerate(reversed(pile)):
+                    if card in wanted:
+                        total -= W_DEPTH * depth
+        return total
+
+
+class _PileScores(dict):
+    """A pile's share of the heuristic, memoised (piles recur): an empty pile
+    scores, a card not on its suited predecessor costs."""
+
+    def __init__(self, on: dict, in_suit: dict) -> None:
+        super().__init__()
+        self.on, self.in_suit = on, in_suit
+
+    def __missing__(self, pile: tuple) -> float:
+        if not pile:
+            value = W_EMPTY
+        else:
+            in_suit, on = self.in_suit, self.on
+            value = 0.0
+            below = pile[0]
+            for card in pile[1:]:
+                if in_suit[card] != below:
+                    value -= W_LOOSE if below in on[card] else W_BREAK
+                below = card
+        self[pile] = value
+        return value
+
+
+def _choices(game: Hamilton, safe_moves: bool) -> list[_Choice]:
+    """The start cards still possible: the chosen one, or each card the
+    chooser can still show (declined cards go under the stock)."""
+    stock = [CODE[c] for c, _ in reversed(game.piles()["stock"])]          # top first
+    tableau = tuple(tuple(CODE[c] for c in pile) for pile in game.tableau)
+    if game.start_rank is not None:
+        heights = [0] * 4
+        slots = [None] * 4
+        for k, pile in enumerate(game.foundations):
+            if pile:
+                suit = SUITS.index(pile[0].suit)
+                heights[suit], slots[k] = len(pile), suit
+        return [_Choice(game.start_rank, stock, tableau, heights, [], slots, safe_moves)]
+    choices = []
+    prefix: list[str] = []
+    chooser = CODE[game.chooser] if game.chooser is not None else None
+    shown = game.shown
+    while True:
+        if chooser is not None:
+            heights = [0] * 4
+            heights[chooser >> 4] = 1
+            choices.append(_Choice(chooser & 15, stock, tableau, heights, prefix + ["ch>f0"],
+                                   [chooser >> 4, None, None, None], safe_moves))
+        if shown >= MAX_CHOICES or not stock:
+            return choices
+        prefix = prefix + ["t"]
+        stock, chooser = stock[1:] + ([chooser] if chooser is not None else []), stock[0]
+        shown += 1
+
+
+def _key(choice: int, dealt: int, stock_len: int, piles: tuple) -> tuple:
+    """Piles a deal still reaches keep their place; the others are sorted."""
+    m = min(7, stock_len - dealt)
+    if m == 7:
+        return (choice, dealt, piles)
+    return (choice, dealt, piles[:m], tuple(sorted(piles[m:])))
+
+
+def _search(choices: list[_Choice], budget: Budget):
+    """Best-first search, one frontier per start card, served in turn.
+    Returns (choice, moves) for a win, None when every position is done."""
+    heaps = []
+    parent: dict[tuple, tuple] = {}           # key → (parent key, moves into it)
+    counter = itertools.count()
+    for ci, ch in enumerate(choices):
+        piles = list(ch.tableau)
+        heights = list(ch.heights)
+        autos = ch.settle(piles, heights, range(7))
+        piles = tuple(piles)
+        key = _key(ci, 0, len(ch.stock), piles)
+        parent[key] = (None, tuple(autos))
+        if sum(heights) == 52:
+            return ch, _line(parent, key)
+        heaps.append([(-ch.score(piles, heights, 0), next(counter), 0, tuple(heights),
+                       piles, key, None)])
+    tick = budget.tick
+    heappush, heappop = heapq.heappush, heapq.heappop
+    live = list(range(len(choices)))
+    turn = 0
+    while live:
+        turn = (turn + 1) % len(live)
+        ci = live[turn]
+        heap = heaps[ci]
+        if not heap:
+            live.remove(ci)
+            continue
+        _, _, dealt, heights, piles, pkey, back = heappop(heap)
+        ch = choices[ci]
+        nstock = len(ch.stock)
+        for move, child, child_heights, autos, d in _children(ch, piles, heights, dealt, back):
+            child = tuple(child)
+            key = _key(ci, d, nstock, child)
+            if key in parent:
+                continue
+            tick()
+            parent[key] = (pkey, (move, *autos))
+            if sum(child_heights) == 52:
+                return ch, _line(parent, key)
+            heappush(heap, (-ch.score(child, child_heights, d), -next(counter), d,
+                            tuple(child_heights), child, key, None if autos else _reverse(move)))
+    return None
+
+
+def _line(parent: dict, key: tuple) -> list[tuple]:
+    parts = []
+    while key is not None:
+        key, moves = parent[key]
+        parts.append(moves)
+    return [move for moves in reversed(parts) for move in moves]
+
+
+def _reverse(move: tuple):
+    """The move that would undo ``move`` (its child is the parent: skipped)."""
+    if move[0] == "tt":
+        return (move[2], move[1], move[3])
+    return None
+
+
+def _children(ch: _Choice, piles: tuple, heights: tuple, dealt: int, back=None):
+    """Every move from a position, as (move, piles, heights, safe moves that
+    followed, cards dealt). Positions are tuples; each child is built by
+    slicing, so nothing needs undoing. ``back`` (i, j, n) is the group move
+    that would only return to the parent."""
+    bi, bj, bn = back or (-1, -1, -1)
+    stock = ch.stock
+    m = min(7, len(stock) - dealt)                  # piles the next deal reaches
+    need, on, in_suit = ch.need, ch.on, ch.in_suit
+    # a card to its foundation (the unsafe ones: safe ones went up already)
+    for i, pile in enumerate(piles):
+        if pile:
+            card = pile[-1]
+            suit = card >> 4
+            if need[suit][heights[suit]] == card:
+                child = list(piles)
+                child[i] = pile[:-1]
+                h = list(heights)
+                h[suit] += 1
+                autos = ch.settle(child, h, range(7))
+                yield ("tf", i, suit), child, h, autos, dealt
+    tops = {pile[-1]: j for j, pile in enumerate(piles) if pile}
+    empty_dealt = [j for j in range(m) if not piles[j]]
+    empty_loose = next((j for j in range(m, 7) if not piles[j]), None)
+    any_empty = empty_dealt + ([] if empty_loose is None else [empty_loose])
+    # a group (a suited run, or its top part) onto a pile
+    endgame = dealt == len(stock)
+    under_bases = set()            # (endgame) the cards some movable group could go on
+    for i, pile in enumerate(piles):
+        if not pile:
+            continue
+        length = len(pile)
+        n = 0
+        while n < length:
+            n += 1
+            base = pile[-n]
+            bases = on[base]
+            if endgame:
+                under_bases.update(bases)
+            targets = []
+            for c in bases:
+                j = tops.get(c)
+                if j is not None:
+                    targets.append(j)
+            if n < length or i < m:
+                targets += any_empty
+            else:                  # a whole loose pile to a loose one changes nothing
+                targets += empty_dealt
+            if targets:
+                rest, group = pile[:-n], pile[-n:]
+                exposed = rest[-1] if rest else None
+                auto = exposed is not None and need[exposed >> 4][heights[exposed >> 4]] == exposed
+                for j in targets:
+                    if i == bi and j == bj and n == bn:
+                        continue
+                    child = list(piles)
+                    child[i] = rest
+                    child[j] = piles[j] + group
+                    if auto:
+                        h = list(heights)
+                        autos = ch.settle(child, h, (i,))
+                    else:
+                        h, autos = heights, ()
+                    yield ("tt", i, j, n), child, h, autos, dealt
+            if n < length and pile[-n - 1] != in_suit[base]:
+                break
+    # a foundation card back down (never one that would be safe at once).
+    # Once the stock is out, a card taken down is only ever useful as a
+    # target: any other move commutes with taking it down (it touches neither
+    # the card nor its foundation), so a winning line can be reordered to take
+    # cards down just before use — a chain of them, each laid on the one
+    # before or freeing the one under it, ending with a group from the piles
+    # laid on the last. That group's base is movable already, so some
+    # foundation card of this colour must fit under a movable group now.
+    for suit in range(4):
+        height = heights[suit]
+        if not height:
+            continue
+        card = need[suit][height - 1]
+        h = list(heights)
+        h[suit] -= 1
+        if ch.safe_moves and ch.safe(card, h):
+            continue
+        if endgame and ch.safe_moves and not any(need[t][k] in under_bases for t in (suit, MATE[suit])
+                               for k in range(heights[t])):
+            continue                                  # no group could ever be laid on it
+        for j in [tops[c] for c in on[card] if c in tops] + any_empty:
+            child = list(piles)
+            child[j] = piles[j] + (card,)
+            yield ("ft", suit, j, height - 1), child, h, (), dealt
+    # the deal
+    if dealt < len(stock):
+        row = stock[dealt:dealt + 7]
+        child = list(piles)
+        for i, card in enumerate(row):
+            child[i] = piles[i] + (card,)
+        h = list(heights)
+        autos = ch.settle(child, h, range(7))
+        yield ("d",), child, h, autos, dealt + len(row)
 
 
 def _notation(line: list[tuple], slots: list) -> list[str]:
@@ -106,192 +405,3 @@ def _notation(line: list[tuple], slots: list) -> list[str]:
                 slots[k] = None
             out.append(f"f{k}>t{j}")
     return out
-
-
-class _Search:
-    def __init__(self, start: int, stock: list[int], budget: Budget,
-                 safe_moves: bool = True) -> None:
-        self.safe_moves = safe_moves
-        self.start = start
-        self.on, self.in_suit = _bases(start)
-        self.stock = stock
-        self.budget = budget
-        self.seen: set = set()
-        self.line: list[tuple] = []
-        # cards with the rank each foundation height needs: need[suit][height]
-        self.need = [[None if next_rank(start, h) is None else s * 16 + next_rank(start, h)
-                      for h in range(14)] for s in range(4)]
-
-    def run(self, tableau: tuple, heights: tuple) -> list | None:
-        """Iterative depth-first search (the move graph is deep): each stack
-        frame is a generator that plays its node's moves one by one."""
-        piles = [list(p) for p in tableau]
-        h = list(heights)
-        state = [0]                                       # cards dealt so far
-        entered = self.enter(piles, h, state[0])
-        if entered is True:
-            return self.line
-        if entered is None:
-            return None
-        stack = [(self.moves(piles, h, state), entered)]
-        while stack:
-            gen, mark = stack[-1]
-            if next(gen, None) is None:
-                stack.pop()
-                self.leave(piles, h, mark)
-                continue
-            entered = self.enter(piles, h, state[0])
-            if entered is True:
-                return self.line
-            if entered is not None:
-                stack.append((self.moves(piles, h, state), entered))
-        return None
-
-    def enter(self, piles, heights, dealt):
-        """Arrive at a node: safe moves, win check, table. True: won; None:
-        seen before (nothing to do); else the line mark to undo to."""
-        self.budget.tick()
-        mark = len(self.line)
-        self.auto(piles, heights)
-        if sum(heights) == 52:
-            return True
-        left = len(self.stock) - dealt
-        m = min(7, left)                                  # piles a deal still reaches
-        key = (dealt, tuple(heights), tuple(map(tuple, piles[:m])),
-               tuple(sorted(map(tuple, piles[m:]))))
-        if key in self.seen:
-            self.leave(piles, heights, mark)
-            return None
-        self.seen.add(key)
-        return mark
-
-    def leave(self, piles, heights, mark) -> None:
-        """Undo the safe moves played on arrival."""
-        line = self.line
-        while len(line) > mark:
-            _, i, suit = line.pop()
-            heights[suit] -= 1
-            piles[i].append(self.need[suit][heights[suit]])
-
-    def position(self, card: int) -> int:
-        return ((card & 15) - self.start) % 13
-
-    def safe(self, card: int, heights: list[int]) -> bool:
-        p = self.position(card)
-        return p == 0 or heights[MATE[card >> 4]] >= p
-
-    def auto(self, piles: list[list[int]], heights: list[int]) -> int:
-        """Play the safe foundation moves; returns how many were played."""
-        count = 0
-        again = self.safe_moves
-        while again:
-            again = False
-            for i, pile in enumerate(piles):
-                while pile:
-                    card = pile[-1]
-                    suit = card >> 4
-                    if self.need[suit][heights[suit]] == card and self.safe(card, heights):
-                        pile.pop()
-                        heights[suit] += 1
-                        self.line.append(("tf", i, suit))
-                        count += 1
-                        again = True
-                    else:
-                        break
-        return count
-
-    def targets_empty(self, piles, m: int, exclude: int) -> list[int]:
-        out = []
-        loose = False
-        for j, pile in enumerate(piles):
-            if not pile and j != exclude:
-                if j < m:
-                    out.append(j)
-                elif not loose:
-                    loose = True
-                    out.append(j)
-        return out
-
-    def deal_row(self, piles, state):
-        """Deal the next row as a move (yield), then take it back."""
-        dealt = state[0]
-        row = self.stock[dealt:dealt + 7]
-        for i, card in enumerate(row):
-            piles[i].append(card)
-        self.line.append(("d",))
-        state[0] = dealt + len(row)
-        yield True
-        state[0] = dealt
-        self.line.pop()
-        for i in range(len(row)):
-            piles[i].pop()
-
-    def moves(self, piles, heights, state):
-        """Play each move in turn (yield after each, undo on resume)."""
-        line = self.line
-        dealt = state[0]
-        m = min(7, len(self.stock) - dealt)
-        need = self.need
-        # 0. deal first (move ordering only)
-        if DEAL_FIRST and dealt < len(self.stock):
-            yield from self.deal_row(piles, state)
-        # 1. a card to its foundation
-        for i, pile in enumerate(piles):
-            if pile:
-                card = pile[-1]
-                suit = card >> 4
-                if need[suit][heights[suit]] == card:
-                    pile.pop()
-                    heights[suit] += 1
-                    line.append(("tf", i, suit))
-                    yield True
-                    line.pop()
-                    heights[suit] -= 1
-                    pile.append(card)
-        tops = None
-        # 2. a group onto another pile
-        tops = {}
-        for j, pile in enumerate(piles):
-            if pile:
-                tops[pile[-1]] = j
-        on = self.on
-        for i, pile in enumerate(piles):
-            if not pile:
-                continue
-            size = group_len(pile, self.start)
-            for n in range(1, size + 1):
-                base = pile[-n]
-                targets = [tops[c] for c in on[base] if c in tops]
-                targets += self.targets_empty(piles, m, i)
-                for j in targets:
-                    if j == i or (not piles[j] and n == len(pile) and (j >= m and i >= m)):
-                        continue
-                    group = pile[-n:]
-                    del pile[-n:]
-                    piles[j].extend(group)
-                    line.append(("tt", i, j, n))
-                    yield True
-                    line.pop()
-                    del piles[j][-n:]
-                    pile.extend(group)
-        # 3. a foundation card back down
-        for suit in range(4):
-            h = heights[suit]
-            if not h:
-                continue
-            card = need[suit][h - 1]
-            heights[suit] -= 1
-            if self.safe_moves and self.safe(card, heights):   # would go straight back up
-                heights[suit] += 1
-                continue
-            targets = [tops[c] for c in on[card] if c in tops] + self.targets_empty(piles, m, -1)
-            for j in targets:
-                piles[j].append(card)
-                line.append(("ft", suit, j, heights[suit]))
-                yield True
-                line.pop()
-                piles[j].pop()
-            heights[suit] += 1
-        # 4. deal
-        if not DEAL_FIRST and dealt < len(self.stock):
-            yield from self.deal_row(piles, state)
