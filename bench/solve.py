@@ -23,23 +23,37 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from game.cli import wilson_interval  # noqa: E402
 
 
-def run_solver(game_id: str, deals: int, first: int, max_seconds: float,
-               max_states: int | None, verbose: bool) -> dict:
+def _solve_one(job: tuple) -> tuple:
+    game_id, deal, max_states, max_seconds = job
     from game.solver_common import solver_for
-    solve = solver_for(game_id)
+    result = solver_for(game_id)(deal, max_states=max_states, max_seconds=max_seconds)
+    return deal, result.answer, result.states, result.seconds
+
+
+def run_solver(game_id: str, deals: int, first: int, max_seconds: float,
+               max_states: int | None, verbose: bool, jobs: int = 1) -> dict:
     counts = {"winnable": 0, "not winnable": 0, "unknown": 0}
     times = []
     unknown = []
     started = time.perf_counter()
-    for deal in range(first, first + deals):
-        result = solve(deal, max_states=max_states, max_seconds=max_seconds)
-        counts[result.answer] += 1
-        times.append(result.seconds)
-        if result.answer == "unknown":
+    work = [(game_id, deal, max_states, max_seconds) for deal in range(first, first + deals)]
+    if jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        answers = pool.imap(_solve_one, work, chunksize=4)
+    else:
+        pool = None
+        answers = map(_solve_one, work)
+    for deal, answer, states, seconds in answers:
+        counts[answer] += 1
+        times.append(seconds)
+        if answer == "unknown":
             unknown.append(deal)
         if verbose:
-            print(f"  {game_id} {deal}: {result.answer} {result.states} states "
-                  f"{result.seconds:.3f} s", flush=True)
+            print(f"  {game_id} {deal}: {answer} {states} states {seconds:.3f} s", flush=True)
+    if pool is not None:
+        pool.close()
+        pool.join()
     decided = counts["winnable"] + counts["not winnable"]
     return {"game": game_id, "deals": deals, "first": first, **counts, "decided": decided,
             "median": statistics.median(times), "max": max(times),
@@ -88,6 +102,8 @@ def main(argv=None) -> int:
     p.add_argument("--max-states", type=int, default=None)
     p.add_argument("--quick", action="store_true", help="20 / 10 / 10,000 deals")
     p.add_argument("--verbose", action="store_true")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="deals solved at once, one process each (times stay per deal)")
     args = p.parse_args(argv)
     if args.quick:
         args.camelot, args.hamilton, args.clock = 20, 10, 10_000
@@ -95,11 +111,13 @@ def main(argv=None) -> int:
                                         ("hamilton", args.hamilton, 10.0, "--hamilton")):
         if deals > 0:
             seconds = args.max_seconds or limit
-            row = run_solver(game_id, deals, args.first, seconds, args.max_states, args.verbose)
+            row = run_solver(game_id, deals, args.first, seconds, args.max_states, args.verbose,
+                             args.jobs)
             others = "--hamilton 0" if flag == "--camelot" else "--camelot 0"
             report(row, f"python bench/solve.py {flag} {deals} {others} --clock 0 "
                         f"--first {args.first} --max-seconds {seconds}"
-                        + (f" --max-states {args.max_states}" if args.max_states else ""))
+                        + (f" --max-states {args.max_states}" if args.max_states else "")
+                        + (f" --jobs {args.jobs}" if args.jobs > 1 else ""))
     if args.clock > 0:
         clock_rate(args.clock, args.first)
     return 0

@@ -30,9 +30,17 @@ heuristic only decides which positions are looked at first.
   and keeping c on its foundation leaves a legal winning line too. Both steps
   only delete moves, so the search stays complete. For the same reason a
   foundation card that would be safe at once is never taken down.
+* **Foundation cards are taken down only where they can be used** once the
+  stock is out: a card taken down is only ever useful as a target, and any
+  move that touches neither it nor its foundation commutes with taking it
+  down, so some group already movable must fit on a foundation card of its
+  colour (see ``_children``).
 * **Best-first order**: cards on foundations, suited runs in the piles, empty
   piles, and how deep the next card of each foundation lies. Winning lines are
-  short (about a hundred moves) as a side effect.
+  short (about a hundred moves) as a side effect. Positions after the last
+  deal are few per entry and mostly lost, so they are searched depth-first
+  at once, without scoring, until more than ``ENDGAME_RUN`` wait; then they
+  join the queue (nothing is dropped, the search stays complete).
 
 Answers are exact: ``winnable`` with a line in the game's notation,
 ``not winnable`` when every position was expanded, ``unknown`` past a limit.
@@ -57,6 +65,7 @@ W_LOOSE = 0.8             # per card on its colour but not its suit
 W_EMPTY = 1.0             # per empty pile
 W_DEPTH = 1.0             # per card above the next card of each foundation
 W_STOCK = 0.5             # per card still in the stock
+ENDGAME_RUN = 8           # endgame positions waiting in a depth-first run before they join the queue
 
 
 def _game_of(game_or_deck) -> Hamilton:
@@ -254,17 +263,32 @@ def _search(choices: list[_Choice], budget: Budget):
         _, _, dealt, heights, piles, pkey, back = heappop(heap)
         ch = choices[ci]
         nstock = len(ch.stock)
-        for move, child, child_heights, autos, d in _children(ch, piles, heights, dealt, back):
-            child = tuple(child)
-            key = _key(ci, d, nstock, child)
-            if key in parent:
-                continue
-            tick()
-            parent[key] = (pkey, (move, *autos))
-            if sum(child_heights) == 52:
-                return ch, _line(parent, key)
-            heappush(heap, (-ch.score(child, child_heights, d), -next(counter), d,
-                            tuple(child_heights), child, key, None if autos else _reverse(move)))
+        endgame = []          # positions with the stock out: searched depth-first at once
+        while True:
+            for move, child, child_heights, autos, d in _children(ch, piles, heights, dealt,
+                                                                  back):
+                child = tuple(child)
+                key = _key(ci, d, nstock, child)
+                if key in parent:
+                    continue
+                tick()
+                parent[key] = (pkey, (move, *autos))
+                if sum(child_heights) == 52:
+                    return ch, _line(parent, key)
+                back = None if autos else _reverse(move)
+                if d == nstock:
+                    endgame.append((d, child_heights, child, key, back))
+                else:
+                    heappush(heap, (-ch.score(child, child_heights, d), -next(counter), d,
+                                    tuple(child_heights), child, key, back))
+            if not endgame:
+                break
+            if len(endgame) > ENDGAME_RUN:
+                for d, child_heights, child, key, back in endgame:
+                    heappush(heap, (-ch.score(child, child_heights, d), -next(counter), d,
+                                    tuple(child_heights), child, key, back))
+                break
+            dealt, heights, piles, pkey, back = endgame.pop()
     return None
 
 
