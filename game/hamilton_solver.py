@@ -36,7 +36,9 @@ heuristic only decides which positions are looked at first.
   down, so some group already movable must fit on a foundation card of its
   colour (see ``_children``).
 * **Best-first order**: cards on foundations, suited runs in the piles, empty
-  piles, and how deep the next card of each foundation lies. Winning lines are
+  piles, and how deep the next card of each foundation lies — with two
+  weightings served alternately, so one weighting's blind spot (a deal it
+  rates wrongly) costs at most half the work. Winning lines are
   short (about a hundred moves) as a side effect. Positions after the last
   deal are few per entry and mostly lost, so they are searched depth-first
   at once, without scoring, until more than ``ENDGAME_RUN`` wait; then they
@@ -58,13 +60,14 @@ from .solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE, Budget, LimitReached
 
 DEFAULT_MAX_STATES = 1_000_000        # about 700 MB of positions
 MATE = {0: 3, 3: 0, 1: 2, 2: 1}          # the other suit of the same colour
-# heuristic weights (tuned on deals 1–60: states until the first win)
+# heuristic weights (tuned on deals 1–200: states until the first win)
 W_FOUNDATION = 3.0        # per card on a foundation
 W_BREAK = 1.0             # per card not on a card of its colour one higher
 W_LOOSE = 0.8             # per card on its colour but not its suit
 W_EMPTY = 1.0             # per empty pile
 W_DEPTH = 1.0             # per card above the next card of each foundation
 W_STOCK = 0.5             # per card still in the stock
+W2_STOCK, W2_DEPTH = 0.3, 2.0   # the second weighting: dig for the next cards, deal sooner
 ENDGAME_RUN = 8           # endgame positions waiting in a depth-first run before they join the queue
 
 
@@ -158,17 +161,19 @@ class _Choice:
                 return autos
             check = range(7)
 
-    def score(self, piles: tuple, heights, dealt: int) -> float:
-        total = (W_FOUNDATION * sum(heights) - W_STOCK * (len(self.stock) - dealt)
-                 + sum(map(self.pile_scores.__getitem__, piles)))
+    def score(self, piles: tuple, heights, dealt: int) -> tuple[float, float]:
+        """The position's value under the two weightings (higher: sooner)."""
+        base = W_FOUNDATION * sum(heights) + sum(map(self.pile_scores.__getitem__, piles))
+        left = len(self.stock) - dealt
         need = self.need
         wanted = {need[suit][heights[suit]] for suit in range(4)}
+        deep = 0
         for pile in piles:
             if not wanted.isdisjoint(pile):
                 for depth, card in enumerate(reversed(pile)):
                     if card in wanted:
-                        total -= W_DEPTH * depth
-        return total
+                        deep += depth
+        return (base - W_STOCK * left - W_DEPTH * deep, base - W2_STOCK * left - W2_DEPTH * deep)
 
 
 class _PileScores(dict):
@@ -233,11 +238,15 @@ def _key(choice: int, dealt: int, stock_len: int, piles: tuple) -> tuple:
 
 
 def _search(choices: list[_Choice], budget: Budget):
-    """Best-first search, one frontier per start card, served in turn.
-    Returns (choice, moves) for a win, None when every position is done."""
+    """Best-first search. Each start card has its own pair of queues (the
+    two weightings of the heuristic, served alternately), and the start cards
+    are served in turn. Every new position goes into both queues of its
+    start card and is expanded once. Returns (choice, moves) for a win, None
+    when every position is done."""
     heaps = []
     parent: dict[tuple, tuple] = {}           # key → (parent key, moves into it)
     counter = itertools.count()
+    done: set[tuple] = set()                  # expanded positions
     for ci, ch in enumerate(choices):
         piles = list(ch.tableau)
         heights = list(ch.heights)
@@ -247,20 +256,31 @@ def _search(choices: list[_Choice], budget: Budget):
         parent[key] = (None, tuple(autos))
         if sum(heights) == 52:
             return ch, _line(parent, key)
-        heaps.append([(-ch.score(piles, heights, 0), next(counter), 0, tuple(heights),
-                       piles, key, None)])
+        a, b = ch.score(piles, heights, 0)
+        entry = (0, tuple(heights), piles, key, None)
+        heaps.append(([(-a, next(counter), entry)], [(-b, next(counter), entry)]))
     tick = budget.tick
     heappush, heappop = heapq.heappush, heapq.heappop
     live = list(range(len(choices)))
     turn = 0
+    flip = 0
     while live:
         turn = (turn + 1) % len(live)
         ci = live[turn]
-        heap = heaps[ci]
+        pair = heaps[ci]
+        flip ^= 1
+        heap = pair[flip]
+        while heap and heap[0][2][3] in done:
+            heappop(heap)
         if not heap:
-            live.remove(ci)
-            continue
-        _, _, dealt, heights, piles, pkey, back = heappop(heap)
+            heap = pair[1 - flip]
+            while heap and heap[0][2][3] in done:
+                heappop(heap)
+            if not heap:
+                live.remove(ci)
+                continue
+        _, _, (dealt, heights, piles, pkey, back) = heappop(heap)
+        done.add(pkey)
         ch = choices[ci]
         nstock = len(ch.stock)
         endgame = []          # positions with the stock out: searched depth-first at once
@@ -279,16 +299,21 @@ def _search(choices: list[_Choice], budget: Budget):
                 if d == nstock:
                     endgame.append((d, child_heights, child, key, back))
                 else:
-                    heappush(heap, (-ch.score(child, child_heights, d), -next(counter), d,
-                                    tuple(child_heights), child, key, back))
+                    a, b = ch.score(child, child_heights, d)
+                    entry = (d, tuple(child_heights), child, key, back)
+                    heappush(pair[0], (-a, -next(counter), entry))
+                    heappush(pair[1], (-b, -next(counter), entry))
             if not endgame:
                 break
             if len(endgame) > ENDGAME_RUN:
                 for d, child_heights, child, key, back in endgame:
-                    heappush(heap, (-ch.score(child, child_heights, d), -next(counter), d,
-                                    tuple(child_heights), child, key, back))
+                    a, b = ch.score(child, child_heights, d)
+                    entry = (d, tuple(child_heights), child, key, back)
+                    heappush(pair[0], (-a, -next(counter), entry))
+                    heappush(pair[1], (-b, -next(counter), entry))
                 break
             dealt, heights, piles, pkey, back = endgame.pop()
+            done.add(pkey)
     return None
 
 
