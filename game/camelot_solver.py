@@ -44,15 +44,30 @@ Why it is fast — what the rules make equivalent or certain:
   h, and each kind alone is tried first, as a relaxation of the pair).
   These run at every full grid, in stages (``STAGES``): the first short
   attempt adds the one-kind games to the kind-blind one, later attempts the
-  two-kind games with h = 1, and the last stage the two-kind games to the
-  end of the stock.
+  two-kind games with h = 1 (and the one-kind games before every fill too,
+  ``KIND_FILL``), and the last stage the two-kind games to the end of the
+  stock.
+* **Inside the kind games, the kind-blind game comes first.** Pooling the
+  kept kinds' cells too (every picture taking any free cell) relaxes a kind
+  game further: its lines are lines of the kind-blind game from the same
+  full grid. So a full grid of a kind game from which the kind-blind game
+  (memoised, tiny) cannot get through is lost in the kind game as well, and
+  its removal rounds are not enumerated (``BLIND_IN_KIND``).
+* A kind game's removal round is enumerated fast: the sub-multisets of the
+  kept kinds' values are listed once per values (with the balance the pool
+  must make up), and the pool's matching takes once per (pool counts,
+  balance); the ways to split a fill's numbers once per stretch of stock.
+  The clock and the stop request are also checked inside the relaxations
+  (``Budget.check``), so ``max_seconds`` holds even when one runs long; the
+  garbage collector is off during a solve (the search frees little).
 * A picture has one canonical place (the first free cell of its kind); a
   number card has one per group of interchangeable free cells (the centre
   first, then the border kind whose next picture comes last). A border kind
   with no picture of its own left in the stock joins the centre's group.
 
 The search restarts with other move orderings (then seeded random ones),
-each with a share of states growing without bound; the attempts share the
+each with a share of states growing without bound (× ``GROWTH`` every four
+attempts); the attempts share the
 table of failed states (each entry a proof, whatever the order or stage), so
 the search stays complete.
 
@@ -62,6 +77,8 @@ limits.
 """
 from __future__ import annotations
 
+import functools
+import gc
 import itertools
 import random
 import operator
@@ -74,7 +91,7 @@ CELLS_OF = ((0, 3, 12, 15), (1, 2, 13, 14), (4, 7, 8, 11), (5, 6, 9, 10))
 PIC_KIND = {13: 0, 12: 1, 11: 2}
 DEFAULT_MAX_STATES = 2_000_000
 RELAXED = True             # prune by the kind-blind relaxation (see _Search.relaxed)
-KIND_FILL = False          # also test the one-kind games before every fill (slower)
+KIND_FILL = True           # and the one-kind games before every fill, from stage 2 on
 # The pruning of each attempt: 0 kind-blind only, 1 and the one-kind games,
 # 2 and the two-kind games to PAIR_HORIZON rounds, 3 the two-kind games in full.
 STAGES = (1, 2, 2, 2, 2, 2, 2, 2, 3)
@@ -82,6 +99,7 @@ PAIR_HORIZON = 1
 FULL = 99                  # a horizon past the end of any stock
 SINGLE = ((0,), (1,), (2,))
 PAIRED = ((0, 1), (0, 2), (1, 2))
+BLIND_IN_KIND = True       # the kind-blind game first at each full grid of the kind games
 ORDER = "arrival"          # how number cards try the border kinds: "arrival" or "room"
 
 
@@ -97,6 +115,16 @@ def solve(game_or_deck, max_states: int | None = DEFAULT_MAX_STATES,
           max_seconds: float | None = None, stop=None) -> SolveResult:
     """Solve a deal (a deal number, a deck order) or a live game from its
     current position. The line replays with ``game.play`` from that position."""
+    collecting = gc.isenabled()
+    gc.disable()            # the search makes many small tuples and frees few
+    try:
+        return _solve(game_or_deck, max_states, max_seconds, stop)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _solve(game_or_deck, max_states, max_seconds, stop) -> SolveResult:
     game = _game_of(game_or_deck)
     budget = Budget(max_states, max_seconds, stop)
     if game.status is Status.WON:
@@ -159,6 +187,63 @@ def _splits(nums: list[int], sizes: list[int]):
             yield (part,) + parts, rest
 
 
+@functools.lru_cache(maxsize=None)        # at most 1001 multisets of four values
+def _removals_from(kv: tuple) -> list:
+    """Each distinct sub-multiset of the values ``kv`` a removal may take, as
+    (signature, values left, how many taken), the largest first. The
+    signature (n(10 − v) − n(v) for v = 1…4, n(5) mod 2) is what the rest of
+    the removal must balance."""
+    subs = set()
+    for m in range(len(kv) + 1):
+        subs.update(itertools.combinations(kv, m))
+    out = []
+    for sub in sorted(subs, key=len, reverse=True):
+        counts = [0] * 11
+        for v in sub:
+            counts[v] += 1
+        left = list(kv)
+        for v in sub:
+            left.remove(v)
+        sig = tuple(counts[10 - v] - counts[v] for v in range(1, 5)) + (counts[5] % 2,)
+        out.append((sig, tuple(left), len(sub)))
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _kept_removals(vals: tuple) -> list:
+    """The removals from the kept kinds' values (each kind's values in
+    ``vals``): (signature, values left, how many taken from each, how many
+    in all), the largest first."""
+    if len(vals) == 1:
+        return [(sig, (left,), (n,), n) for sig, left, n in _removals_from(vals[0])]
+    if len(vals) > 2:                   # not used (one or two kinds are kept)
+        raise ValueError("keep one or two kinds")
+    out = []
+    seconds = _removals_from(vals[1])
+    for (a1, a2, a3, a4, a5), left, n in _removals_from(vals[0]):
+        for (b1, b2, b3, b4, b5), left2, n2 in seconds:
+            out.append(((a1 + b1, a2 + b2, a3 + b3, a4 + b4, (a5 + b5) & 1),
+                        (left, left2), (n, n2), n + n2))
+    out.sort(key=lambda c: -c[3])
+    return out
+
+
+def _pool_removals(rest: tuple, sig: tuple) -> list:
+    """Each way to take values from the pool (counts ``rest``) that balances
+    a removal of signature ``sig`` from the kept kinds: (counts left, how
+    many taken), the largest takes of tens first."""
+    tens = [(rest[10] - t, t) for t in range(rest[10], -1, -1)]
+    pairs = []
+    for v in range(1, 5):
+        d = sig[v - 1]                        # taken v − taken (10 − v) must be d
+        pairs.append([(rest[v] - a, rest[10 - v] - a + d, 2 * a - d)
+                      for a in range(min(rest[v], rest[10 - v] + d), max(0, d) - 1, -1)])
+    fives = [(rest[5] - f, f) for f in range(rest[5], -1, -1) if (f + sig[4]) % 2 == 0]
+    return [((0, p1[0], p2[0], p3[0], p4[0], f5[0], p4[1], p3[1], p2[1], p1[1], t[0]),
+             t[1] + p1[2] + p2[2] + p3[2] + p4[2] + f5[1])
+            for t, p1, p2, p3, p4, f5 in itertools.product(tens, *pairs, fives)]
+
+
 class _Restart(Exception):
     """This attempt's share of states is spent: try the next move ordering."""
 
@@ -167,7 +252,7 @@ class _Restart(Exception):
 # share the table of failed states (a failure is proven whatever the order).
 ORDERS = (("arrival", False), ("room", False), ("arrival", True), ("room", True))
 FIRST_SHARE = 200
-GROWTH = 2
+GROWTH = 1.5
 
 
 class _Search:
@@ -178,6 +263,9 @@ class _Search:
         self.failed: set = set()
         self.relaxed_memo: dict = {}
         self.kind_memo: dict = {}
+        self.splits_memo: dict = {}    # (i, j, sizes): the ways to split a fill's numbers
+        self.pool_memo: dict = {}      # (pool counts, signature): the pool's takes
+        self.polls = 0             # relaxation nodes, for the clock checks
         self.expanded = 0          # states of the real search (the budget counts all)
         self.nums_prefix = [0]
         for r in stock:
@@ -278,7 +366,7 @@ class _Search:
                 return False
             if RELAXED and not self.relaxed(j, tuple(counts)):
                 return False
-            if KIND_FILL and not self.kind_ok(cells, i, SINGLE):
+            if KIND_FILL and self.level >= 2 and not self.kind_ok(cells, i, SINGLE):
                 return False
         return True
 
@@ -339,6 +427,9 @@ class _Search:
         known = self.relaxed_memo.get(key)
         if known is not None:
             return known
+        self.polls += 1
+        if not self.polls & 255:
+            self.budget.check()
         options = [range(counts[10] + 1)]
         for v in range(1, 5):
             options.append(range(min(counts[v], counts[10 - v]) + 1))
@@ -397,6 +488,9 @@ class _Search:
         if i + r >= self.n:
             memo[key] = FULL
             return True
+        self.polls += 1
+        if not self.polls & 255:
+            self.budget.check()       # a relaxation can run long between ticks
         if len(ks) > 1:
             # each kind alone is a relaxation of this one: a cheap first test
             for n in range(len(ks)):
@@ -411,9 +505,13 @@ class _Search:
                     return False
         if h <= 0:
             return True
-        nums = [v for v in self.stock[i:j] if v <= 10]
+        skey = (i, j, tuple(sizes))
+        splits = self.splits_memo.get(skey)
+        if splits is None:
+            nums = [v for v in self.stock[i:j] if v <= 10]
+            splits = self.splits_memo[skey] = list(_splits(nums, sizes))
         answer = False
-        for parts, left in _splits(nums, sizes):
+        for parts, left in splits:
             after = list(rest)
             for v in left:
                 after[v] += 1
@@ -435,47 +533,35 @@ class _Search:
         if h <= 0:
             return True
         self.budget.tick()
+        self.polls += 1
+        if not self.polls & 63:
+            self.budget.check()
+        if BLIND_IN_KIND:
+            counts = list(rest)
+            for kv in vals:
+                for v in kv:
+                    counts[v] += 1
+            if not self.relaxed_ok_full(counts) or not self.relaxed(i, tuple(counts)):
+                memo[key] = -1
+                return False
         answer = False
-        subsets = []
-        for kv in vals:
-            subs = set()
-            for m in range(len(kv) + 1):
-                subs.update(itertools.combinations(kv, m))
-            subsets.append(sorted(subs, key=len, reverse=True))
-        for mks in itertools.product(*subsets):
-            mkc = [0] * 11
-            for mk in mks:
-                for v in mk:
-                    mkc[v] += 1
-            lefts = []
-            for kv, mk in zip(vals, mks):
-                left = list(kv)
-                for v in mk:
-                    left.remove(v)
-                lefts.append(tuple(left))
-            lefts = tuple(lefts)
-            frees = tuple(len(mk) for mk in mks)
-            taken = sum(frees)
-            options = [[(t,) for t in range(rest[10], -1, -1)]]
-            for v in range(1, 5):
-                d = mkc[10 - v] - mkc[v]          # mr[v] - mr[10 - v] must be d
-                options.append([(a, a - d) for a in range(min(rest[v], rest[10 - v] + d),
-                                                          max(0, d) - 1, -1)])
-            options.append([(f,) for f in range(rest[5], -1, -1) if (f + mkc[5]) % 2 == 0])
-            for choice in itertools.product(*options):
-                after = list(rest)
-                after[10] -= choice[0][0]
-                fr = choice[0][0]
-                for v in range(1, 5):
-                    a, b = choice[v]
-                    after[v] -= a
-                    after[10 - v] -= b
-                    fr += a + b
-                after[5] -= choice[5][0]
-                fr += choice[5][0]
+        combos = _kept_removals(vals)
+        pool_memo = self.pool_memo
+        for sig, lefts, frees, taken in combos:
+            pkey = (rest, sig)
+            pool = pool_memo.get(pkey)
+            if pool is None:
+                pool = pool_memo[pkey] = _pool_removals(rest, sig)
+            for after, fr in pool:
                 if not fr and not taken:
                     continue
-                if self.kind_fill(ks, i, lefts, frees, tuple(after), fr, h - 1):
+                known = memo.get((ks, i, lefts, frees, after, fr))   # kind_fill's memo
+                if known is not None and (known < 0 or known >= h - 1):
+                    if known >= 0:
+                        answer = True
+                        break
+                    continue
+                if self.kind_fill(ks, i, lefts, frees, after, fr, h - 1):
                     answer = True
                     break
             if answer:

@@ -69,11 +69,16 @@ class Budget:
         if self.max_states is not None and self.states > self.max_states:
             raise LimitReached("states")
         if self.states & 511 == 0:
-            if (self.max_seconds is not None
-                    and time.perf_counter() - self.started > self.max_seconds):
-                raise LimitReached("seconds")
-            if self.stopped():
-                raise LimitReached("stopped")
+            self.check()
+
+    def check(self) -> None:
+        """Raise LimitReached if the time is up or a stop was requested (for
+        long work between ticks; counts no state)."""
+        if (self.max_seconds is not None
+                and time.perf_counter() - self.started > self.max_seconds):
+            raise LimitReached("seconds")
+        if self.stopped():
+            raise LimitReached("stopped")
 
     def stopped(self) -> bool:
         stop = self.stop

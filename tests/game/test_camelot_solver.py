@@ -1,6 +1,8 @@
 """The Camelot (patience) solver: answers checked by replaying through the engine."""
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from game.base import Status
@@ -162,6 +164,56 @@ def test_every_stage_of_pruning_gives_the_same_answers(monkeypatch, stages):
     import game.camelot_solver as cs
     monkeypatch.setattr(cs, "STAGES", stages)
     lost = {5, 7, 10, 14, 16, 18, 19}         # the answers of the first solver
+    for deal in range(1, 21):
+        result = cs.solve(deal, max_states=None)
+        assert result.answer == (NOT_WINNABLE if deal in lost else WINNABLE)
+        if result.answer == WINNABLE:
+            assert replay(CamelotSolitaire(seed=deal), result.line).status is Status.WON
+
+
+def test_a_kind_game_asks_the_kind_blind_game_first(monkeypatch):
+    # Corners 1 1 2 10, the other twelve cells aces to fours, then a 4: the
+    # only removal is the ten, and after the 4 takes its cell no pair is left.
+    # The kind-blind game sees it at once: the kind game (corners kept) is
+    # lost too, and with the check none of its removal rounds is enumerated.
+    import game.camelot_solver as cs
+    from game.solver_common import Budget
+    vals, rest = ((1, 1, 2, 10),), (0, 1, 3, 4, 4, 0, 0, 0, 0, 0, 0)
+    counts = (0, 3, 4, 4, 4, 0, 0, 0, 0, 0, 1)
+    for blind in (True, False):
+        monkeypatch.setattr(cs, "BLIND_IN_KIND", blind)
+        search = cs._Search([4, 13, 6, 6], Budget())
+        assert not search.relaxed(0, counts)
+        assert not search.kind_full((0,), 0, vals, rest)
+        assert (len(search.kind_memo) == 1) == blind
+
+
+def test_the_pool_takes_are_every_balancing_take():
+    # every way to take counts from the pool so that, with the kept kinds'
+    # removal (its signature), tens go alone, v pairs with 10 - v, fives pair
+    import game.camelot_solver as cs
+    rest = (0, 2, 1, 0, 1, 3, 1, 0, 2, 1, 2)
+    for kept in [(), (1,), (9, 9), (5,), (1, 5, 6), (3, 7)]:
+        sig = next(s for s, left, n in cs._removals_from(tuple(sorted(kept)))
+                   if n == len(kept))
+        got = sorted(cs._pool_removals(rest, sig))
+        want = []
+        for take in itertools.product(*(range(c + 1) for c in rest)):
+            t = [a + kept.count(v) for v, a in enumerate(take)]
+            if (all(t[v] == t[10 - v] for v in range(1, 5)) and t[5] % 2 == 0):
+                want.append((tuple(c - a for c, a in zip(rest, take)), sum(take)))
+        assert got == sorted(want)
+
+
+@pytest.mark.parametrize("flags", [(False, False), (True, False), (False, True)])
+def test_the_extra_checks_keep_the_answers(monkeypatch, flags):
+    # the kind-blind game inside the kind games, the one-kind games before
+    # every fill: proofs only — the answers and replayable lines stay
+    import game.camelot_solver as cs
+    monkeypatch.setattr(cs, "BLIND_IN_KIND", flags[0])
+    monkeypatch.setattr(cs, "KIND_FILL", flags[1])
+    monkeypatch.setattr(cs, "STAGES", (2, 3))
+    lost = {5, 7, 10, 14, 16, 18, 19}
     for deal in range(1, 21):
         result = cs.solve(deal, max_states=None)
         assert result.answer == (NOT_WINNABLE if deal in lost else WINNABLE)
