@@ -130,6 +130,7 @@ class _Choice:
         self.need = [[None if next_rank(start, h) is None else s * 16 + next_rank(start, h)
                       for h in range(14)] for s in range(4)]
         self.pile_scores = _PileScores(self.on, self.in_suit)
+        self.runs = _Runs(self.on, self.in_suit)
 
     def safe(self, card: int, heights) -> bool:
         p = ((card & 15) - self.start) % 13
@@ -174,6 +175,29 @@ class _Choice:
                     if card in wanted:
                         deep += depth
         return (base - W_STOCK * left - W_DEPTH * deep, base - W2_STOCK * left - W2_DEPTH * deep)
+
+
+class _Runs(dict):
+    """The groups a pile can move, memoised per pile (piles recur): for each
+    size n of the top suited run's top part, (n, the cards its base may lie
+    on, the pile left behind, the group)."""
+
+    def __init__(self, on: dict, in_suit: dict) -> None:
+        super().__init__()
+        self.on, self.in_suit = on, in_suit
+
+    def __missing__(self, pile: tuple) -> tuple:
+        out = []
+        length = len(pile)
+        n = 0
+        while n < length:
+            n += 1
+            base = pile[-n]
+            out.append((n, self.on[base], pile[:-n], pile[-n:]))
+            if n < length and pile[-n - 1] != self.in_suit[base]:
+                break
+        value = self[pile] = tuple(out)
+        return value
 
 
 class _PileScores(dict):
@@ -360,15 +384,12 @@ def _children(ch: _Choice, piles: tuple, heights: tuple, dealt: int, back=None):
     # a group (a suited run, or its top part) onto a pile
     endgame = dealt == len(stock)
     under_bases = set()            # (endgame) the cards some movable group could go on
+    runs = ch.runs
     for i, pile in enumerate(piles):
         if not pile:
             continue
-        length = len(pile)
-        n = 0
-        while n < length:
-            n += 1
-            base = pile[-n]
-            bases = on[base]
+        whole_ok = i < m                   # a whole loose pile to a loose one changes nothing
+        for n, bases, rest, group in runs[pile]:
             if endgame:
                 under_bases.update(bases)
             targets = []
@@ -376,12 +397,8 @@ def _children(ch: _Choice, piles: tuple, heights: tuple, dealt: int, back=None):
                 j = tops.get(c)
                 if j is not None:
                     targets.append(j)
-            if n < length or i < m:
-                targets += any_empty
-            else:                  # a whole loose pile to a loose one changes nothing
-                targets += empty_dealt
+            targets += any_empty if (rest or whole_ok) else empty_dealt
             if targets:
-                rest, group = pile[:-n], pile[-n:]
                 exposed = rest[-1] if rest else None
                 auto = exposed is not None and need[exposed >> 4][heights[exposed >> 4]] == exposed
                 for j in targets:
@@ -396,8 +413,6 @@ def _children(ch: _Choice, piles: tuple, heights: tuple, dealt: int, back=None):
                     else:
                         h, autos = heights, ()
                     yield ("tt", i, j, n), child, h, autos, dealt
-            if n < length and pile[-n - 1] != in_suit[base]:
-                break
     # a foundation card back down (never one that would be safe at once).
     # Once the stock is out, a card taken down is only ever useful as a
     # target: any other move commutes with taking it down (it touches neither
