@@ -45,8 +45,10 @@ Why it is fast — what the rules make equivalent or certain:
   These run at every full grid, in stages (``STAGES``): the first short
   attempt adds the one-kind games to the kind-blind one, later attempts the
   two-kind games with h = 1 (and the one-kind games before every fill too,
-  ``KIND_FILL``), and the last stage the two-kind games to the end of the
-  stock.
+  ``KIND_FILL``), and the last stage the two-kind games with a horizon
+  growing by ``HORIZON_STEP`` rounds every attempt (0: to the end of the
+  stock at once), so that no attempt of a winnable deal spends seconds in
+  one relaxation before its first states.
 * **Inside the kind games, the kind-blind game comes first.** Pooling the
   kept kinds' cells too (every picture taking any free cell) relaxes a kind
   game further: its lines are lines of the kind-blind game from the same
@@ -61,9 +63,21 @@ Why it is fast — what the rules make equivalent or certain:
   (``Budget.check``), so ``max_seconds`` holds even when one runs long; the
   garbage collector is off during a solve (the search frees little).
 * A picture has one canonical place (the first free cell of its kind); a
-  number card has one per group of interchangeable free cells (the centre
-  first, then the border kind whose next picture comes last). A border kind
-  with no picture of its own left in the stock joins the centre's group.
+  number card has one per group of interchangeable free cells, tried in
+  the attempt's order: "arrival" the centre first, then the border kind
+  whose next picture comes last; "room" the centre, then the most free
+  cells less the kind's pictures to come; "fit" below. A border kind with
+  no picture of its own left in the stock joins the centre's group.
+* The first orderings ("fit", ``ORDERS``) look at values: a number card
+  goes first where its cell is not needed (by a picture that would find no
+  free cell of its kind) before the card can leave (when its mate can come:
+  at the end of this fill for a ten or a card whose mate is on the grid or
+  in the fill, else at the mate's next arrival), the cell needed soonest
+  among those, so the centre stays for the cards that stay; and the
+  removals freeing a cell of the kind whose next picture lacks a cell
+  soonest are tried first (``FIT_REMOVALS``: the canonical order is kept for
+  which removals follow which, so the same sets are searched). Orderings
+  only change what is tried first, never what is tried.
 
 The search restarts with other move orderings (then seeded random ones),
 each with a share of states growing without bound (× ``GROWTH`` every four
@@ -93,9 +107,11 @@ DEFAULT_MAX_STATES = 2_000_000
 RELAXED = True             # prune by the kind-blind relaxation (see _Search.relaxed)
 KIND_FILL = True           # and the one-kind games before every fill, from stage 2 on
 # The pruning of each attempt: 0 kind-blind only, 1 and the one-kind games,
-# 2 and the two-kind games to PAIR_HORIZON rounds, 3 the two-kind games in full.
+# 2 and the two-kind games to PAIR_HORIZON rounds, 3 the two-kind games to a
+# horizon growing by HORIZON_STEP each attempt (0: to the end of the stock).
 STAGES = (1, 2, 2, 2, 2, 2, 2, 2, 3)
 PAIR_HORIZON = 1
+HORIZON_STEP = 1
 FULL = 99                  # a horizon past the end of any stock
 SINGLE = ((0,), (1,), (2,))
 PAIRED = ((0, 1), (0, 2), (1, 2))
@@ -250,9 +266,10 @@ class _Restart(Exception):
 
 # Move orderings tried in turn, each with a growing share of states; they
 # share the table of failed states (a failure is proven whatever the order).
-ORDERS = (("arrival", False), ("room", False), ("arrival", True), ("room", True))
+ORDERS = (("fit", False), ("fit", True), ("arrival", False), ("room", True))
 FIRST_SHARE = 200
 GROWTH = 1.5
+FIT_REMOVALS = True        # "fit" also tries first the removals freeing cells needed soonest
 
 
 class _Search:
@@ -285,6 +302,15 @@ class _Search:
             for j in range(self.n - 1, -1, -1):
                 nxt[j] = j if stock[j] == rank else nxt[j + 1]
             self.next_pic.append(nxt)
+        # next_val[i][v]: stock index of the first card of value v at or after i
+        cur = [self.n] * 11
+        self.next_val = [tuple(cur)] * (self.n + 1)
+        for j in range(self.n - 1, -1, -1):
+            if stock[j] <= 10:
+                cur[stock[j]] = j
+            self.next_val[j] = tuple(cur)
+        # pic_at[k]: the stock indices of the pictures of kind k
+        self.pic_at = [[j for j, r in enumerate(stock) if r == rank] for rank in (13, 12, 11)]
         self.groups_at = [self._groups(i) for i in range(self.n + 1)]
         self.getters_at = [[operator.itemgetter(*g) for g in groups]
                            for groups in self.groups_at]
@@ -301,6 +327,9 @@ class _Search:
                 self.order = ORDERS[attempt % len(ORDERS)][0]
                 self.turn_first = self.rng.random() < 0.5
             self.level = STAGES[attempt] if attempt < len(STAGES) else STAGES[-1]
+            self.horizon = PAIR_HORIZON if self.level == 2 else FULL
+            if self.level == 3 and HORIZON_STEP:
+                self.horizon = PAIR_HORIZON + HORIZON_STEP * (1 + attempt - STAGES.index(3))
             self.limit = self.expanded + int(share)
             self.line = []
             work = list(cells)
@@ -385,7 +414,9 @@ class _Search:
         else:
             targets = []
             groups = self.groups(i + 1)
-            if self.order == "arrival":      # the kind whose next picture comes last first
+            if self.order == "fit":
+                rest = self.fit_order(cells, i, card, groups)
+            elif self.order == "arrival":      # the kind whose next picture comes last first
                 rest = [(self.next_pic[PIC_KIND[self.stock_rank(g)]][i + 1], n)
                         for n, g in enumerate(groups) if n]
             else:
@@ -393,7 +424,8 @@ class _Search:
                          - (self.pics[PIC_KIND[self.stock_rank(g)]][self.n]
                             - self.pics[PIC_KIND[self.stock_rank(g)]][i + 1]), n)
                         for n, g in enumerate(groups) if n]
-            for n in [0] + [n for _, n in sorted(rest, reverse=True)]:
+            for n in (rest if self.order == "fit"
+                      else [0] + [n for _, n in sorted(rest, reverse=True)]):
                 cell = next((c for c in groups[n] if cells[c] == 0), None)
                 if cell is not None:
                     targets.append(cell)
@@ -413,6 +445,60 @@ class _Search:
         line.pop()
         self.failed.add(key)
         return False
+
+    def fit_order(self, cells, i, card, groups):
+        """The groups to try for a number card at stock index i ("fit"): the
+        card is likely to stay until its mate can come (the end of this fill
+        if it is a ten or its mate is on the grid or in the fill, else the
+        mate's next arrival); a group's free cell is needed when the picture
+        it would leave without a cell arrives. Groups whose cell is needed
+        only after the card can go come first, the soonest needed first
+        (the long-lived cells kept for long-lived cards), then the others,
+        the latest needed first."""
+        empty = cells.count(0)
+        j = i + empty                     # the stock index at the next removal
+        if card == 10:
+            r = j
+        else:
+            comp = 10 - card
+            if comp in cells or self.next_val[i + 1][comp] < j:
+                r = j
+            else:
+                r = self.next_val[min(j, self.n)][comp]
+        keyed = []
+        for n, g in enumerate(groups):
+            free = sum(1 for c in g if cells[c] == 0)
+            if not free:
+                continue
+            if n == 0:
+                need = self.n + 1
+            else:
+                k = PIC_KIND[self.stock_rank(g)]
+                base = self.pics[k][i + 1]
+                at = self.pic_at[k]
+                need = at[base + free - 1] if base + free - 1 < len(at) else self.n + 1
+            keyed.append(((0, need) if need > r else (1, -need), n))
+        keyed.sort()
+        return [n for _, n in keyed]
+
+    def fit_removals(self, cells, i, moves):
+        """The removals in the order a "fit" search tries them: those
+        freeing a cell of the group whose next picture would find no free
+        cell soonest first (the canonical order only breaking ties). Only the
+        order of trying changes: each removal is still tried from the same
+        canonical point on, so the same sets of removals are searched."""
+        groups = self.groups(i)
+        need = [self.n + 1]
+        for g in groups[1:]:
+            k = PIC_KIND[self.stock_rank(g)]
+            free = sum(1 for c in g if cells[c] == 0)
+            base = self.pics[k][i]
+            at = self.pic_at[k]
+            need.append(at[base + free] if base + free < len(at) else self.n + 1)
+        def prio(m):
+            order = m[0]
+            return (min(need[order[1]], need[order[3]] if order[2] else self.n + 1), order)
+        return sorted(moves, key=prio)
 
     @staticmethod
     def stock_rank(group: tuple[int, ...]) -> int:
@@ -628,14 +714,17 @@ class _Search:
             if (not self.relaxed(i, tuple(counts))
                     or (level >= 1 and not self.kind_ok(cells, i, SINGLE))
                     or (level >= 2 and not self.kind_ok(cells, i, PAIRED,
-                                                        PAIR_HORIZON if level == 2 else FULL))):
+                                                        self.horizon))):
                 self.failed.add(key)
                 return False
         self.tick()
         line = self.line
         if self.turn_first and 0 in cells and self.fill(cells, i):
             return True
-        for order, move in self.removals(cells, self.groups(i)):
+        moves = self.removals(cells, self.groups(i))
+        if self.order == "fit" and FIT_REMOVALS and len(moves) > 1:
+            moves = self.fit_removals(cells, i, moves)
+        for order, move in moves:
             if order < after:
                 continue
             for c in move:

@@ -156,13 +156,15 @@ def test_the_relaxation_keeping_one_kind_proves_a_loss_the_kind_blind_one_cannot
     assert result.answer == NOT_WINNABLE and result.states < 50
 
 
-@pytest.mark.parametrize("stages", [(0,), (1,), (2,), (3,)])
-def test_every_stage_of_pruning_gives_the_same_answers(monkeypatch, stages):
+@pytest.mark.parametrize("stages, step", [((0,), 1), ((1,), 1), ((2,), 1), ((3,), 1), ((3,), 0)])
+def test_every_stage_of_pruning_gives_the_same_answers(monkeypatch, stages, step):
     # each stage adds relaxations (one kind kept, two kinds kept within one
-    # removal round, two kinds kept to the end): proofs only, so the answers
-    # never change — and every line still replays to a win
+    # removal round, two kinds kept to a growing horizon or to the end):
+    # proofs only, so the answers never change — and every line still
+    # replays to a win
     import game.camelot_solver as cs
     monkeypatch.setattr(cs, "STAGES", stages)
+    monkeypatch.setattr(cs, "HORIZON_STEP", step)
     lost = {5, 7, 10, 14, 16, 18, 19}         # the answers of the first solver
     for deal in range(1, 21):
         result = cs.solve(deal, max_states=None)
@@ -219,3 +221,26 @@ def test_the_extra_checks_keep_the_answers(monkeypatch, flags):
         assert result.answer == (NOT_WINNABLE if deal in lost else WINNABLE)
         if result.answer == WINNABLE:
             assert replay(CamelotSolitaire(seed=deal), result.line).status is Status.WON
+
+
+@pytest.mark.parametrize("fit", [False, True])
+def test_the_fit_orderings_keep_the_answers(monkeypatch, fit):
+    # "fit" orders the cells for a number card by when its mate can come and
+    # when each cell is needed, and the removals by the cells they free: only
+    # the order of trying changes, so the answers stay, lines still replay
+    import game.camelot_solver as cs
+    monkeypatch.setattr(cs, "FIT_REMOVALS", fit)
+    monkeypatch.setattr(cs, "ORDERS", (("fit", False), ("fit", True)))
+    lost = {5, 7, 10, 14, 16, 18, 19}
+    for deal in range(1, 21):
+        result = cs.solve(deal, max_states=None)
+        assert result.answer == (NOT_WINNABLE if deal in lost else WINNABLE)
+        if result.answer == WINNABLE:
+            assert replay(CamelotSolitaire(seed=deal), result.line).status is Status.WON
+
+
+def test_the_fit_ordering_finds_a_hard_win_at_once():
+    # deal 3734 took the earlier orderings some 13,000 states
+    result = solve(3734, max_states=3_000)
+    assert result.answer == WINNABLE
+    assert replay(CamelotSolitaire(seed=3734), result.line).status is Status.WON

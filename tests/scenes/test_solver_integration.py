@@ -19,9 +19,9 @@ from .patience_input import open_scene
 
 # Deal 1 is proven winnable; after these moves of its winning line, placing the
 # waste card on cell 12 leaves it unwinnable (found with the solver).
-DEAL1_PREFIX = ("t", "w>c4", "t", "w>c5", "t", "w>c1", "t", "w>c6", "t", "w>c9", "t", "w>c0",
-                "t", "w>c10", "t", "w>c2", "t", "w>c13", "t", "w>c14", "t", "w>c7", "t", "w>c3", "t")
-DEAL1_LOSING = "w>c12"
+DEAL1_PREFIX = ("t", "w>c4", "t", "w>c0", "t", "w>c1", "t", "w>c3", "t", "w>c2", "t", "w>c12",
+                "t", "w>c13", "t", "w>c14", "t", "w>c7", "t", "w>c8", "t", "w>c5", "t", "w>c15", "t")
+DEAL1_LOSING = "w>c11"
 
 
 @pytest.fixture(autouse=True)
