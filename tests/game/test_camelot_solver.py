@@ -207,6 +207,18 @@ def test_the_pool_takes_are_every_balancing_take():
         assert got == sorted(want)
 
 
+LOST_AMONG_1_TO_20 = {5, 7, 10, 14, 16, 18, 19}
+
+
+def check_deals_1_to_20(solver) -> None:
+    """The known answers of deals 1–20, every winning line replayed to a win."""
+    for deal in range(1, 21):
+        result = solver(deal, max_states=None)
+        assert result.answer == (NOT_WINNABLE if deal in LOST_AMONG_1_TO_20 else WINNABLE)
+        if result.answer == WINNABLE:
+            assert replay(CamelotSolitaire(seed=deal), result.line).status is Status.WON
+
+
 @pytest.mark.parametrize("flags", [(False, False), (True, False), (False, True)])
 def test_the_extra_checks_keep_the_answers(monkeypatch, flags):
     # the kind-blind game inside the kind games, the one-kind games before
@@ -215,12 +227,7 @@ def test_the_extra_checks_keep_the_answers(monkeypatch, flags):
     monkeypatch.setattr(cs, "BLIND_IN_KIND", flags[0])
     monkeypatch.setattr(cs, "KIND_FILL", flags[1])
     monkeypatch.setattr(cs, "STAGES", (2, 3))
-    lost = {5, 7, 10, 14, 16, 18, 19}
-    for deal in range(1, 21):
-        result = cs.solve(deal, max_states=None)
-        assert result.answer == (NOT_WINNABLE if deal in lost else WINNABLE)
-        if result.answer == WINNABLE:
-            assert replay(CamelotSolitaire(seed=deal), result.line).status is Status.WON
+    check_deals_1_to_20(cs.solve)
 
 
 @pytest.mark.parametrize("fit", [False, True])
@@ -231,12 +238,7 @@ def test_the_fit_orderings_keep_the_answers(monkeypatch, fit):
     import game.camelot_solver as cs
     monkeypatch.setattr(cs, "FIT_REMOVALS", fit)
     monkeypatch.setattr(cs, "ORDERS", (("fit", False), ("fit", True)))
-    lost = {5, 7, 10, 14, 16, 18, 19}
-    for deal in range(1, 21):
-        result = cs.solve(deal, max_states=None)
-        assert result.answer == (NOT_WINNABLE if deal in lost else WINNABLE)
-        if result.answer == WINNABLE:
-            assert replay(CamelotSolitaire(seed=deal), result.line).status is Status.WON
+    check_deals_1_to_20(cs.solve)
 
 
 def test_the_fit_ordering_finds_a_hard_win_at_once():
