@@ -383,15 +383,12 @@ def _children(ch: _Choice, piles: tuple, heights: tuple, dealt: int, back=None):
     any_empty = empty_dealt + ([] if empty_loose is None else [empty_loose])
     # a group (a suited run, or its top part) onto a pile
     endgame = dealt == len(stock)
-    under_bases = set()            # (endgame) the cards some movable group could go on
     runs = ch.runs
     for i, pile in enumerate(piles):
         if not pile:
             continue
         whole_ok = i < m                   # a whole loose pile to a loose one changes nothing
         for n, bases, rest, group in runs[pile]:
-            if endgame:
-                under_bases.update(bases)
             targets = []
             for c in bases:
                 j = tops.get(c)
@@ -421,6 +418,7 @@ def _children(ch: _Choice, piles: tuple, heights: tuple, dealt: int, back=None):
     # before or freeing the one under it, ending with a group from the piles
     # laid on the last. That group's base is movable already, so some
     # foundation card of this colour must fit under a movable group now.
+    under_bases = None
     for suit in range(4):
         height = heights[suit]
         if not height:
@@ -430,9 +428,15 @@ def _children(ch: _Choice, piles: tuple, heights: tuple, dealt: int, back=None):
         h[suit] -= 1
         if ch.safe_moves and ch.safe(card, h):
             continue
-        if endgame and ch.safe_moves and not any(need[t][k] in under_bases for t in (suit, MATE[suit])
-                               for k in range(heights[t])):
-            continue                                  # no group could ever be laid on it
+        if endgame and ch.safe_moves:
+            if under_bases is None:       # the cards some movable group could go on
+                under_bases = set()
+                for pile in piles:
+                    for _, bases, _, _ in runs[pile]:
+                        under_bases.update(bases)
+            if not any(need[t][k] in under_bases for t in (suit, MATE[suit])
+                       for k in range(heights[t])):
+                continue                              # no group could ever be laid on it
         for j in [tops[c] for c in on[card] if c in tops] + any_empty:
             child = list(piles)
             child[j] = piles[j] + (card,)
