@@ -41,7 +41,7 @@ from typing import ClassVar, Optional, Union
 from .base import CardGame, CardMoved, CardRemoved, Status
 from .cards import Card
 from .errors import BadDeckError, IllegalMoveError, NotationError
-from .solitaire_common import DeckStart, squeeze
+from .solitaire_common import DeckStart, KeptStatus, squeeze
 
 CELL_COUNT = 16
 CORNERS = (0, 3, 12, 15)
@@ -100,7 +100,7 @@ class RemovePair:
 CamelotMove = Union[TurnStock, PlaceCard, RemoveTen, RemovePair]
 
 
-class CamelotSolitaire(DeckStart, CardGame[CamelotMove]):
+class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
     """The game. Public state for a UI: ``piles()``, ``phase``, ``stock_count``,
     ``waste`` (card or None), ``cells`` (16 cards or None), ``score``,
     ``max_score``, ``status``, ``status_reason``, ``removed_count()``."""
@@ -132,18 +132,6 @@ class CamelotSolitaire(DeckStart, CardGame[CamelotMove]):
 
     def removed_count(self) -> int:
         return len(self.removed)
-
-    @property
-    def stock_count(self) -> int:
-        return len(self._stock)
-
-    @property
-    def status(self) -> Status:
-        return self._status
-
-    @property
-    def status_reason(self) -> str:
-        return self._reason
 
     @property
     def score(self) -> int:

@@ -99,7 +99,8 @@ import operator
 
 from .camelot_solitaire import CamelotSolitaire
 from .base import Status
-from .solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE, Budget, LimitReached, SolveResult
+from .solver_common import (NOT_WINNABLE, UNKNOWN, WINNABLE, Budget, LimitReached, SolveResult,
+                            game_for)
 
 CELLS_OF = ((0, 3, 12, 15), (1, 2, 13, 14), (4, 7, 8, 11), (5, 6, 9, 10))
 PIC_KIND = {13: 0, 12: 1, 11: 2}
@@ -116,15 +117,6 @@ FULL = 99                  # a horizon past the end of any stock
 SINGLE = ((0,), (1,), (2,))
 PAIRED = ((0, 1), (0, 2), (1, 2))
 BLIND_IN_KIND = True       # the kind-blind game first at each full grid of the kind games
-ORDER = "arrival"          # how number cards try the border kinds: "arrival" or "room"
-
-
-def _game_of(game_or_deck) -> CamelotSolitaire:
-    if isinstance(game_or_deck, CamelotSolitaire):
-        return game_or_deck
-    if isinstance(game_or_deck, int) and not isinstance(game_or_deck, bool):
-        return CamelotSolitaire(seed=game_or_deck)
-    return CamelotSolitaire(deck=game_or_deck)
 
 
 def solve(game_or_deck, max_states: int | None = DEFAULT_MAX_STATES,
@@ -141,7 +133,7 @@ def solve(game_or_deck, max_states: int | None = DEFAULT_MAX_STATES,
 
 
 def _solve(game_or_deck, max_states, max_seconds, stop) -> SolveResult:
-    game = _game_of(game_or_deck)
+    game = game_for(CamelotSolitaire, game_or_deck)
     budget = Budget(max_states, max_seconds, stop)
     if game.status is Status.WON:
         return budget.result(WINNABLE)

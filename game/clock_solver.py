@@ -3,20 +3,14 @@ from __future__ import annotations
 
 from .base import Status
 from .clock import Clock
-from .solver_common import NOT_WINNABLE, WINNABLE, Budget, SolveResult
-
-
-def _game_of(game_or_deck) -> Clock:
-    if isinstance(game_or_deck, Clock):
-        return Clock.from_json(game_or_deck.to_json())     # never touch the caller's game
-    if isinstance(game_or_deck, int) and not isinstance(game_or_deck, bool):
-        return Clock(seed=game_or_deck)
-    return Clock(deck=game_or_deck)
+from .solver_common import NOT_WINNABLE, WINNABLE, Budget, SolveResult, game_for
 
 
 def solve(game_or_deck, max_states=None, max_seconds=None, stop=None) -> SolveResult:
     """The play-out from the current position: winnable (with the line) or not."""
-    game = _game_of(game_or_deck)
+    game = game_for(Clock, game_or_deck)
+    if game is game_or_deck:
+        game = Clock.from_json(game.to_json())           # never touch the caller's game
     budget = Budget(None, None, None)
     played = len(game.history)
     while game.status is Status.PLAYING:

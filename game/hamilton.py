@@ -53,7 +53,7 @@ from typing import ClassVar, Iterator, Optional, Union
 from .base import CardGame, CardMoved, Status
 from .cards import FULL_DECK, RANK_NAMES, SUIT_NAMES, SUITS, Card
 from .errors import IllegalMoveError, NotationError
-from .solitaire_common import DeckStart, squeeze
+from .solitaire_common import DeckStart, KeptStatus, squeeze
 
 TABLEAU_COUNT = 7
 FOUNDATION_COUNT = 4
@@ -165,7 +165,7 @@ def _pile_words(pile: str) -> str:
     return pile.replace(":", " ")
 
 
-class Hamilton(DeckStart, CardGame[HamiltonMove]):
+class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
     """The game. Public state for a UI: ``piles()``, ``start_rank`` (None until
     chosen), ``choices_left``, ``chooser``, ``stock_count``, ``score``,
     ``max_score``, ``status``, ``status_reason``, ``dead_end_reason``,
@@ -216,21 +216,9 @@ class Hamilton(DeckStart, CardGame[HamiltonMove]):
         return result
 
     @property
-    def stock_count(self) -> int:
-        return len(self._stock)
-
-    @property
     def choices_left(self) -> int:
         """How many more cards the chooser may still show (0 once chosen)."""
         return 0 if self.start_rank is not None else MAX_CHOICES - self.shown
-
-    @property
-    def status(self) -> Status:
-        return self._status
-
-    @property
-    def status_reason(self) -> str:
-        return self._reason
 
     @property
     def dead_end_reason(self) -> str:

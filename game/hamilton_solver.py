@@ -56,7 +56,8 @@ import itertools
 from .base import Status
 from .cards import SUITS
 from .hamilton import CODE, MAX_CHOICES, Hamilton, _bases, next_rank
-from .solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE, Budget, LimitReached, SolveResult
+from .solver_common import (NOT_WINNABLE, UNKNOWN, WINNABLE, Budget, LimitReached, SolveResult,
+                            game_for)
 
 DEFAULT_MAX_STATES = 1_000_000        # about 700 MB of positions
 MATE = {0: 3, 3: 0, 1: 2, 2: 1}          # the other suit of the same colour
@@ -71,21 +72,13 @@ W2_STOCK, W2_DEPTH = 0.3, 2.0   # the second weighting: dig for the next cards, 
 ENDGAME_RUN = 8           # endgame positions waiting in a depth-first run before they join the queue
 
 
-def _game_of(game_or_deck) -> Hamilton:
-    if isinstance(game_or_deck, Hamilton):
-        return game_or_deck
-    if isinstance(game_or_deck, int) and not isinstance(game_or_deck, bool):
-        return Hamilton(seed=game_or_deck)
-    return Hamilton(deck=game_or_deck)
-
-
 def solve(game_or_deck, max_states: int | None = DEFAULT_MAX_STATES,
           max_seconds: float | None = None, stop=None, safe_moves: bool = True) -> SolveResult:
     """Solve a deal (a deal number, a deck order) or a live game from its
     current position. The line replays with ``game.play`` from that position.
     ``safe_moves=False`` branches on every foundation move and takes no
     shortcut at all (slower; for checking the shortcuts)."""
-    game = _game_of(game_or_deck)
+    game = game_for(Hamilton, game_or_deck)
     budget = Budget(max_states, max_seconds, stop)
     if game.status is Status.WON:
         return budget.result(WINNABLE)
@@ -267,10 +260,27 @@ def _search(choices: list[_Choice], budget: Budget):
     are served in turn. Every new position goes into both queues of its
     start card and is expanded once. Returns (choice, moves) for a win, None
     when every position is done."""
-    heaps = []
+    queues: list[tuple[list, list]] = [([], []) for _ in choices]
     parent: dict[tuple, tuple] = {}           # key → (parent key, moves into it)
     counter = itertools.count()
     done: set[tuple] = set()                  # expanded positions
+    heappush, heappop = heapq.heappush, heapq.heappop
+
+    def enqueue(ci: int, dealt: int, heights, piles: tuple, key: tuple, back) -> None:
+        first, second = choices[ci].score(piles, heights, dealt)
+        entry = (dealt, tuple(heights), piles, key, back)
+        heappush(queues[ci][0], (-first, -next(counter), entry))
+        heappush(queues[ci][1], (-second, -next(counter), entry))
+
+    def next_entry(ci: int, flip: int):
+        """The best position not yet expanded, from one queue or else the other."""
+        for heap in (queues[ci][flip], queues[ci][1 - flip]):
+            while heap and heap[0][2][3] in done:
+                heappop(heap)
+            if heap:
+                return heappop(heap)[2]
+        return None
+
     for ci, ch in enumerate(choices):
         piles = list(ch.tableau)
         heights = list(ch.heights)
@@ -280,30 +290,19 @@ def _search(choices: list[_Choice], budget: Budget):
         parent[key] = (None, tuple(autos))
         if sum(heights) == 52:
             return ch, _line(parent, key)
-        a, b = ch.score(piles, heights, 0)
-        entry = (0, tuple(heights), piles, key, None)
-        heaps.append(([(-a, next(counter), entry)], [(-b, next(counter), entry)]))
+        enqueue(ci, 0, heights, piles, key, None)
     tick = budget.tick
-    heappush, heappop = heapq.heappush, heapq.heappop
     live = list(range(len(choices)))
-    turn = 0
-    flip = 0
+    turn = flip = 0
     while live:
         turn = (turn + 1) % len(live)
         ci = live[turn]
-        pair = heaps[ci]
         flip ^= 1
-        heap = pair[flip]
-        while heap and heap[0][2][3] in done:
-            heappop(heap)
-        if not heap:
-            heap = pair[1 - flip]
-            while heap and heap[0][2][3] in done:
-                heappop(heap)
-            if not heap:
-                live.remove(ci)
-                continue
-        _, _, (dealt, heights, piles, pkey, back) = heappop(heap)
+        entry = next_entry(ci, flip)
+        if entry is None:
+            live.remove(ci)
+            continue
+        dealt, heights, piles, pkey, back = entry
         done.add(pkey)
         ch = choices[ci]
         nstock = len(ch.stock)
@@ -319,22 +318,16 @@ def _search(choices: list[_Choice], budget: Budget):
                 parent[key] = (pkey, (move, *autos))
                 if sum(child_heights) == 52:
                     return ch, _line(parent, key)
-                back = None if autos else _reverse(move)
+                child_back = None if autos else _reverse(move)
                 if d == nstock:
-                    endgame.append((d, child_heights, child, key, back))
+                    endgame.append((d, child_heights, child, key, child_back))
                 else:
-                    a, b = ch.score(child, child_heights, d)
-                    entry = (d, tuple(child_heights), child, key, back)
-                    heappush(pair[0], (-a, -next(counter), entry))
-                    heappush(pair[1], (-b, -next(counter), entry))
+                    enqueue(ci, d, child_heights, child, key, child_back)
             if not endgame:
                 break
             if len(endgame) > ENDGAME_RUN:
-                for d, child_heights, child, key, back in endgame:
-                    a, b = ch.score(child, child_heights, d)
-                    entry = (d, tuple(child_heights), child, key, back)
-                    heappush(pair[0], (-a, -next(counter), entry))
-                    heappush(pair[1], (-b, -next(counter), entry))
+                for waiting in endgame:
+                    enqueue(ci, *waiting)
                 break
             dealt, heights, piles, pkey, back = endgame.pop()
             done.add(pkey)

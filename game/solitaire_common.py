@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from .base import Status
 from .cards import Card, check_seed, deck_for_seed, deck_text, parse_deck
 from .errors import BadDeckError, BadSaveError, NotationError
 
@@ -47,6 +48,23 @@ class DeckStart:
     def restart(self) -> None:
         self._deal(list(self.deck))
         self._clear_history()  # type: ignore[attr-defined]
+
+
+class KeptStatus:
+    """For engines that keep their stock, status and its reason as fields
+    (``_stock``, ``_status``, ``_reason``) and set them as they play."""
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)  # type: ignore[attr-defined]
+
+    @property
+    def status(self) -> Status:
+        return self._status  # type: ignore[attr-defined]
+
+    @property
+    def status_reason(self) -> str:
+        return self._reason  # type: ignore[attr-defined]
 
 
 def squeeze(text: object) -> str:

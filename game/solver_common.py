@@ -95,6 +95,16 @@ class Budget:
         return SolveResult(answer, tuple(line), self.states, self.elapsed(), reason)
 
 
+def game_for(game_class, game_or_deck):
+    """The game a solver works on: the live game given, or a new one from a
+    deal number or a deck order."""
+    if isinstance(game_or_deck, game_class):
+        return game_or_deck
+    if isinstance(game_or_deck, int) and not isinstance(game_or_deck, bool):
+        return game_class(seed=game_or_deck)
+    return game_class(deck=game_or_deck)
+
+
 SOLVER_MODULES = {"camelot-solitaire": "game.camelot_solver",
                   "hamilton": "game.hamilton_solver",
                   "clock": "game.clock_solver"}
