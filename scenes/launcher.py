@@ -87,6 +87,11 @@ def resolve(args) -> dict:
         args.frames = 600
     if args.screenshot and args.frames is None:
         raise UsageError("--screenshot needs --frames (how many frames to run first)")
+    if args.screenshot:
+        from scenes.core.app import screenshot_problem
+        problem = screenshot_problem(args.screenshot)
+        if problem:
+            raise UsageError(problem)
     out["size"] = parse_size(args.size) if args.size else ((1920, 1080) if args.timedemo else None)
     out["known_games"] = GAME_IDS
     return out

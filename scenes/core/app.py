@@ -7,7 +7,9 @@ and a timedemo measures pure frame cost.
 """
 from __future__ import annotations
 
+import os
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -23,6 +25,34 @@ FPS = 60
 FIXED_DT = 1 / FPS
 WINDOW_DEFAULT = (1280, 720)
 MIN_WINDOW = (640, 360)
+
+
+def screenshot_problem(path: str) -> str | None:
+    """Why a screenshot could not be written to ``path`` (checked before the
+    window opens), or None."""
+    if not path:
+        return "--screenshot needs a file name"
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return f"--screenshot {path!r} is a folder, not a file"
+    if not os.path.isdir(folder):
+        return f"--screenshot: the folder {folder!r} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"--screenshot: cannot write in {folder!r}"
+    return None
+
+
+def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
+    """Save the frame; returns one line instead of raising (the folder may have
+    gone while the frames ran)."""
+    problem = screenshot_problem(path)
+    if problem:
+        return problem
+    try:
+        pygame.image.save(surface, path)
+    except (pygame.error, OSError) as exc:
+        return f"could not save the screenshot to {path!r}: {exc}"
+    return None
 
 
 @dataclass
@@ -42,9 +72,7 @@ class AppOptions:
 class App:
     def __init__(self, options: AppOptions | None = None, settings: Settings | None = None) -> None:
         self.options = options or AppOptions()
-        message = None
-        if settings is None:
-            settings, message = load_settings()
+        settings, messages = self._load_kept_files(settings)
         self.settings = settings
         pygame.init()
         pygame.display.set_caption("Round Table")
@@ -73,12 +101,33 @@ class App:
         self.game_time = 0.0
         self._toasts: list[list] = []  # [text, seconds left]
         self._toast_rects: list[pygame.Rect] = []
-        if message:
-            self.toast(message, 6)
+        for message in messages:
+            self.report(message)
+
+    def _load_kept_files(self, settings: Settings | None) -> tuple[Settings, list[str]]:
+        """The settings (unless given) and statistics, and one line for each
+        file that could not be used. A folder that cannot be written is said
+        once, and nothing is written there this run; a file that is there but
+        could not be read is never overwritten."""
+        from ..store.files import LEFT_AS_IT_IS
+        from ..store.settings import prepare_folders
         from ..store.stats import load_stats
+        folder_problem = prepare_folders()
+        self.keep_files = folder_problem is None
+        self.keep_settings = self.keep_files
+        messages = [folder_problem]
+        if settings is None:
+            settings, message = load_settings()
+            messages.append(message)
+            if message and message.endswith(LEFT_AS_IT_IS):
+                self.keep_settings = False
         self.stats, message = load_stats()
-        if message:
-            self.toast(message, 6)
+        messages.append(message)
+        if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
+            self.stats.keep = False
+        if folder_problem:    # it already says that these files are out of reach
+            messages = [m for m in messages if m and not m.endswith(LEFT_AS_IT_IS)]
+        return settings, [m for m in messages if m]
 
     # --- window -----------------------------------------------------------
     @property
@@ -109,10 +158,12 @@ class App:
 
     def on_window_resized(self) -> None:
         surface = pygame.display.get_surface()
-        if surface is not None and not self.fullscreen and (
+        if surface is not None and (
                 surface.get_width() < MIN_WINDOW[0] or surface.get_height() < MIN_WINDOW[1]):
-            # Shrunk below the smallest layout (nothing stops a window manager):
-            # the scenes cannot lay out in a few pixels, so the window grows back.
+            # Shrunk below the smallest layout (nothing stops a window manager,
+            # and one may take a full-screen window out of full screen): the
+            # scenes cannot lay out in a few pixels, so it grows back, as a window.
+            self.fullscreen = False
             self.window_size = surface.get_size()
             surface = self._set_mode()
         if surface is not None:
@@ -122,7 +173,7 @@ class App:
             self.scenes.resize(self.size)
 
     def save_settings(self) -> None:
-        if not self.options.save_settings:
+        if not self.options.save_settings or not self.keep_settings:
             return
         problem = save_settings(self.settings)
         if problem:
@@ -150,6 +201,11 @@ class App:
         """A one-line message at the bottom of the screen for a few seconds."""
         self._toasts = [t for t in self._toasts if t[0] != text][-2:]
         self._toasts.append([text, seconds])
+
+    def report(self, text: str) -> None:
+        """A problem with a kept file: on screen, and for whoever started us from a terminal."""
+        self.toast(text, 6)
+        print(f"roundtable: {text}", file=sys.stderr)
 
     def _draw_toasts(self, surface: pygame.Surface) -> list[pygame.Rect]:
         rects: list[pygame.Rect] = []
@@ -179,8 +235,8 @@ class App:
 
     def save_game_in_progress(self) -> None:
         """Quitting in the middle of a game keeps it for the next launch."""
-        if self.fixed_step:
-            return  # screenshots, timedemos: nothing of the player's
+        if self.fixed_step or not self.keep_files:
+            return  # screenshots, timedemos: nothing of the player's; or nowhere to keep it
         from ..table.game_scene import GameScene
         from ..store.saves import in_progress, save_game
         scene = next((s for s in reversed(self.scenes.scenes) if isinstance(s, GameScene)), None)
@@ -256,7 +312,10 @@ class App:
             if limit is not None and self.frame_count >= limit:
                 self.running = False
         if self.options.screenshot:
-            pygame.image.save(self.screen, self.options.screenshot)
+            problem = save_screenshot(self.screen, self.options.screenshot)
+            if problem:
+                print(f"roundtable: error: {problem}", file=sys.stderr)
+                self.exit_code = 2
         return self.exit_code
 
     def frame_report(self) -> dict:
