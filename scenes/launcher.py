@@ -85,9 +85,9 @@ def resolve(args) -> dict:
         raise UsageError("--frames must be at least 1")
     if args.timedemo and args.frames is None:
         args.frames = 600
-    if args.screenshot and args.frames is None:
+    if args.screenshot is not None and args.frames is None:
         raise UsageError("--screenshot needs --frames (how many frames to run first)")
-    if args.screenshot:
+    if args.screenshot is not None:
         from scenes.core.app import screenshot_problem
         problem = screenshot_problem(args.screenshot)
         if problem:
