@@ -38,7 +38,7 @@ from math import comb
 from dataclasses import dataclass
 from typing import ClassVar, Optional, Union
 
-from .base import CardGame, CardMoved, CardRemoved, Status
+from .base import CardGame, CardMoved, CardRemoved, PileMove, Status
 from .cards import Card
 from .errors import BadDeckError, IllegalMoveError, NotationError
 from .solitaire_common import DeckStart, KeptStatus, squeeze
@@ -70,28 +70,28 @@ def cell_allows(i: int, card: Card) -> bool:
 
 
 @dataclass(frozen=True)
-class TurnStock:
+class TurnStock(PileMove):
     card: Optional[Card]
     source: ClassVar[str] = "stock"
     target: ClassVar[str] = "waste"
 
 
 @dataclass(frozen=True)
-class PlaceCard:
+class PlaceCard(PileMove):
     card: Optional[Card]
     target: str
     source: ClassVar[str] = "waste"
 
 
 @dataclass(frozen=True)
-class RemoveTen:
+class RemoveTen(PileMove):
     card: Optional[Card]
     source: str
     target: ClassVar[None] = None
 
 
 @dataclass(frozen=True)
-class RemovePair:
+class RemovePair(PileMove):
     card: Optional[Card]
     source: str
     target: str
@@ -108,6 +108,7 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
     game_id = "camelot-solitaire"
     title = "Camelot (patience)"
     max_score = MAX_SCORE
+    move_types = (TurnStock, PlaceCard, RemoveTen, RemovePair)
 
     def __init__(self, seed: object = None, deck: object = None) -> None:
         CardGame.__init__(self)
@@ -259,6 +260,57 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
         if self.phase == "filling":
             return "nothing can be removed until the grid is full again (or the stock is empty)"
         return f"{self.move_text(move)} is not a legal move here"
+
+    # --- what a card table asks --------------------------------------------------
+    def _cell_card(self, pile: str) -> Card | None:
+        if not pile.startswith("cell:"):
+            return None
+        return self.cells[_checked_cell(pile)]
+
+    def can_pick_up(self, pile: str, count: int = 1) -> bool:
+        """The waste card, to place it; in phase two a number card other than a
+        ten, to drop it on its partner (a ten is removed by a click instead)."""
+        if count != 1 or self._status is not Status.PLAYING:
+            return False
+        if pile == "waste":
+            return self.waste is not None
+        card = self._cell_card(pile)
+        return (card is not None and not card.is_picture and card.rank != 10
+                and self.phase == "removing" and self.waste is None)
+
+    def why_not_pick_up(self, pile: str, count: int = 1) -> str:
+        card = self._cell_card(pile)
+        if card is None:
+            return ""
+        if card.is_picture:
+            return "pictures stay where they are: they are never removed"
+        if self.waste is not None:
+            return f"place the {self.waste.name} first"
+        if self.phase == "filling":
+            return "nothing can be removed until the grid is full (or the stock is empty)"
+        return ""
+
+    def click_move(self, pile: str) -> CamelotMove | None:
+        """The stock: turn it. A ten: remove it."""
+        if pile == "stock":
+            return TurnStock(self._stock[0] if self._stock else None)
+        card = self._cell_card(pile)
+        if card is not None and card.rank == 10:
+            return RemoveTen(card, pile)
+        return None
+
+    def move_between(self, source: str, count: int, target: str) -> CamelotMove | None:
+        """The waste card onto a cell: place it there. A cell's card onto another
+        card (not a ten): remove them as a pair."""
+        if count != 1 or not target.startswith("cell:"):
+            return None
+        other = self.cells[_checked_cell(target)]
+        if source == "waste":
+            return PlaceCard(self.waste, target)
+        card = self._cell_card(source)
+        if card is None or other is None or other.rank == 10:
+            return None
+        return RemovePair(card, source, target)
 
     # --- notation ------------------------------------------------------------
     def move_text(self, move: CamelotMove) -> str:

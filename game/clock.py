@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .base import CardFlipped, CardGame, CardMoved, Status
+from .base import CardFlipped, CardGame, CardMoved, PileMove, Status
 from .cards import Card
 from .errors import BadDeckError, NotationError
 from .solitaire_common import DeckStart
@@ -44,7 +44,7 @@ def pile_words(pile: str) -> str:
 
 
 @dataclass(frozen=True)
-class ClockMove:
+class ClockMove(PileMove):
     """Put ``card`` (the centre's top card) on pile ``target``."""
 
     card: Card
@@ -56,6 +56,7 @@ class Clock(DeckStart, CardGame[ClockMove]):
     game_id = "clock"
     title = "Clock"
     max_score = 48
+    move_types = (ClockMove,)
 
     def __init__(self, seed: int | str | None = None,
                  deck: list[Card] | str | None = None) -> None:
@@ -167,6 +168,22 @@ class Clock(DeckStart, CardGame[ClockMove]):
     def target_of_pile_click(self, pile: str) -> ClockMove:
         """The move a player means by clicking/dropping on ``pile``."""
         return ClockMove(self.centre_card, pile)
+
+    def click_move(self, pile: str) -> ClockMove | None:
+        """A click on an hour: the centre card goes there (``play`` says why
+        when it does not belong there)."""
+        return ClockMove(self.centre_card, pile) if pile in self._piles and pile != CENTRE else None
+
+    def move_between(self, source: str, count: int, target: str) -> ClockMove | None:
+        """The centre card dropped on an hour goes there (legal or not); dropped
+        back on the centre it stays there when it is a king, and otherwise the
+        drop means nothing."""
+        if source != CENTRE or count != 1 or target not in self._piles:
+            return None
+        card = self.centre_card
+        if target == CENTRE and home_of(card) != CENTRE:
+            return None
+        return ClockMove(card, target)
 
     def computer_move(self, rng: random.Random | None = None) -> ClockMove | None:
         moves = self.legal_moves()

@@ -48,9 +48,9 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Optional, Union
+from typing import ClassVar, Iterator, NamedTuple, Optional, Union
 
-from .base import CardGame, CardMoved, Status
+from .base import CardGame, CardMoved, PileMove, Status
 from .cards import FULL_DECK, RANK_NAMES, SUIT_NAMES, SUITS, Card
 from .errors import IllegalMoveError, NotationError
 from .solitaire_common import DeckStart, KeptStatus, squeeze
@@ -119,23 +119,21 @@ def rank_name(rank: int) -> str:
 
 # --- moves ---------------------------------------------------------------------
 @dataclass(frozen=True)
-class TurnChooser:
+class TurnChooser(PileMove):
     card: Optional[Card]
     source: ClassVar[str] = "stock"
     target: ClassVar[str] = "chooser"
-    count: ClassVar[int] = 1
 
 
 @dataclass(frozen=True)
-class ChooseStart:
+class ChooseStart(PileMove):
     card: Optional[Card]
     target: str
     source: ClassVar[str] = "chooser"
-    count: ClassVar[int] = 1
 
 
 @dataclass(frozen=True)
-class DealRow:
+class DealRow(PileMove):
     card: Optional[Card]
     count: int
     source: ClassVar[str] = "stock"
@@ -143,7 +141,7 @@ class DealRow:
 
 
 @dataclass(frozen=True)
-class MoveCards:
+class MoveCards(PileMove):
     card: Optional[Card]
     source: str
     target: str
@@ -151,6 +149,23 @@ class MoveCards:
 
 
 HamiltonMove = Union[TurnChooser, ChooseStart, DealRow, MoveCards]
+
+
+class HamiltonState(NamedTuple):
+    """A whole position (what undo keeps): immutable, fields by name."""
+
+    stock: tuple[Card, ...]
+    chooser: Card | None
+    shown: int
+    start_rank: int | None
+    foundations: tuple[tuple[Card, ...], ...]
+    tableau: tuple[tuple[Card, ...], ...]
+    status: Status
+    reason: str
+
+    @property
+    def score(self) -> int:
+        return sum(map(len, self.foundations))
 
 
 def tableau_id(i: int) -> str:
@@ -174,6 +189,7 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
     game_id = "hamilton"
     title = "Hamilton"
     max_score = MAX_SCORE
+    move_types = (TurnChooser, ChooseStart, DealRow, MoveCards)
 
     def __init__(self, seed: object = None, deck: object = None) -> None:
         CardGame.__init__(self)
@@ -232,17 +248,26 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
     def score(self) -> int:
         return sum(len(f) for f in self.foundations)
 
-    def _snapshot(self):
-        return (tuple(self._stock), self.chooser, self.shown, self.start_rank,
-                tuple(map(tuple, self.foundations)), tuple(map(tuple, self.tableau)),
-                self._status, self._reason)
+    def _snapshot(self) -> HamiltonState:
+        return HamiltonState(tuple(self._stock), self.chooser, self.shown, self.start_rank,
+                             tuple(map(tuple, self.foundations)), tuple(map(tuple, self.tableau)),
+                             self._status, self._reason)
 
-    def _restore(self, snap) -> None:
-        (stock, self.chooser, self.shown, self.start_rank, foundations, tableau,
-         self._status, self._reason) = snap
-        self._stock = list(stock)
-        self.foundations = [list(f) for f in foundations]
-        self.tableau = [list(p) for p in tableau]
+    def _restore(self, snap: HamiltonState) -> None:
+        self.chooser, self.shown, self.start_rank = snap.chooser, snap.shown, snap.start_rank
+        self._status, self._reason = snap.status, snap.reason
+        self._stock = list(snap.stock)
+        self.foundations = [list(f) for f in snap.foundations]
+        self.tableau = [list(p) for p in snap.tableau]
+
+    def states_played(self) -> tuple[HamiltonState, ...]:
+        """The position before each move of ``records``, oldest first."""
+        return tuple(snapshot for snapshot, _ in self._undo)
+
+    @property
+    def state(self) -> HamiltonState:
+        """The position now, as an immutable value."""
+        return self._snapshot()
 
     def group_size(self, i: int) -> int:
         """How many cards at the top of tableau pile i move as one group."""
@@ -407,6 +432,57 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         finally:
             self._restore(snapshot)
         return moves
+
+    # --- what a card table asks --------------------------------------------------
+    def max_pick_up(self, pile: str) -> int:
+        """A tableau pile's movable group; one card elsewhere (a foundation's
+        top card, the chooser card)."""
+        if pile.startswith("tableau:") and self.start_rank is not None:
+            return group_len([CODE[c] for c in self._pile(pile)], self.start_rank)
+        return 1
+
+    def can_pick_up(self, pile: str, count: int = 1) -> bool:
+        """The chooser card; once the start card is chosen, a foundation's top
+        card or a group at the top of a tableau pile."""
+        if self._status is not Status.PLAYING or count < 1:
+            return False
+        if pile == "chooser":
+            return self.chooser is not None and count == 1
+        if self.start_rank is None or not pile.startswith(("tableau:", "foundation:")):
+            return False
+        return count <= len(self._pile(pile)) and count <= self.max_pick_up(pile)
+
+    def why_not_pick_up(self, pile: str, count: int = 1) -> str:
+        if pile in ("stock", "chooser"):
+            return ""
+        if self.start_rank is None:
+            return "choose a start card first: click the stock to show one"
+        if pile.startswith("tableau:"):
+            return "only the top card, or a run in sequence and in one suit, moves"
+        return ""
+
+    def click_move(self, pile: str) -> HamiltonMove | None:
+        """The stock: show a start card (or decline the one shown), or deal."""
+        if pile != "stock":
+            return None
+        top = self._stock[0] if self._stock else None
+        if self.start_rank is None:
+            return TurnChooser(top)
+        return DealRow(top, min(TABLEAU_COUNT, len(self._stock)))
+
+    def move_between(self, source: str, count: int, target: str) -> HamiltonMove | None:
+        """Cards of a tableau pile or a foundation onto another such pile; the
+        chooser card onto a foundation."""
+        if not target.startswith(("tableau:", "foundation:")):
+            return None
+        if source == "chooser":
+            return ChooseStart(self.chooser, target) if target.startswith("foundation:") else None
+        if not source.startswith(("tableau:", "foundation:")):
+            return None
+        pile = self._pile(source)
+        self._pile(target)
+        card = pile[-count] if 1 <= count <= len(pile) else None
+        return MoveCards(card, source, target, count)
 
     # --- messages --------------------------------------------------------------
     def _why_illegal(self, move: HamiltonMove) -> str:
@@ -617,7 +693,7 @@ def choose_move(game: Hamilton) -> HamiltonMove | None:
     tableau, heights = game._search_state()
     options = list(successors(tableau, heights, start))
     seen = _seen_positions(game)
-    stock = len(game._stock)
+    stock = game.stock_count
     ups = [m for m, t, h in options if m[0] == "tf" and _key(t, h, stock) not in seen]
     if ups:  # the biggest group to the foundations, leftmost pile first
         return _real_move(game, max(ups, key=lambda m: (m[2], -m[1])))
@@ -625,8 +701,8 @@ def choose_move(game: Hamilton) -> HamiltonMove | None:
     # met since the last deal (so that a card taken down is not just put back).
     # Tried before dealing, which covers every pile. (Greedy tableau tidying by a
     # heuristic was tried and won fewer deals than this.)
-    best = max([game.score] + [sum(map(len, snap[4])) for snap, _ in game._undo
-                               if len(snap[0]) == stock])
+    best = max([game.score] + [state.score for state in game.states_played()
+                               if len(state.stock) == stock])
     verdict, steps = game._progress(best, SEARCH_LIMIT // 2 if stock else SEARCH_LIMIT)
     if verdict:
         return _real_move(game, steps[0][0])
@@ -641,18 +717,17 @@ def _key(tableau: tuple, heights: tuple, stock: int) -> tuple:
 def _seen_positions(game: Hamilton) -> set:
     """Positions met so far in this game (from the undo history), to avoid cycling."""
     seen = set()
-    for snapshot, _ in game._undo:
-        stock, _, _, start, foundations, tableau = snapshot[:6]
-        if start is None:
+    for state in game.states_played():
+        if state.start_rank is None:
             continue
         heights = [0] * 4
-        for pile in foundations:
+        for pile in state.foundations:
             if pile:
                 heights[SUITS.index(pile[0].suit)] = len(pile)
-        codes = tuple(tuple(CODE[c] for c in p) for p in tableau)
-        seen.add(_key(codes, tuple(heights), len(stock)))
+        codes = tuple(tuple(CODE[c] for c in p) for p in state.tableau)
+        seen.add(_key(codes, tuple(heights), len(state.stock)))
     tableau, heights = game._search_state()
-    seen.add(_key(tableau, heights, len(game._stock)))
+    seen.add(_key(tableau, heights, game.stock_count))
     return seen
 
 
