@@ -141,6 +141,7 @@ def cmd_games(args) -> int:
 
 def cmd_moves(args) -> int:
     game = new_game(args.game, args.seed, args.deck, args.position)
+    game.settle()
     moves = [game.move_text(m) for m in game.legal_moves()]
     if args.json:
         print(json.dumps({**_summary(game), "moves": moves}))
@@ -161,6 +162,7 @@ def cmd_play(args) -> int:
             else:
                 print(f"error: {message}", file=sys.stderr)
             return EXIT_ILLEGAL
+    game.settle()                 # end checks kept out of play() (Hamilton's dead ends)
     summary = _summary(game)
     if args.json:
         print(json.dumps(summary))
@@ -190,6 +192,7 @@ def cmd_simulate(args) -> int:
             if move is None:
                 break
             game.play(move)
+        game.settle()
         wins += game.status is Status.WON
         draws += game.status is Status.DRAW
         total_score += game.score

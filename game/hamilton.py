@@ -32,16 +32,21 @@ Notation (case and spaces do not matter; piles are numbered from 0 like their id
     ``f1>f2``      a foundation's top card to another foundation (a lone start card)
     Long pile ids are read too: ``tableau:3>foundation:1``, ``chooser>f0``.
 
-Dead ends: the game ends as lost (with a reason) when no legal move is left, or
-when the stock is empty and a breadth-first search over every position reachable
-without dealing (tableau order ignored; at most ``SEARCH_LIMIT`` positions)
-proves that no position with more foundation cards can be reached. When the
-search gives up (more positions than the limit) the game stays in play and
-``dead_end_reason`` is '' — a dead end that big is not reported (the computer
-player then returns None). The search runs inside ``play`` once the stock is
-empty: usually a few milliseconds, rarely up to about a second; a way to more
-foundation cards, once found, is remembered, so following it costs nothing.
-While the stock holds cards a deal is always possible and nothing is claimed.
+Dead ends: ``play`` ends the game as lost at once when no legal move is left
+(it stays in the microseconds). Whether the moves left can still help is a
+breadth-first search over every position reachable without dealing (tableau
+order ignored; at most ``SEARCH_LIMIT`` positions), usually a few milliseconds,
+rarely up to about a second, so it runs apart from ``play``: once the stock is
+empty, ``dead_end_pending`` is True until someone checks the position, either
+``game.check_dead_end()`` (or ``game.settle()``) right here, or a background
+worker running ``dead_end_verdict(game.to_json())`` whose answer goes back to
+``game.apply_dead_end_verdict(verdict)``. When the search proves that no
+position with more foundation cards can be reached, the game ends as lost with
+a reason. When it gives up (more positions than the limit) the game stays in
+play and ``dead_end_reason`` is '' — a dead end that big is not reported (the
+computer player then returns None). A way to more foundation cards, once found,
+is remembered, so following it costs nothing. While the stock holds cards a
+deal is always possible and nothing is claimed.
 """
 from __future__ import annotations
 
@@ -184,6 +189,7 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
     """The game. Public state for a UI: ``piles()``, ``start_rank`` (None until
     chosen), ``choices_left``, ``chooser``, ``stock_count``, ``score``,
     ``max_score``, ``status``, ``status_reason``, ``dead_end_reason``,
+    ``dead_end_pending``, ``check_dead_end()``, ``apply_dead_end_verdict(v)``,
     ``group_size(i)``, ``foundation_moves_from(pile)``, ``deal_events()``."""
 
     game_id = "hamilton"
@@ -211,6 +217,7 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         # (tableau codes, heights) → steps of a known way to more foundation cards;
         # facts about positions, so undo leaves them and restart clears them
         self._ways: dict[tuple, list] = {}
+        self._checked_positions: set[str] = set()   # searched: a way on, or too big to tell
 
     def deal_events(self) -> tuple:
         """The opening deal as events (stock → tableau, in dealing order), for a
@@ -380,14 +387,63 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         return tuple(events)
 
     def _check_end(self) -> None:
+        """What ``play`` decides at once (microseconds): won, or lost with no
+        legal move left. Whether the moves left can still help is the dead-end
+        search, run apart: ``check_dead_end`` / ``dead_end_verdict``."""
         if self.score == MAX_SCORE:
             self._status, self._reason = Status.WON, "all 52 cards are on the foundations"
-        elif not self._stock:
-            verdict, _ = self._progress(self.score)
-            if verdict is False:
-                self._status = Status.LOST
-                self._reason = ("no moves left" if not self._legal_moves() else
-                                "no sequence of moves can put another card on the foundations")
+        elif not self._stock and not self._legal_moves():
+            self._status, self._reason = Status.LOST, "no moves left"
+
+    # --- the dead-end search (kept out of play: it may take a second) -------------
+    @property
+    def dead_end_pending(self) -> bool:
+        """True when the position on the table may be a dead end no one has
+        checked yet: the stock is empty and the game is still in play."""
+        return (self._status is Status.PLAYING and self.start_rank is not None
+                and not self._stock and self.position_key() not in self._checked_positions)
+
+    def position_key(self) -> str:
+        """The position as the dead-end search sees it (tableau piles, bottom
+        first, and the foundations' heights), as text: what a verdict names."""
+        tableau, heights = self._search_state()
+        piles = "/".join(" ".join(CARD[c].code for c in pile) for pile in tableau)
+        return f"{self.start_rank}|{piles}|{','.join(map(str, heights))}|{len(self._stock)}"
+
+    def check_dead_end(self, limit: int = SEARCH_LIMIT) -> bool:
+        """Run the dead-end search here and now (a command line, a test, a worker):
+        True when it proved the game lost (the status is then LOST with its
+        reason). Takes up to about a second; a screen calls it off the frame
+        loop through ``dead_end_verdict`` and ``apply_dead_end_verdict``."""
+        if not self.dead_end_pending:
+            return self.is_dead_end()
+        return self.apply_dead_end_verdict(self._dead_end_verdict(limit))
+
+    def _dead_end_verdict(self, limit: int) -> dict:
+        verdict, _ = self._progress(self.score, limit)
+        reason = "no sequence of moves can put another card on the foundations"
+        return {"position": self.position_key(),
+                "dead_end": {True: False, False: True, None: None}[verdict],
+                "reason": reason if verdict is False else ""}
+
+    def apply_dead_end_verdict(self, verdict: dict) -> bool:
+        """Take a verdict from ``dead_end_verdict``: when it is about the position
+        on the table and proves a dead end, the game ends as lost with its
+        reason. A verdict about another position (the game moved on) changes
+        nothing. True when the game is now lost by it."""
+        if not isinstance(verdict, dict) or verdict.get("position") != self.position_key():
+            return False
+        if self._status is not Status.PLAYING:
+            return self.is_dead_end()
+        if verdict.get("dead_end") is True:
+            self._status, self._reason = Status.LOST, str(verdict.get("reason", ""))
+            return True
+        self._checked_positions.add(verdict["position"])   # a way on, or too big to tell
+        return False
+
+    def settle(self) -> Status:
+        self.check_dead_end()
+        return self.status
 
     def _search_state(self) -> tuple[tuple, tuple]:
         return tuple(tuple(CODE[c] for c in p) for p in self.tableau), self._heights()
@@ -594,6 +650,22 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         more foundation card (breadth-first search, no deals); else deal; None
         when none of these is left. Deterministic: ``rng`` is not needed."""
         return choose_move(self)
+
+
+def dead_end_verdict(data: dict, limit: int = SEARCH_LIMIT) -> dict:
+    """The dead-end search as a JSON-in, JSON-out job for a background worker.
+
+    ``data`` is ``game.to_json()``. The answer is ``{"position": …, "dead_end":
+    true | false | null, "reason": …}``: true when no sequence of moves without
+    dealing can put another card on the foundations (null: the search gave up
+    after ``limit`` positions). Hand it to ``game.apply_dead_end_verdict``.
+    Raises BadSaveError for data that is not a Hamilton game.
+    """
+    game = Hamilton.from_json(data)
+    if not game.dead_end_pending:
+        return {"position": game.position_key(), "dead_end": game.is_dead_end(),
+                "reason": game.dead_end_reason}
+    return game._dead_end_verdict(limit)
 
 
 def _short(pile: str) -> str:
