@@ -41,7 +41,8 @@ from typing import ClassVar, Optional, Union
 from .base import CardGame, CardMoved, CardRemoved, PileMove, Status
 from .cards import Card
 from .errors import BadDeckError, IllegalMoveError, NotationError
-from .solitaire_common import DeckStart, KeptStatus, squeeze
+from .parsing import shown
+from .solitaire_common import DeckStart, KeptStatus, notation_number, squeeze
 
 CELL_COUNT = 16
 CORNERS = (0, 3, 12, 15)
@@ -326,19 +327,19 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
         t = squeeze(text)
         if t in ("t", "s", "stock", "turn"):
             return TurnStock(self._stock[0] if self._stock else None)
-        m = re.fullmatch(r"(?:w|waste)[>\-](?:c|cell:?)(\d+)", t)
+        m = re.fullmatch(r"(?:w|waste)[>\-](?:c|cell:?)([0-9]+)", t)
         if m:
             return PlaceCard(self.waste, cell_id(_cell_number(m.group(1), text)))
-        m = re.fullmatch(r"(?:x|([0-9tajqk]+[cdhs])@)?(?:c|cell:?)(\d+)", t)
+        m = re.fullmatch(r"(?:x|([0-9tajqk]+[cdhs])@)?(?:c|cell:?)([0-9]+)", t)
         if m:
             i = _cell_number(m.group(2), text)
             named = _named_card(m.group(1), text) if m.group(1) else self.cells[i]
             return RemoveTen(named, cell_id(i))
-        m = re.fullmatch(r"(?:c|cell:?)(\d+)[+>\-](?:c|cell:?)(\d+)", t)
+        m = re.fullmatch(r"(?:c|cell:?)([0-9]+)[+>\-](?:c|cell:?)([0-9]+)", t)
         if m:
             i, j = _cell_number(m.group(1), text), _cell_number(m.group(2), text)
             return RemovePair(self.cells[i], cell_id(i), cell_id(j))
-        raise NotationError(f"cannot read Camelot move {text!r}: write t, w>c5, c3 or c3+c7")
+        raise NotationError(f"cannot read Camelot move {shown(text)}: write t, w>c5, c3 or c3+c7")
 
     # --- computer player -------------------------------------------------------
     def computer_move(self, rng: random.Random | None = None) -> CamelotMove | None:
@@ -412,24 +413,21 @@ def _chance_pictures_fit(free: dict, unseen: dict, stock: int, draws: int) -> fl
 
 
 def _cell_number(digits: str, text: str) -> int:
-    i = int(digits)
-    if not 0 <= i < CELL_COUNT:
-        raise NotationError(f"no cell {i} in {text!r}: cells are numbered 0–15")
-    return i
+    return notation_number(digits, "cell", CELL_COUNT, text)
 
 
 def _named_card(code: str, text: str) -> Card:
     try:
         return Card.parse(code)
     except BadDeckError:
-        raise NotationError(f"no card {code!r} in {text!r}") from None
+        raise NotationError(f"no card {shown(code)} in {shown(text)}") from None
 
 
 def _checked_cell(pile: object) -> int:
     """The cell number of a pile id from a hand-made move; a clear error if it is none."""
-    kind, _, digits = str(pile).partition(":")
-    if kind != "cell" or not digits.isdigit() or int(digits) >= CELL_COUNT:
-        raise IllegalMoveError(f"there is no cell {pile!r}")
+    kind, _, digits = pile.partition(":") if isinstance(pile, str) else ("", "", "")
+    if kind != "cell" or not re.fullmatch(r"[0-9]{1,2}", digits) or int(digits) >= CELL_COUNT:
+        raise IllegalMoveError(f"there is no cell {shown(pile)}")
     return int(digits)
 
 

@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from .base import CardFlipped, CardGame, CardMoved, PileMove, Status
 from .cards import Card
 from .errors import BadDeckError, NotationError
-from .solitaire_common import DeckStart
+from .parsing import shown
+from .solitaire_common import DeckStart, squeeze
 
 CENTRE = "centre"
 HOURS = range(1, 13)
+HOUR_TEXTS = tuple(str(h) for h in HOURS)      # "1" … "12": the hours as written
 
 
 def hour_pile(hour: int) -> str:
@@ -149,21 +151,21 @@ class Clock(DeckStart, CardGame[ClockMove]):
         return f"{move.card.code}-{target}"
 
     def parse_move(self, text: str) -> ClockMove:
-        words = text.strip().upper().split("-")
+        words = squeeze(text).upper().split("-")
         if len(words) > 2 or not words[0]:
-            raise NotationError(f"not a Clock move: {text!r} (expected e.g. 7H-7 or KS-C)")
+            raise NotationError(f"not a Clock move: {shown(text)} (expected e.g. 7H-7 or KS-C)")
         try:
             card = Card.parse(words[0])
         except BadDeckError:
-            raise NotationError(f"not a Clock move: {text!r} (expected e.g. 7H-7 or KS-C)") from None
+            raise NotationError(f"not a Clock move: {shown(text)} (expected e.g. 7H-7 or KS-C)") from None
         if len(words) == 1:
             return ClockMove(card, home_of(card))
         where = words[1]
         if where == "C":
             return ClockMove(card, CENTRE)
-        if where.isdigit() and 1 <= int(where) <= 12:
+        if where in HOUR_TEXTS:
             return ClockMove(card, hour_pile(int(where)))
-        raise NotationError(f"not a Clock pile: {where!r} (1 … 12 or C)")
+        raise NotationError(f"not a Clock pile: {shown(where)} (1 … 12 or C)")
 
     def target_of_pile_click(self, pile: str) -> ClockMove:
         """The move a player means by clicking/dropping on ``pile``."""

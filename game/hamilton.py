@@ -58,6 +58,7 @@ from typing import ClassVar, Iterator, NamedTuple, Optional, Union
 from .base import CardGame, CardMoved, PileMove, Status
 from .cards import FULL_DECK, RANK_NAMES, SUIT_NAMES, SUITS, Card
 from .errors import IllegalMoveError, NotationError
+from .parsing import parse_int, shown
 from .solitaire_common import DeckStart, KeptStatus, squeeze
 
 TABLEAU_COUNT = 7
@@ -171,6 +172,9 @@ class HamiltonState(NamedTuple):
     @property
     def score(self) -> int:
         return sum(map(len, self.foundations))
+
+
+_INDEXES = tuple(str(i) for i in range(TABLEAU_COUNT))   # "0" … "6": the pile numbers written
 
 
 def tableau_id(i: int) -> str:
@@ -339,10 +343,10 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
 
     # --- playing ---------------------------------------------------------------
     def _pile(self, pile_id: str) -> list[Card]:
-        kind, _, index = pile_id.partition(":")
+        kind, _, index = pile_id.partition(":") if isinstance(pile_id, str) else ("", "", "")
         piles = {"tableau": self.tableau, "foundation": self.foundations}.get(kind)
-        if piles is None or not index.isdigit() or int(index) >= len(piles):
-            raise IllegalMoveError(f"there is no pile {pile_id!r}")
+        if piles is None or index not in _INDEXES[:len(piles)]:
+            raise IllegalMoveError(f"there is no pile {shown(pile_id)}")
         return piles[int(index)]
 
     def _apply(self, move: HamiltonMove) -> tuple:
@@ -625,22 +629,22 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
             source, _, count = parts[0].partition(":")
             source = self._pile_ref(source, "tf", text)
             target = self._pile_ref(parts[1], "tf", text)
-            if count and not count.isdigit():
-                raise NotationError(f"bad card count {count!r} in {text!r}")
-            n = int(count) if count else 1
+            n = parse_int(count, f"the card count in {shown(text)}", 1, 13,
+                          NotationError) if count else 1
             pile = self._pile(source)
             card = pile[-n] if 1 <= n <= len(pile) else None
             return MoveCards(card, source, target, n)
-        raise NotationError(f"cannot read Hamilton move {text!r}: write t, ch>f0, d, "
+        raise NotationError(f"cannot read Hamilton move {shown(text)}: write t, ch>f0, d, "
                             f"t3>t5, t3:2>t5, t2>f1 or f1>t4")
 
     @staticmethod
     def _pile_ref(ref: str, kinds: str, text: str) -> str:
-        if len(ref) >= 2 and ref[0] in kinds and ref[1:].isdigit():
+        if len(ref) >= 2 and ref[0] in kinds and ref[1:] in _INDEXES:
             index, limit = int(ref[1:]), TABLEAU_COUNT if ref[0] == "t" else FOUNDATION_COUNT
             if index < limit:
                 return (tableau_id if ref[0] == "t" else foundation_id)(index)
-        raise NotationError(f"no pile {ref!r} in {text!r}: tableau t0–t6, foundations f0–f3")
+        raise NotationError(f"no pile {shown(ref)} in {shown(text)}: "
+                            f"tableau t0–t6, foundations f0–f3")
 
     # --- computer player -------------------------------------------------------
     def computer_move(self, rng: random.Random | None = None) -> HamiltonMove | None:
