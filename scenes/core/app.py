@@ -7,7 +7,6 @@ and a timedemo measures pure frame cost.
 """
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import time
@@ -27,31 +26,14 @@ WINDOW_DEFAULT = (1280, 720)
 MIN_WINDOW = (640, 360)
 
 
-def screenshot_problem(path: str) -> str | None:
-    """Why a screenshot could not be written to ``path`` (checked before the
-    window opens), or None."""
-    if not path:
-        return "--screenshot needs a file name"
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        return f"--screenshot {path!r} is a folder, not a file"
-    if not os.path.isdir(folder):
-        return f"--screenshot: the folder {folder!r} does not exist"
-    if not os.access(folder, os.W_OK):
-        return f"--screenshot: cannot write in {folder!r}"
-    return None
-
-
 def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
-    """Save the frame; returns one line instead of raising (the folder may have
-    gone while the frames ran)."""
-    problem = screenshot_problem(path)
-    if problem:
-        return problem
+    """Save the frame; returns one line instead of raising (the launcher checked
+    the folder, but it may have gone while the frames ran)."""
     try:
         pygame.image.save(surface, path)
     except (pygame.error, OSError) as exc:
-        return f"could not save the screenshot to {path!r}: {exc}"
+        from ..store.files import one_line
+        return one_line(f"could not save the screenshot to {path!r}: {exc}", 200)
     return None
 
 

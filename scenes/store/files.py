@@ -21,8 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from game.parsing import MAX_SEED, parse_int
+
 MAX_DEPTH = 32          # our files nest 5 deep; the C decoder would go to ~1,000
 MAX_INT_DIGITS = 30     # JSON integers longer than this are nobody's count or deal
+MAX_FILE_INT = MAX_SEED  # the largest whole number any of our files holds (a deal number)
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 30.0   # an atomic write takes milliseconds; older temps are leftovers
 PROBE_PREFIX = ".probe."
@@ -61,13 +64,17 @@ def one_line(text: str, limit: int = 160) -> str:
 
 # --- reading -------------------------------------------------------------------------
 def _json_int(text: str) -> int:
-    # The switch to the engine's number parser is this line.
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+    """A JSON integer through the engine's one number parser (ASCII digits,
+    bounded length and range; the sign is JSON's)."""
+    if len(text) > MAX_INT_DIGITS:     # said plainly, before the parser quotes the start of it
         raise DamagedFileError(f"a number {len(text):,} digits long")
-    return int(text)
+    magnitude = parse_int(text.removeprefix("-"), "a number in the file", 0, MAX_FILE_INT)
+    return -magnitude if text.startswith("-") else magnitude
 
 
 def _json_float(text: str) -> float:
+    # Not the engine's parse_float: JSON floats have exponents (1e-05 is what
+    # json.dumps writes), which it rightly refuses on a command line.
     value = float(text)
     if value != value or value in (float("inf"), float("-inf")):   # 1e999 reads as inf
         raise DamagedFileError(f"the number {shown(text)} is out of range")
@@ -137,8 +144,8 @@ def parse_json(raw: bytes):
         raise DamagedFileError(f"{exc.msg}: line {exc.lineno} column {exc.colno}") from None
     except DamagedFileError:
         raise
-    except ValueError as exc:          # int() past Python's digit limit, and the like
-        raise DamagedFileError(one_line(exc, 80)) from None
+    except ValueError as exc:          # the number parser's refusal (a RoundTableError)
+        raise DamagedFileError(one_line(exc, 110)) from None
     check_depth(data)
     return data
 

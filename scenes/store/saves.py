@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from game.base import Status
+from game.parsing import MAX_SEED
 
 from .files import (DamagedFileError, load_versioned, moved_aside_message, one_line, shown,
                     write_json_atomic)
@@ -18,7 +19,6 @@ from .settings import data_dir
 
 SAVE_FILE_VERSION = 1
 SAVE_MAX_BYTES = 1024 * 1024    # a long board game is ~30 KB
-MAX_SEED = 10 ** 18             # deal numbers the screens can show (GameScene deals below 10**6)
 MAX_MOVES = 10_000              # a replay stays quick; no real game comes near
 BOARD_PLAYERS = ("mode", "human", "level")   # what a board-game save's ``extra`` holds
 

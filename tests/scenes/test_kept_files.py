@@ -214,7 +214,7 @@ STATS_BAD = [
     (_stats_with(history=[{"won": "yes"}]), "a result's won must be true or false"),
     (_stats_with(history=[{"won": True, "seconds": 1e200}]), "a result's time must be a number"),
     (_stats_with(history=[{"won": True, "score": [[1]]}]), "a result's score must be a number"),
-    (_stats_with(history=[{"won": True, "date": 10 ** 20}]), "a result's date must be a whole number"),
+    (_stats_with(history=[{"won": True, "date": 10 ** 12}]), "a result's date must be a whole number"),
     (_stats_with(history=[{"won": True, "result": "maybe"}]), "unknown result 'maybe'"),
     (_stats_with(levels={"hard": {"won": -1}}), "won count must be a whole number"),
     (_stats_with(levels={"hard": {"tied": 1}}), "unknown result 'tied'"),
@@ -255,7 +255,8 @@ SAVE_BAD = [
     (_save_with(seconds=-1), "the time played must be a number from 0"),
     (_save_with(seconds="12"), "the time played must be a number"),
     (_save_with(seed=True), "the deal number must be a whole number"),
-    (_save_with(seed=10 ** 25), "the deal number must be a whole number from 0 to"),
+    (_save_with(seed=-1), "the deal number must be a whole number from 0 to 999,999,999,999,999,999, not -1"),
+    (_save_with(seed=10 ** 25), "a number in the file must be a whole number at least 0 and at most 999999999999999999"),
     (_save_with(seed=4), "the game is deal 3, not deal 4"),
     (_save_with(game_id="hamilton"), "save is for 'clock', not 'hamilton'"),
     (_save_with(game_id=["clock"]), "unknown game ['clock']"),
@@ -428,16 +429,17 @@ def test_kill_9_during_writes_leaves_a_whole_file_and_only_temps_that_are_cleane
 
 # --- the screenshot and the window --------------------------------------------------------
 @pytest.mark.parametrize("target,words", [
-    ("{tmp}/missing-folder/x.png", "--screenshot: the folder '{tmp}/missing-folder' does not exist"),
-    ("{tmp}", "--screenshot '{tmp}' is a folder, not a file"),
-    ("", "--screenshot needs a file name"),
+    ("{tmp}/missing-folder/x.png", "--screenshot: there is no folder '"),
+    ("{tmp}", "is a folder, not a file"),
+    ("", "--screenshot needs a file name, not ''"),
 ])
 def test_screenshot_to_a_missing_folder_or_onto_a_folder_is_one_line_and_exit_2(tmp_path, capsys, target,
                                                                                    words):
     from scenes.launcher import main
     code = main(["--frames", "3", "--screenshot", target.format(tmp=tmp_path)])
     err = capsys.readouterr().err
-    assert code == 2 and err == f"roundtable: error: {words.format(tmp=tmp_path)}\n"
+    assert code == 2 and err.startswith("roundtable: error: --screenshot") and words in err
+    assert err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_the_screenshot_folder_gone_while_the_frames_ran_is_one_line_and_exit_2(tmp_path, capsys):
@@ -447,7 +449,9 @@ def test_the_screenshot_folder_gone_while_the_frames_ran_is_one_line_and_exit_2(
     open_menu(app)
     folder.rmdir()
     assert app.run() == 2
-    assert capsys.readouterr().err.endswith(f"the folder '{folder}' does not exist\n")
+    err = capsys.readouterr().err
+    assert err.startswith(f"roundtable: error: could not save the screenshot to '{folder / 'x.png'}'")
+    assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize("size", [(1, 1), (10, 10), (50, 300), (639, 359), (1, 1000)])
