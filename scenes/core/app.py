@@ -18,7 +18,7 @@ from .actions import Action, InputEvent
 from .input import InputMapper
 from .scene import Scene, SceneStack
 from ..store.settings import Settings, load_settings, save_settings
-from .ui import INK, draw_text, rounded_panel, ui_scale
+from .ui import FONTS, INK, draw_text, rounded_panel, ui_scale
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -196,14 +196,18 @@ class App:
         s = ui_scale(self.size)
         px = int(24 * s)
         y = self.size[1] - int(96 * s)
+        room = self.size[0] - 20 - int(40 * s)
         for text, left in reversed(self._toasts):
-            label_w = max(1, int(len(text) * px * 0.5))
-            w = min(self.size[0] - 20, label_w + int(40 * s))
-            panel = rounded_panel((w, int(px * 1.8)), (10, 20, 16, 220), radius=int(10 * s))
+            # A long line (a file's path in it) gets a smaller size, so it fits.
+            label_w = FONTS.font(px).size(text)[0]
+            text_px = max(10, int(px * room / label_w)) if label_w > room else px
+            label_w = min(room, label_w)
+            panel = rounded_panel((label_w + int(40 * s), int(px * 1.8)), (10, 20, 16, 220),
+                                  radius=int(10 * s))
             panel.set_alpha(int(255 * min(1.0, left / 0.3)))
             rect = panel.get_rect(midbottom=(self.size[0] // 2, y))
             surface.blit(panel, rect)
-            draw_text(surface, text, px, rect.center, INK, anchor="center")
+            draw_text(surface, text, text_px, rect.center, INK, anchor="center")
             rects.append(rect)
             y = rect.y - int(8 * s)
         return rects
