@@ -3,6 +3,7 @@
 show; never an exception."""
 import json
 import math
+import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -13,7 +14,8 @@ from scenes.store.stats import load_stats
 
 from .test_kept_files import good_save, good_settings, good_stats
 
-FAST = settings(max_examples=120, deadline=None,
+# KEPT_FILES_EXAMPLES=5000 for a long run by hand; the suite stays fast.
+FAST = settings(max_examples=int(os.environ.get("KEPT_FILES_EXAMPLES", 120)), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 json_scalars = (st.none() | st.booleans() | st.integers() | st.integers(min_value=-10 ** 40, max_value=10 ** 40)
