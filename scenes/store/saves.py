@@ -42,7 +42,7 @@ def save_game(scene) -> str | None:
         if hasattr(scene, name):
             extra[name] = getattr(scene, name)
     data = {"version": SAVE_FILE_VERSION, "game_id": scene.game_id, "seed": scene.seed,
-            "seconds": round(getattr(scene, "play_seconds", 0.0), 1),
+            "seconds": round(min(getattr(scene, "play_seconds", 0.0), MAX_SECONDS), 1),
             "engine": scene.game.to_json(), "extra": extra}
     try:
         write_json_atomic(save_path(), data)

@@ -416,13 +416,13 @@ def test_kill_9_during_writes_leaves_a_whole_file_and_only_temps_that_are_cleane
         "    write_json_atomic(p, {'version': 1, 'n': n, 'pad': 'x' * 20000}); n += 1\n")],
         cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and read_json(path, 1 << 20)["n"] < 20:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and read_json(path, 1 << 20)["n"] < 5:
             time.sleep(0.01)
     finally:
         writer.send_signal(signal.SIGKILL)
         writer.wait(10)
-    assert read_json(path, 1 << 20)["n"] >= 20          # whole, never half-written
+    assert read_json(path, 1 << 20)["n"] >= 5           # whole, never half-written
     clean_stale_temps(tmp_path, ("settings.json",), older_than=-1)
     assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
 
