@@ -15,6 +15,7 @@ those at the next start.
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import tempfile
@@ -76,7 +77,7 @@ def _json_float(text: str) -> float:
     # Not the engine's parse_float: JSON floats have exponents (1e-05 is what
     # json.dumps writes), which it rightly refuses on a command line.
     value = float(text)
-    if value != value or value in (float("inf"), float("-inf")):   # 1e999 reads as inf
+    if not math.isfinite(value):      # 1e999 reads as inf
         raise DamagedFileError(f"the number {shown(text)} is out of range")
     return value
 
