@@ -64,6 +64,10 @@ class Settings:
     def speed_factor(self) -> float:
         return ANIMATION_SPEEDS.get(self.animation_speed, 1.0)
 
+    def validate(self) -> None:
+        """Raise DamagedFileError (a ValueError) for a value outside the schema."""
+        Settings.from_json(asdict(self))
+
     @classmethod
     def from_json(cls, data: dict) -> "Settings":
         """Settings from the file's object, every value checked (DamagedFileError)."""
