@@ -98,7 +98,7 @@ def resolve(args) -> dict:
     from game import GAME_IDS, check_game_id
     from game.cards import check_seed
     from game.errors import RoundTableError
-    from scenes.navigation import has_scene
+    from scenes.screens.navigation import has_scene
 
     def playable(game_id: str, what: str) -> str:
         try:
@@ -152,8 +152,8 @@ def _main(argv: list[str] | None) -> int:
         print(f"roundtable: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
-    from scenes.app import App, AppOptions
-    from scenes.navigation import open_game, open_menu, playable_games
+    from scenes.core.app import App, AppOptions
+    from scenes.screens.navigation import open_game, open_menu, playable_games
 
     options = AppOptions(game=chosen.get("game"), seed=chosen.get("seed"),
                          fullscreen=True if args.fullscreen else False if args.windowed else None,

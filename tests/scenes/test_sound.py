@@ -10,7 +10,7 @@ import pytest
 
 from game.base import CardFlipped, CardMoved, CardRemoved
 from game.camelot_board import PieceCaptured, PieceMoved
-from scenes.sound import EFFECTS, Sound, sound_for_events, sounds_dir
+from scenes.core.sound import EFFECTS, Sound, sound_for_events, sounds_dir
 
 ISSUE_EFFECTS = ["deal", "place", "flip", "remove", "capture", "invalid", "win", "loss"]
 

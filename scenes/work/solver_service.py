@@ -42,7 +42,7 @@ from game.solver_common import SOLVER_MODULES, WINNABLE, SolveResult, solver_for
 
 __all__ = ["SolverService", "Reply", "winnable_deal", "cached_winnable_deals", "solve_request"]
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 DEFAULT_LIMITS = {"camelot-solitaire": (2_000_000, 20.0), "hamilton": (1_000_000, 20.0),
                   "clock": (None, None)}
 

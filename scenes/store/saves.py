@@ -53,7 +53,7 @@ def _check(data: dict) -> None:
     from game import GAME_IDS
     from game.errors import RoundTableError
 
-    from .navigation import has_scene
+    from ..screens.navigation import has_scene
     game_id = data.get("game_id")
     if game_id not in GAME_IDS or not has_scene(game_id):
         raise ValueError(f"unknown game {game_id!r}")
@@ -67,7 +67,7 @@ def _check(data: dict) -> None:
         raise ValueError("the game is missing")
     extra = data.get("extra", {})
     if game_id == "camelot-board":
-        from .camelot_computer import LEVELS
+        from ..games.camelot_computer import LEVELS
         if (extra.get("mode") not in ("computer", "two") or extra.get("human") not in ("white", "black")
                 or extra.get("level") not in LEVELS):
             raise ValueError("the players are missing")
@@ -105,7 +105,7 @@ def clear_save() -> None:
 def describe(data: dict) -> str:
     """'Clock (deal 12)' or 'Camelot (board game)'."""
     from game import title
-    from .navigation import scene_class
+    from ..screens.navigation import scene_class
     name = title(data["game_id"])
     if getattr(scene_class(data["game_id"]), "has_deals", True):
         return f"{name} (deal {data['seed']})"
@@ -114,7 +114,7 @@ def describe(data: dict) -> str:
 
 def resume_scene(app, data: dict):
     """The game scene with the saved game, exactly as it was left."""
-    from .navigation import scene_class
+    from ..screens.navigation import scene_class
     cls = scene_class(data["game_id"])
     extra = dict(data.get("extra") or {})
     kwargs = {k: extra[k] for k in ("mode", "human", "level") if k in extra}

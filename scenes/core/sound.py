@@ -32,7 +32,7 @@ def sounds_dir() -> Path:
     override = os.environ.get("ROUNDTABLE_SOUNDS")
     if override:
         return Path(override)
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]  # the scenes package
     for candidate in (here.parent / "assets" / "sounds", here / "assets" / "sounds"):
         if candidate.is_dir():
             return candidate

@@ -86,7 +86,7 @@ class Settings:
         if (isinstance(self.volume, bool) or not isinstance(self.volume, (int, float))
                 or not 0 <= self.volume <= 1):
             raise ValueError(f"volume must be a number from 0 to 1, not {self.volume!r}")
-        from .card_art import BACK_STYLES
+        from ..table.card_art import BACK_STYLES
         if self.card_back not in BACK_STYLES:
             raise ValueError(f"unknown card back {self.card_back!r}")
         from game import GAME_IDS

@@ -16,7 +16,7 @@ import pygame
 from .actions import Action, InputEvent
 from .input import InputMapper
 from .scene import Scene, SceneStack
-from .settings import Settings, load_settings, save_settings
+from ..store.settings import Settings, load_settings, save_settings
 from .ui import INK, draw_text, rounded_panel, ui_scale
 
 FPS = 60
@@ -75,7 +75,7 @@ class App:
         self._toast_rects: list[pygame.Rect] = []
         if message:
             self.toast(message, 6)
-        from .stats import load_stats
+        from ..store.stats import load_stats
         self.stats, message = load_stats()
         if message:
             self.toast(message, 6)
@@ -133,7 +133,7 @@ class App:
         """Card pictures at this width with the chosen back, all rendered now (a
         face rendered on first sight would cost a visible hitch mid-animation);
         the last two are kept, so a new deal or a return from the menu costs nothing."""
-        from .card_art import CardArt
+        from ..table.card_art import CardArt
         cache = self.__dict__.setdefault("_card_art", {})
         key = (card_width, self.settings.card_back)
         art = cache.get(key)
@@ -181,8 +181,8 @@ class App:
         """Quitting in the middle of a game keeps it for the next launch."""
         if self.fixed_step:
             return  # screenshots, timedemos: nothing of the player's
-        from .game_scene import GameScene
-        from .saves import in_progress, save_game
+        from ..table.game_scene import GameScene
+        from ..store.saves import in_progress, save_game
         scene = next((s for s in reversed(self.scenes.scenes) if isinstance(s, GameScene)), None)
         if scene is not None and in_progress(scene):
             problem = save_game(scene)
