@@ -1,7 +1,9 @@
 """Player settings, kept as versioned JSON where platformdirs says config lives.
 
-Written atomically (temp file + rename). A file that is damaged or from a newer
-version is moved aside, never overwritten, and the player is told in one line.
+Read and written through files.py (bounded reading, atomic writing); every value
+is checked against the schema in ``Settings.from_json``. A file that is damaged or
+from a newer version is moved aside, never overwritten, and the player is told in
+one line.
 ``ROUNDTABLE_HOME`` overrides the folder (tests, portable installs).
 """
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .files import (PROBE_PREFIX, clean_stale_temps, folder_problem, load_versioned,
-                    move_aside, moved_aside_message, write_json_atomic)  # noqa: F401 (kept names)
+                    moved_aside_message, write_json_atomic)
 from .schema import choice, flag, number
 
 SETTINGS_VERSION = 1
