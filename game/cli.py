@@ -130,7 +130,7 @@ def _summary(game: Game) -> dict:
 
 def cmd_games(args) -> int:
     from . import GAMES, is_available
-    rows = [{"id": gid, "title": GAMES[gid][2], "available": is_available(gid)} for gid in GAME_IDS]
+    rows = [{"id": gid, "title": GAMES[gid].title, "available": is_available(gid)} for gid in GAME_IDS]
     if args.json:
         print(json.dumps(rows))
     else:
@@ -231,10 +231,11 @@ def cmd_perft(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from .solver_common import SOLVER_MODULES, solver_for
-    if args.game not in SOLVER_MODULES:
+    from . import SOLVER_IDS
+    from .solver_common import solver_for
+    if args.game not in SOLVER_IDS:
         game_class(args.game)                          # unknown game: its own message
-        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_MODULES)}")
+        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_IDS)}")
     if args.max_states is not None and args.max_states < 1:
         raise UsageError("--max-states must be at least 1")
     if args.max_seconds is not None and args.max_seconds <= 0:

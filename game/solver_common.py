@@ -13,6 +13,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from . import GAMES, SOLVER_IDS
+
 WINNABLE = "winnable"
 NOT_WINNABLE = "not winnable"
 UNKNOWN = "unknown"
@@ -105,14 +107,8 @@ def game_for(game_class, game_or_deck):
     return game_class(deck=game_or_deck)
 
 
-SOLVER_MODULES = {"camelot-solitaire": "game.camelot_solver",
-                  "hamilton": "game.hamilton_solver",
-                  "clock": "game.clock_solver"}
-
-
 def solver_for(game_id: str):
     """The ``solve`` function of a game (ValueError when it has no solver)."""
-    import importlib
-    if game_id not in SOLVER_MODULES:
-        raise ValueError(f"no solver for {game_id!r}; solvers: {', '.join(SOLVER_MODULES)}")
-    return importlib.import_module(SOLVER_MODULES[game_id]).solve
+    if game_id not in GAMES:
+        raise ValueError(f"no solver for {game_id!r}; solvers: {', '.join(SOLVER_IDS)}")
+    return GAMES[game_id].solve_function()
