@@ -24,6 +24,7 @@ class GameInfo:
     dealt: bool = True               # made from a deal number (a patience), or not (the board game)
     solver: str | None = None        # module with ``solve(game, max_states, max_seconds, stop)``
     solver_limits: tuple[int | None, float | None] = (None, None)  # default states, seconds
+    levels: tuple[str, ...] = ()     # the computer player's levels, weakest first (if it has them)
 
     def engine_class(self):
         """The game's class (UnknownGameError when its module is not written yet)."""
@@ -51,7 +52,7 @@ GAMES: dict[str, GameInfo] = {info.id: info for info in (
              solver="game.hamilton_solver", solver_limits=(1_000_000, 20.0)),
     GameInfo("clock", "Clock", "game.clock:Clock", solver="game.clock_solver"),
     GameInfo("camelot-board", "Camelot (board game)", "game.camelot_board:CamelotBoard",
-             dealt=False),
+             dealt=False, levels=("easy", "medium", "hard")),   # game.camelot_ai.LEVELS
 )}
 GAME_IDS = tuple(GAMES)
 SOLVER_IDS = tuple(gid for gid, info in GAMES.items() if info.solver)

@@ -55,17 +55,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def resolve(args) -> dict:
     """Check everything before a window opens; raise UsageError with one line."""
+    # Imported here, not at the top, for start-up: `--help` and a bad option
+    # answer before the engine and pygame load.
     from game import GAME_IDS, check_game_id
     from game.cards import check_seed
     from game.errors import RoundTableError
-    from scenes.screens.navigation import has_scene
+    from scenes.games import playable_games  # start-up: see above
 
     def playable(game_id: str, what: str) -> str:
         try:
             check_game_id(game_id)
         except RoundTableError as exc:
             raise UsageError(str(exc)) from None
-        if not has_scene(game_id):
+        if game_id not in playable_games():
             raise UsageError(f"{what} {game_id!r} is not playable yet")
         return game_id
 
@@ -101,8 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"roundtable: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
+    # start-up: the app's modules load once the command line is known to be good
     from scenes.core.app import App, AppOptions
-    from scenes.screens.navigation import open_game, open_menu, playable_games
+    from scenes.games import playable_games  # start-up: as above
+    from scenes.screens.navigation import open_game, open_menu  # start-up: as above
 
     options = AppOptions(game=chosen.get("game"), seed=chosen.get("seed"),
                          fullscreen=True if args.fullscreen else False if args.windowed else None,
@@ -132,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
               f"p99 {r['p99']:.2f} / max {r['max']:.2f} (first frame {r['first_frame_ms']:.1f})")
         print(f"  main-thread CPU time per frame ms: min {c['min']:.2f} / median {c['median']:.2f} / "
               f"p99 {c['p99']:.2f} / max {c['max']:.2f}")
-    import pygame
+    import pygame  # start-up: loaded by the app by now; named here only to quit it
     pygame.quit()
     return code
 

@@ -41,20 +41,20 @@ from game.errors import RoundTableError
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from ..work.ai_worker import AIWorker
 from ..core.anim import Timer
-from .camelot_computer import DEMO_LEVEL, LEVELS, ComputerTurns
+from .camelot_board_descriptor import LEVELS
+from .camelot_computer import DEMO_LEVEL, ComputerTurns
 from ..table.board_layers import COLORS, BoardLayers, Travel
 from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView, path_captures
 from ..table.game_scene import DEMO_NEXT_DEAL, GameScene
 from ..core.overlays import DialogScene
 from ..core.ui import GOLD, ILLEGAL, Button
+from ..store.saves import clear_save
 
 PREVIEW_TIME = 0.8         # s the computer's path is shown before it moves
 
 
 class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
-    game_id = "camelot-board"
-    has_deals = False
-    title = "Camelot (board game)"
+    engine = CamelotBoard
 
     def __init__(self, app, seed=None, demo=False, game=None, mode: str | None = None,
                  human: str = "white", level: str = "medium") -> None:
@@ -86,6 +86,9 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         return CamelotBoard()
 
     # --- modes and lifecycle -------------------------------------------------------
+    def saved_options(self) -> dict:
+        return {"mode": self.mode, "human": self.human, "level": self.level}
+
     @property
     def flipped(self) -> bool:
         return self.mode == "computer" and self.human == "black"
@@ -107,7 +110,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
     def open_setup(self, first: bool = False) -> None:
         """The small dialog: against the computer (colour, level) or two players."""
-        from ..screens.navigation import open_menu
         level_cell = [self.level]
 
         def choose(mode, human="white"):
@@ -122,7 +124,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
         def back():
             if first or self.mode is None:
-                open_menu(self.app)
+                self.app.navigator.open_menu()
             else:
                 self.app.scenes.remove(dialog)
 
@@ -163,8 +165,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.start_game(self.mode or "two", self.human)
 
     def open_pause(self, reason: str = "") -> None:
-        from ..screens.navigation import open_menu
-
         def resume():
             self.app.scenes.pop()
 
@@ -178,11 +178,10 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
             ("Resume", resume), ("New game", then(self.open_setup)),
             ("Restart", then(self.restart)), ("How to play", self.open_help),
-            ("Main menu", lambda: open_menu(self.app))],
+            ("Main menu", lambda: self.app.navigator.open_menu())],
             on_back=resume))
 
     def show_game_over(self) -> None:
-        from ..screens.navigation import open_menu
         self.over_shown = True
         if self.demo:
             self._timers.append(Timer(DEMO_NEXT_DEAL, lambda: self.start_game("demo")))
@@ -201,7 +200,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             result = "drawn" if title == "Draw" else "won" if good else "lost"
             self.record_result(good, result, self.level)
         else:
-            from ..store.saves import clear_save
             clear_save()
 
         def then(action):
@@ -213,7 +211,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         buttons = [("Play again", then(self.restart)), ("New game…", then(self.open_setup))]
         if self.game.can_undo:
             buttons.append(("Undo last move", then(self.undo)))
-        buttons.append(("Main menu", lambda: open_menu(self.app)))
+        buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
         reason = self.game.status_reason
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
                  f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played."]

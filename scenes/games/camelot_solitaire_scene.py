@@ -16,6 +16,7 @@ import pygame
 
 from game.camelot_solitaire import CELL_PICTURE, CamelotSolitaire, cell_id, cell_index
 
+from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM
@@ -24,8 +25,7 @@ PICTURE_LETTERS = {13: "K", 12: "Q", 11: "J"}
 
 
 class CamelotSolitaireScene(PatienceScene):
-    game_id = "camelot-solitaire"
-    title = "Camelot (patience)"
+    engine = CamelotSolitaire
     record_stagger = 0.1
     solver_seconds = 1.5          # "still winnable?" after every move, and solver hints
 
@@ -37,7 +37,7 @@ class CamelotSolitaireScene(PatienceScene):
         gap_x, gap_y, side = 0.14, 0.08, 0.75       # in card widths / heights
         ch = area.h * 0.94 / (4 + 3 * gap_y)
         cw = min(ch / 1.4, area.w * 0.92 / (5 + 3 * gap_x + side))
-        self.art = self.app.card_art(max(20, int(cw)))
+        self.art = shared_card_art(self.app, max(20, int(cw)))
         cw, ch = self.art.size
         gx, gy = cw * gap_x, ch * gap_y
         grid_w, grid_h = 4 * cw + 3 * gx, 4 * ch + 3 * gy

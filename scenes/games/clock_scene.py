@@ -13,6 +13,7 @@ import pygame
 from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
+from ..table.card_art import shared_card_art
 from ..table.card_table import CardTable, Slot
 from ..table.game_scene import GameScene
 from ..core.ui import FOCUS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
@@ -23,8 +24,7 @@ DRAG_THRESHOLD = 6
 
 
 class ClockScene(GameScene):
-    game_id = "clock"
-    title = "Clock"
+    engine = Clock
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
         self.table = CardTable()
@@ -49,7 +49,7 @@ class ClockScene(GameScene):
             cw = area.w / 9
             ch = cw * 1.4
         card_w = max(20, int(cw))
-        self.art = self.app.card_art(card_w)
+        self.art = shared_card_art(self.app, card_w)
         cw, ch = self.art.size
         fan = ch * 0.05
         pile_h = ch + 3 * fan

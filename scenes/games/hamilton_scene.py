@@ -21,6 +21,7 @@ import pygame
 
 from game.hamilton import Hamilton, MoveCards, foundation_id, rank_name, tableau_id
 
+from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM
@@ -31,8 +32,7 @@ FAN = 0.24            # tableau fan per card, in card heights
 
 
 class HamiltonScene(PatienceScene):
-    game_id = "hamilton"
-    title = "Hamilton"
+    engine = Hamilton
     think_in_background = True    # the computer player searches: keep it off the frame loop
     record_stagger = 0.07
     solver_seconds = 10.0         # most positions answer in well under a second; a few take seconds
@@ -45,7 +45,7 @@ class HamiltonScene(PatienceScene):
         gap_y, gap_x, side = 0.06, 0.18, 0.5      # in card heights / widths
         ch = area.h / (4 + 3 * gap_y)
         cw = min(ch / 1.4, area.w * 0.98 / (9 + 6 * gap_x + 2 * side))
-        self.art = self.app.card_art(max(20, int(cw)))
+        self.art = shared_card_art(self.app, max(20, int(cw)))
         cw, ch = self.art.size
         gx, gy = cw * gap_x, ch * gap_y
         width = 9 * cw + 6 * gx + 2 * side * cw

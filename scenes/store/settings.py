@@ -13,8 +13,13 @@ import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from game import GAME_IDS
+
 SETTINGS_VERSION = 1
 ANIMATION_SPEEDS = {"slow": 0.6, "normal": 1.0, "fast": 1.8, "instant": 100.0}
+# The card backs by name, in the settings screen's order; their colours are the
+# card art's (scenes.table.card_art.BACK_STYLES), which has these names.
+CARD_BACKS = ("blue", "red", "green", "purple", "black")
 
 
 def config_dir() -> Path:
@@ -86,10 +91,8 @@ class Settings:
         if (isinstance(self.volume, bool) or not isinstance(self.volume, (int, float))
                 or not 0 <= self.volume <= 1):
             raise ValueError(f"volume must be a number from 0 to 1, not {self.volume!r}")
-        from ..table.card_art import BACK_STYLES
-        if self.card_back not in BACK_STYLES:
+        if self.card_back not in CARD_BACKS:
             raise ValueError(f"unknown card back {self.card_back!r}")
-        from game import GAME_IDS
         if self.last_game is not None and self.last_game not in GAME_IDS:
             raise ValueError(f"unknown game {self.last_game!r}")
 

@@ -18,7 +18,7 @@ import pygame
 from game.camelot_moves import MIDPOINT, SQUARE_COORDS, rank_span
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
-from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel, wrap_text
 
 # Colours of the overlays (one meaning each, throughout).
 HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus
@@ -273,7 +273,7 @@ class BoardView:
         pygame.draw.line(surface, (255, 255, 255, 40), (x, y), (rect.right - pad, y), max(1, int(s)))
         y += int(8 * s)
         if info.get("note"):
-            for line in _wrap(info["note"], int(19 * s), width):
+            for line in wrap_text(info["note"], int(19 * s), width):
                 draw_text(surface, line, 19 * s, (x, y), info.get("note_color", INK))
                 y += int(22 * s)
             y += int(6 * s)
@@ -334,7 +334,3 @@ class BoardView:
         r = int(radius + dot + 2)
         return [pygame.Rect(int(cx) - r, int(cy) - r, 2 * r, 2 * r)]
 
-
-def _wrap(text: str, px: int, width: int) -> list[str]:
-    from ..core.ui import wrap_text
-    return wrap_text(text, px, width)

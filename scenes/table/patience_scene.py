@@ -39,6 +39,7 @@ from .card_table import CardTable
 from ..core.focus import nearest_in_direction
 from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
 from ..core.anim import Timer
+from ..work.solver_service import SolverService, cached_winnable_deals, winnable_deal
 from ..work.thinker import Thinker, warm_up
 from ..core.ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 
@@ -54,7 +55,6 @@ _solver_owner: list = []   # the one scene whose solver runs (one game is played
 def pick_winnable_deal(game_id: str, rng) -> int | None:
     """A deal number from the proven-winnable cache list (None if there is none).
     Only the cache: solving deals to find one would block the frame loop."""
-    from ..work.solver_service import cached_winnable_deals, winnable_deal
     if not cached_winnable_deals(game_id):
         return None
     return winnable_deal(game_id, rng)
@@ -296,7 +296,6 @@ class PatienceScene(GameScene):
             return
         if (self._solve_version != self._version and self.game.status is Status.PLAYING
                 and self.app.scenes.top is self):
-            from ..work.solver_service import SolverService
             if self._solver is None:
                 for other in list(_solver_owner):     # a scene dropped without leave()
                     other.stop_solver()
