@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.camelot_solitaire import CELL_PICTURE, CamelotSolitaire, cell_id, cell_index
+from game.camelot_solitaire import CELL_PICTURE, CamelotSolitaire, cell_id
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
@@ -85,53 +85,8 @@ class CamelotSolitaireScene(PatienceScene):
         return labels
 
     # --- what the player's input means ------------------------------------------
-    def _card(self, pile: str):
-        cards = self._piles.get(pile, [])
-        return cards[-1][0] if cards else None
-
-    def can_grab(self, pile: str, index: int) -> bool:
-        card = self._card(pile)
-        if card is None or index != 0:
-            return False
-        if pile == "waste":
-            return True
-        return (pile.startswith("cell:") and not card.is_picture and card.rank != 10
-                and self.game.phase == "removing" and self.game.waste is None)
-
-    def why_not_grab(self, pile: str, index) -> str:
-        card = self._card(pile)
-        if card is None or not pile.startswith("cell:"):
-            return ""
-        if card.is_picture:
-            return "Pictures stay where they are: they are never removed"
-        if self.game.waste is not None:
-            return f"Place the {self.game.waste.name} first"
-        if self.game.phase == "filling":
-            return "Nothing can be removed until the grid is full (or the stock is empty)"
-        return ""
-
     def default_selection(self):
         return ("waste", 0) if self.game.waste is not None else None
-
-    def click_pile(self, pile: str, index) -> bool:
-        if pile == "stock":
-            self.play(self.game.parse_move("t"))
-            return True
-        card = self._card(pile)
-        if pile.startswith("cell:") and card is not None and card.rank == 10:
-            self.play(self.game.parse_move(f"c{cell_index(pile)}"))
-            return True
-        return False
-
-    def explain(self, pile: str, index: int, target: str):
-        if not target.startswith("cell:"):
-            return None
-        card, other = self._card(pile), self._card(target)
-        if pile == "waste":
-            return self.game.parse_move(f"w>c{cell_index(target)}")
-        if other is None or other.rank == 10 or card is None:
-            return None
-        return self.game.parse_move(f"c{cell_index(pile)}+c{cell_index(target)}")
 
     def double_click(self, pile: str, index) -> None:
         if pile == "stock":

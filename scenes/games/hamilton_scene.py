@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.hamilton import Hamilton, MoveCards, foundation_id, rank_name, tableau_id
+from game.hamilton import Hamilton, foundation_id, rank_name, tableau_id
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
@@ -117,49 +117,6 @@ class HamiltonScene(PatienceScene):
         return labels
 
     # --- what the player's input means ------------------------------------------
-    def _tableau_index(self, pile: str) -> int | None:
-        return int(pile.split(":")[1]) if pile.startswith("tableau:") else None
-
-    def can_grab(self, pile: str, index: int) -> bool:
-        cards = self._piles.get(pile, [])
-        if not 0 <= index < len(cards) or self.game.status.value != "playing":
-            return False
-        if pile == "chooser":
-            return True
-        if self.game.start_rank is None:
-            return False
-        if pile.startswith("foundation:"):
-            return index == len(cards) - 1
-        i = self._tableau_index(pile)
-        return i is not None and len(cards) - index <= self.game.group_size(i)
-
-    def why_not_grab(self, pile: str, index) -> str:
-        if index is None or pile in ("stock", "chooser"):
-            return ""
-        if self.game.start_rank is None:
-            return "Choose a start card first: click the stock to show one"
-        if pile.startswith("tableau:"):
-            return "Only the top card, or a run in sequence and in one suit, moves"
-        return ""
-
-    def focus_depth_limit(self, pile: str) -> int:
-        i = self._tableau_index(pile)
-        return max(1, self.game.group_size(i)) if i is not None else 1
-
-    def click_pile(self, pile: str, index) -> bool:
-        if pile == "stock":
-            self.play(self.game.parse_move("s"))
-            return True
-        return False
-
-    def explain(self, pile: str, index: int, target: str):
-        if target in ("stock", "chooser"):
-            return None
-        cards = self._piles.get(pile, [])
-        if pile == "chooser" or not 0 <= index < len(cards):
-            return None
-        return MoveCards(cards[index][0], pile, target, len(cards) - index)
-
     def double_click(self, pile: str, index) -> None:
         if pile == "stock":
             self._click(pile, index)      # every click on the stock is a turn of its own

@@ -15,7 +15,7 @@ import math
 
 import pygame
 
-from game.camelot_moves import MIDPOINT, SQUARE_COORDS, rank_span
+from game.camelot_moves import SQUARE_COORDS, rank_span
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel, wrap_text
@@ -36,11 +36,6 @@ SELECT_TINT = (255, 240, 160, 90)
 
 SQUARE_INDEX = {coords: sq for sq, coords in enumerate(SQUARE_COORDS)}
 START_COUNTS = {"knight": 4, "man": 10}
-
-
-def path_captures(path: tuple[int, ...], marks: str) -> frozenset[int]:
-    """Captured squares of a path whose steps are marked '-' or 'x'."""
-    return frozenset(MIDPOINT[(a, b)] for a, b, m in zip(path, path[1:], marks) if m == "x")
 
 
 class BoardView:
