@@ -1,7 +1,8 @@
-"""What every card game's scene must do, run across the three card games: the
-layout fits every screen, undo/redo/restart/new deal by keys and gamepad, the
-demo plays and any key leaves it, a finished demo deals again, and the table's
-piles are the engine's. Each game's own behaviour is in its own test file."""
+"""What every card game's scene must do, run across the card games: a known
+deal is won by every kind of input, the layout fits every screen,
+undo/redo/restart/new deal by keys and gamepad, the demo plays and any key
+leaves it, a finished demo deals again, and the table's piles are the engine's.
+Each game's own behaviour is in its own test file."""
 from __future__ import annotations
 
 import time
@@ -10,13 +11,16 @@ import pygame
 import pytest
 
 from game.base import Status
+from game.camelot_solitaire import CamelotSolitaire
 from game.cards import Card
+from game.hamilton import Hamilton
 from scenes.games import GAMES
 from scenes.screens.menu import MenuScene
 from scenes.screens.navigation import open_game
 
 from .harness import key, make_app, pad, settle, step
-from .patience_input import open_scene, perform, play_line
+from .patience_input import open_scene, over_dialog, perform, play_line
+from .test_camelot_solitaire_scene import WIN_DECK
 from .test_hamilton_scene import WIN_28
 
 SIZES = [(1280, 720), (1920, 1080), (3840, 2160)]
@@ -159,3 +163,32 @@ def test_the_tables_piles_are_the_engines_and_its_cards_are_cards(game_id):
     app, scene = CASES[game_id].start(3)
     assert set(scene.table.slots) == set(scene.game.piles())
     assert scene.table.sprites and all(isinstance(c, Card) for c in scene.table.sprites)
+
+
+def first_moves_line(game) -> list[str]:
+    """The line the engine's first legal move at every turn plays, to the end."""
+    while game.status is Status.PLAYING:
+        game.play(game.legal_moves()[0])
+    return list(game.history)
+
+
+WINS = {
+    "camelot-solitaire": (lambda: CamelotSolitaire(deck=WIN_DECK),
+                          lambda: first_moves_line(CamelotSolitaire(deck=WIN_DECK)),
+                          lambda scene, dialog: scene.game.score == 40
+                          and len(scene.table.sprites) == 12),   # the removed cards flew off
+    "hamilton": (lambda: Hamilton(seed=28), lambda: WIN_28,
+                 lambda scene, dialog: scene.game.score == 52 and scene.score_line() == "Score 52 / 52"
+                 and "All 52 cards are on the foundations." in dialog.lines),
+}
+
+
+@pytest.mark.parametrize("game_id", list(WINS))
+def test_a_known_deal_is_won_by_every_kind_of_input(game_id):
+    """Drag, click, keys and pad in turn, each move checked to be played."""
+    new_game, line, won = WINS[game_id]
+    app, scene = open_scene(GAMES[game_id].scene_class(), new_game())
+    play_line(app, scene, line())
+    assert scene.game.status is Status.WON
+    dialog = over_dialog(app)
+    assert dialog.title == "You won!" and scene.table.celebrating and won(scene, dialog)
