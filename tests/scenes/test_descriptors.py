@@ -61,3 +61,49 @@ def test_saved_options_are_checked_by_the_game_s_descriptor():
 
 def test_the_settings_know_the_card_art_s_backs():
     assert CARD_BACKS == tuple(BACK_STYLES)
+
+
+def test_a_fifth_game_is_an_engine_a_scene_and_a_descriptor(monkeypatch):
+    """Register a fifth game (a Clock under another name) the way the docs say:
+    the menu shows its tile, it opens, and help and statistics have a page for it."""
+    import sys
+
+    from game.clock import Clock
+    from scenes.games.clock_descriptor import CLOCK
+    from scenes.games.clock_scene import ClockScene
+    from scenes.games.descriptor import GameDescriptor
+    from scenes.screens.help import HelpScene
+    from scenes.screens.menu import MenuScene
+    from scenes.screens.navigation import open_game, open_menu
+    from scenes.screens.statistics import StatsScene
+
+    from .harness import make_app, step
+
+    info = game.GameInfo("clock-five", "Clock Five", f"{__name__}:FifthEngine")
+    monkeypatch.setitem(game.GAMES, info.id, info)
+    engine = type("FifthEngine", (Clock,), {"game_id": info.id, "title": info.title})
+    scene = type("FifthScene", (ClockScene,), {"engine": engine})
+    this = sys.modules[__name__]
+    monkeypatch.setattr(this, "FifthEngine", engine, raising=False)
+    monkeypatch.setattr(this, "FifthScene", scene, raising=False)
+    monkeypatch.setitem(GAMES, info.id, GameDescriptor(
+        info=info, scene=f"{__name__}:FifthScene", blurb=("Twelve hours", "once more"),
+        emblem=CLOCK.emblem, help=CLOCK.help))
+
+    app = make_app()
+    open_menu(app)
+    step(app)
+    menu = app.scenes.top
+    assert isinstance(menu, MenuScene) and menu.tile_ids[-1] == "clock-five"
+    assert [t.label for t in menu.tiles][-1] == "Clock Five"
+    open_game(app, "clock-five", seed=3)
+    step(app, 2)
+    shown = app.scenes.top
+    assert isinstance(shown, scene) and shown.title == "Clock Five" and shown.has_deals
+    shown.open_help()
+    step(app)
+    assert isinstance(app.scenes.top, HelpScene) and app.scenes.top.game.title == "Clock Five"
+    stats = StatsScene(app, "clock-five")
+    app.scenes.push(stats)
+    step(app)
+    assert stats.game_id == "clock-five" and stats.game.title == "Clock Five"
