@@ -283,3 +283,13 @@ def test_record_files_that_are_no_records(tmp_path):
     for text in ("9" * 5000 + ". F7-F8", "١. F7-F8", "1. F٧-F8"):
         with pytest.raises(BadRecordError):
             parse(text)
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "game", "moves", "hamilton", "--seed", "3"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()                               # `| head -c 0`
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=30) in (0, 141) and err == b""
