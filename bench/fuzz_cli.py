@@ -66,13 +66,17 @@ def file_targets(scratch: Path) -> list[Path]:
     """Files a hostile user names: missing, a folder, a FIFO, devices, too big,
     not UTF-8, numbers of 5,000 digits or of other scripts, a name too long."""
     return [scratch / "missing.txt", scratch / "no-folder" / "x.txt", scratch, scratch / "fifo",
-            Path("/dev/zero"), Path("/dev/null"), Path("/dev/full"), scratch / "big.txt",
+            scratch / "zero", scratch / "null", scratch / "full", scratch / "big.txt",
             scratch / "binary.txt", scratch / "digits.txt", scratch / "unicode.txt",
             scratch / ("x" * 300)]
 
 
 def make_files(scratch: Path) -> None:
     os.mkfifo(scratch / "fifo")
+    # Devices only through links in the scratch folder: a write that replaces its
+    # target then replaces the link, never the device itself (we may run as root).
+    for name in ("zero", "null", "full"):
+        (scratch / name).symlink_to(f"/dev/{name}")
     (scratch / "big.txt").write_bytes(b"1. E6-E7 " * 300_000)
     (scratch / "binary.txt").write_bytes(b"\xff\xfe\x00" * 100)
     (scratch / "digits.txt").write_text("9" * 5000 + ". F7-F8\n", encoding="utf-8")
@@ -136,7 +140,7 @@ def main_line(rng: random.Random, scratch: Path) -> list:
                                      "1e3x1e3", "x", "640x480x2", "-640x480", "nanxinf"])]
     elif kind == 3:                                   # the file argument
         target = rng.choice([scratch / "missing" / "shot.png", scratch, scratch / "fifo",
-                             Path("/dev/null"), Path("/proc/self/status"), scratch / ("x" * 300),
+                             scratch / "null", Path("/proc/self/status"), scratch / ("x" * 300),
                              "", scratch / "shot.png"])
         args = ["--game", "clock", "--size", "640x480", "--screenshot", str(target)]
     elif kind == 4:                                   # conflicting arguments

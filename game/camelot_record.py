@@ -269,6 +269,10 @@ def write(record: GameRecord, path: str | os.PathLike) -> None:
     BadRecordError if the file cannot be written."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
+    # Replacing what is there must never swap out a device, a FIFO or a folder
+    # (as root, os.replace onto /dev/null would put our file in its place).
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise BadRecordError(f"cannot write {path}: not a regular file")
     text = format(record)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)
