@@ -173,13 +173,20 @@ class Search:
             if not all(k[2] for k in moves):
                 return self._stand_pat(ply)
         elif not pos.must_capture():
-            # Nothing forced: stand pat (an optional charge is the main search's).
-            return self._stand_pat(ply)
+            if not castle_step_threat(pos.board, 1 - pos.side):
+                # Nothing forced: stand pat (an optional charge is the main search's).
+                return self._stand_pat(ply)
+            # The opponent steps into our castle next: only a move can say if it is stopped.
+            if qdepth <= 0:
+                return self.evaluate()
+            moves = pos.moves()
+            if not moves:
+                return self._no_moves(ply)
         else:
             if qdepth <= 0:
                 return self.evaluate()
             moves = pos.captures(True)
-        # Capturing is compulsory: no standing pat, every capture is played out.
+        # Capturing is compulsory (or the castle is threatened): no standing pat.
         best = -INFINITE
         for key in self._order(moves, None, ply):
             delta = self._push(key)
@@ -221,7 +228,8 @@ class Search:
                 if (e_flag == 0 or (e_flag > 0 and e_score >= beta)
                         or (e_flag < 0 and e_score <= alpha)):
                     return e_score
-        forced = pos.in_own_castle() or pos.must_capture()
+        forced = (pos.in_own_castle() or pos.must_capture()
+                  or castle_step_threat(pos.board, 1 - pos.side))
         static = None
         if not forced and not pv_node:
             static = self._stand_pat(ply)
@@ -344,14 +352,15 @@ class Search:
             delta = self._push(key)
             try:
                 if index == 0:
-                    score = -self.negamax(depth - 1, -beta, -alpha, 1) + bonus
+                    score = -self.negamax(depth - 1, -beta, -alpha, 1)
                 else:
-                    score = -self.negamax(depth - 1, -(alpha - bonus) - 1, -(alpha - bonus), 1) \
-                        + bonus
-                    if score > alpha:
-                        score = -self.negamax(depth - 1, -beta, -(alpha - bonus), 1) + bonus
+                    score = -self.negamax(depth - 1, -(alpha - bonus) - 1, -(alpha - bonus), 1)
+                    if score + bonus > alpha:
+                        score = -self.negamax(depth - 1, -beta, -(alpha - bonus), 1)
             finally:
                 self._pop(delta)
+            if abs(score) < WIN_THRESHOLD:
+                score += bonus   # the weak levels' noise never hides a forced result
             scores[key] = score
             if score > best:
                 best, best_key = score, key
