@@ -18,15 +18,16 @@ MAN, KNIGHT = 100, 150
 ADVANCE = 3          # per rank advanced toward the enemy side
 
 
+VALUE = {code: tuple((KNIGHT if abs(code) == 2 else MAN)
+                     + ADVANCE * (r - 1 if code > 0 else 16 - r) for _, r in SQUARE_COORDS)
+         for code in (1, 2, -1, -2)}
+
+
 def material_and_advancement(pos: Position) -> int:
     """White's view: pieces (man 100, knight 150) plus 3 per rank advanced."""
-    score = 0
-    for sq, v in enumerate(pos.board):
-        if v:
-            rank = SQUARE_COORDS[sq][1]
-            value = (KNIGHT if v in (2, -2) else MAN) + ADVANCE * (rank - 1 if v > 0 else 16 - rank)
-            score += value if v > 0 else -value
-    return score
+    board = pos.board
+    white = sum(VALUE[board[sq]][sq] for sq in pos.pieces[0])
+    return white - sum(VALUE[board[sq]][sq] for sq in pos.pieces[1])
 
 
 class PlainSearch:
@@ -34,6 +35,7 @@ class PlainSearch:
         self.depth = depth
         self.rng = random.Random(seed)
         self.nodes = 0
+        self.killers: dict[int, tuple] = {}
 
     def _result_score(self, pos: Position, ply: int, result) -> int:
         if result[1] is None:
@@ -45,14 +47,16 @@ class PlainSearch:
         result = pos.outcome_without_moves()
         if result is not None:
             return self._result_score(pos, ply, result)
+        if depth == 0:  # a leaf: no move generation (a side without moves is rare)
+            score = material_and_advancement(pos)
+            return score if pos.side == 0 else -score
         moves = pos.moves()
         if not moves:
             return self._result_score(pos, ply, pos.outcome_no_moves())
-        if depth == 0:
-            score = material_and_advancement(pos)
-            return score if pos.side == 0 else -score
         best = -WIN - 1
-        for key in sorted(moves, key=lambda k: -len(k[2])):
+        killer = self.killers.get(ply)
+        # Ordering changes only the speed of alpha-beta, never the value found.
+        for key in sorted(moves, key=lambda k: -len(k[2]) - (k == killer)):
             pos.push(*key)
             score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
             pos.pop()
@@ -61,6 +65,7 @@ class PlainSearch:
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        self.killers[ply] = key
                         break
         return best
 

@@ -41,9 +41,9 @@ NULL_MIN_DEPTH = 3
 FUTILITY_MARGIN = 110  # a quiet move at the frontier must be able to gain this much
 REVERSE_MARGIN = 130   # per ply of depth
 LMR_AFTER = 3
-LATE_MOVES = (0, 7, 14)  # quiet moves searched at depth 1 and 2 (non-PV, nothing forced)
+LATE_MOVES = (0, 7, 12, 20)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
-CHECK_EVERY = 255      # nodes between looks at the clock
+CHECK_EVERY = 63       # nodes between looks at the clock (a few ms)
 
 
 class SearchTimeout(Exception):
@@ -262,7 +262,7 @@ class Search:
             tt_key, first = None, []
         futile = (depth == 1 and not forced and static is not None
                   and static + FUTILITY_MARGIN <= alpha)
-        late_limit = LATE_MOVES[depth] if depth <= 2 and static is not None else 1 << 30
+        late_limit = LATE_MOVES[depth] if depth <= 3 and static is not None else 1 << 30
         for stage in (0, 1):
             if stage == 1:
                 moves = pos.moves()
@@ -275,8 +275,15 @@ class Search:
                 single = False
             for key in sequence:
                 quiet = not key[2]
-                if quiet and index >= late_limit and key not in killers:
-                    break   # late quiet moves near the horizon: pruned (moves are sorted)
+                if quiet and index > 0 and (futile or (index >= late_limit
+                                                       and key not in killers)):
+                    # Near the horizon, late quiet moves (and every quiet move where
+                    # none can reach alpha) are pruned; captures come first.
+                    if futile and static > best:
+                        best = static
+                    if stage == 1:
+                        break
+                    continue
                 delta = self._push(key)
                 gives = pos.must_capture()   # the opponent must capture now
                 new_depth = depth - 1
@@ -287,11 +294,6 @@ class Search:
                 if ext and ((gives and (quiet or not forced)) or single):
                     new_depth += 1
                     child_ext = ext - 1
-                elif futile and quiet and index > 0:
-                    self._pop(delta)   # cannot reach alpha: counts as the static score
-                    if static > best:
-                        best = static
-                    continue
                 try:
                     if index == 0:
                         score = -self.negamax(new_depth, -beta, -alpha, ply + 1, True, child_ext)
@@ -299,7 +301,8 @@ class Search:
                         reduce = 0
                         if (depth >= 3 and index >= LMR_AFTER and quiet and not gives
                                 and not forced and key not in killers):
-                            reduce = 2 if (index >= 12 and depth >= 5) else 1
+                            reduce = (3 if index >= 16 and depth >= 6 else
+                                      2 if index >= 7 and depth >= 4 else 1)
                         score = -self.negamax(new_depth - reduce, -alpha - 1, -alpha, ply + 1, True,
                                               child_ext)
                         if score > alpha and (reduce or score < beta):
