@@ -3,7 +3,7 @@ from the engine (``bench/camelot_plain.py``: alpha-beta, material +
 advancement, no quiescence), both colours, and the engine's depth and speed.
 
     python bench/camelot_match.py [--levels easy,medium,hard] [--plain 3,4]
-                                  [--games 20] [--jobs 2] [--cap 300]
+                                  [--games 20] [--jobs 2] [--cap 300] [--records DIR]
     python bench/camelot_match.py --depths [--seconds 1]
 
 Each pairing plays ``--games`` games: half the seeded two-ply openings with the
@@ -31,6 +31,7 @@ from camelot_plain import PlainSearch  # noqa: E402
 from game.base import Status  # noqa: E402
 from game.camelot_ai import LEVELS, choose_move  # noqa: E402
 from game.camelot_board import CamelotBoard, position_from_pieces  # noqa: E402
+from game.camelot_record import from_game, write  # noqa: E402
 from game.cli import wilson_interval  # noqa: E402
 
 OPENING_PLIES = 2
@@ -48,7 +49,7 @@ def opening(index: int) -> list[str]:
 
 
 def play_game(task: tuple) -> dict:
-    level, plain_depth, index, engine_color, cap = task
+    level, plain_depth, index, engine_color, cap, records = task
     game = CamelotBoard()
     for text in opening(index):
         game.play(text)
@@ -65,6 +66,12 @@ def play_game(task: tuple) -> dict:
             key = plain.choose(game.position)
             game.play(next(m for m in game.legal_moves()
                            if (m.from_square, m.to_square, m.captured) == key))
+    if records:
+        names = {engine_color: f"Round Table ({level})",
+                 ("black" if engine_color == "white" else "white"): f"plain depth {plain_depth}"}
+        write(from_game(game, Event="bench/camelot_match.py", White=names["white"],
+                        Black=names["black"], Round=str(index)),
+              Path(records) / f"{level}-plain{plain_depth}-{index:02}-{engine_color}.txt")
     if game.status is Status.WON:
         outcome = "win" if game.winner == engine_color else "loss"
     elif game.status is Status.DRAW:
@@ -76,8 +83,10 @@ def play_game(task: tuple) -> dict:
             "stats": stats, "seconds": time.perf_counter() - started}
 
 
-def run_match(levels, depths, games: int, jobs: int, cap: int) -> None:
-    tasks = [(level, depth, index, color, cap)
+def run_match(levels, depths, games: int, jobs: int, cap: int, records: str | None) -> None:
+    if records:
+        Path(records).mkdir(parents=True, exist_ok=True)
+    tasks = [(level, depth, index, color, cap, records)
              for level in levels for depth in depths
              for index in range(1, games // 2 + 1) for color in ("white", "black")]
     results: dict[tuple, list] = {}
@@ -166,6 +175,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20, help="games per pairing (even)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cap", type=int, default=300, help="ply cap per game")
+    ap.add_argument("--records", help="write each game's record into this folder")
     ap.add_argument("--depths", action="store_true", help="only the depth/speed report")
     ap.add_argument("--seconds", type=float, default=1.0, help="time for --depths")
     args = ap.parse_args()
@@ -177,7 +187,7 @@ def main() -> None:
         if level not in LEVELS:
             ap.error(f"unknown level {level}")
     run_match(levels, [int(d) for d in args.plain.split(",")], max(2, args.games), args.jobs,
-              args.cap)
+              args.cap, args.records)
 
 
 if __name__ == "__main__":

@@ -22,9 +22,10 @@ MAN_VALUE, KNIGHT_VALUE = 100, 160
 IN_CASTLE_BONUS = 300
 
 # Value of the second-nearest attacker being this many king steps from the castle.
-RACE_NEAR = (0, 360, 230, 150, 95, 60, 35, 20, 10, 5) + (0,) * 7
-UNSTOPPABLE = 180        # extra when no defender can be back before the attackers
-GUARD_FACTOR = (16, 10, 6, 4)   # tenths: 0, 1, 2, 3+ defenders within two steps
+RACE_NEAR = (0, 560, 360, 220, 120, 65, 35, 18, 8, 4) + (0,) * 7
+UNSTOPPABLE = 220        # extra when no defender can be back before the attackers
+GUARD_FACTOR = (16, 9, 5, 3)    # tenths: 0, 1, 2, 3+ defenders within two steps
+OUTNUMBERED = 70         # per attacker within two steps beyond the defenders there
 
 
 def castle_distance(sq: int, castle: tuple[int, int]) -> int:
@@ -90,8 +91,12 @@ def race(attackers: int, defenders: int, castle: int) -> int:
     if second >= 10:
         return 0
     value = RACE_NEAR[second]
-    guards = (defenders & GUARD_ZONE[castle]).bit_count()
+    zone = GUARD_ZONE[castle]
+    guards = (defenders & zone).bit_count()
     value = value * GUARD_FACTOR[min(guards, 3)] // 10
+    near = (attackers & zone).bit_count()
+    if near > guards:
+        value += OUTNUMBERED * (near - guards)
     if not guards:
         back = 16
         for d in range(3, second + 2):

@@ -4,8 +4,9 @@ position, the move that must or must not be played, and the level.
 The answers were checked apart from the engine, with the plain full-width
 alpha-beta of ``bench/camelot_plain.py`` (exact about forced results within its
 depth), e.g. ``PlainSearch(3).scores(Position.from_text(P))``; the depth used is
-named in each test. The searches here are bounded by depth (or by hard's own
-1 s for a few), so the file runs in seconds.
+named in each test. The searches are bounded by depth, not time (each level's
+own depth cap, or ``max_depth`` for hard), so the answers do not depend on the
+machine's load; the file runs in seconds.
 """
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ FAR_BLACK = {"K10": "m", "L10": "m", "L11": "m"}
 
 
 def answer(position: str, level: str, seed: int = 1, **limits):
+    """The level's move, searched to the level's depth (or ``max_depth``) whatever
+    the machine's load: the time limit is only a safety net here."""
     game = CamelotBoard(position)
+    limits.setdefault("time_limit", 60.0)
     result = choose_move(game, level, seed=seed, **limits)
     return game, result
 
