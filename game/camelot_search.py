@@ -174,8 +174,29 @@ class Search:
                 return self._stand_pat(ply)
         elif not pos.must_capture():
             if not castle_step_threat(pos.board, 1 - pos.side):
-                # Nothing forced: stand pat (an optional charge is the main search's).
-                return self._stand_pat(ply)
+                # Nothing forced: stand pat, unless (first quiescence ply only) an
+                # optional knight's charge does better: the charges are Camelot's
+                # big captures, and a leaf that ignores them blunders pieces.
+                stand = self._stand_pat(ply)
+                if stand >= beta or qdepth < Q_DEPTH:
+                    return stand
+                charges = pos.captures(False)
+                if not charges:
+                    return stand
+                best = stand
+                if stand > alpha:
+                    alpha = stand
+                for key in self._order(charges, None, ply):
+                    delta = self._push(key)
+                    score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
+                    self._pop(delta)
+                    if score > best:
+                        best = score
+                        if score > alpha:
+                            alpha = score
+                            if alpha >= beta:
+                                break
+                return best
             # The opponent steps into our castle next: only a move can say if it is stopped.
             if qdepth <= 0:
                 return self.evaluate()
@@ -204,6 +225,10 @@ class Search:
         pos = self.pos
         if castle_step_threat(pos.board, pos.side):
             return MATE - ply - 1
+        if len(pos.pieces[pos.side]) <= 3 and not pos.moves():
+            # Few pieces (say, shut in the enemy castle with no castle move
+            # left) may have no move at all: that loses, it is no quiet position.
+            return self._no_moves(ply)
         return self.evaluate()
 
     # --- the main search ----------------------------------------------------------------

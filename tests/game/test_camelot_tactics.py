@@ -102,3 +102,16 @@ def test_easy_takes_a_free_optional_charge(seed):
                                      "L13": "m"})
     _, result = answer(position, "easy", seed=seed)
     assert str(result.move) == "E5-E7xE9"
+
+
+
+def test_a_leaf_where_the_opponent_has_no_legal_move_is_seen_as_won():
+    # Black's man on G1 sits in White's castle with no castle move left; the
+    # optional charge E5-E7xE9 takes Black's only other piece, and Black, with no
+    # legal move, loses. Searched one ply deep, the charge must score as a win.
+    position = position_from_pieces({"E5": "N", "E6": "M", "A4": "M", "E8": "m", "G1": "m"},
+                                    "white", castle_moves=(2, 0))
+    game, result = answer(position, "hard", max_depth=1)
+    assert str(result.move) == "E5-E7xE9" and result.score > WIN_THRESHOLD
+    game.play(result.move)
+    assert game.winner == "white" and "no legal move" in game.status_reason
