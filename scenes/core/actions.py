@@ -22,6 +22,8 @@ class Action(Enum):
     RESTART = auto()      # R
     AUTOPLAY = auto()     # A, gamepad Back: toggle automatic play
     FULLSCREEN = auto()   # F11, Alt+Enter
+    FIRST = auto()        # Home: to the start (a replay's first move)
+    LAST = auto()         # End: to the end
     # pointer (mouse); these carry ``pos``
     POINTER_MOVE = auto()
     POINTER_DOWN = auto()

@@ -31,6 +31,7 @@ KEYS = {
     pygame.K_p: Action.PAUSE, pygame.K_h: Action.HINT, pygame.K_u: Action.UNDO,
     pygame.K_TAB: Action.CYCLE, pygame.K_n: Action.NEW_DEAL, pygame.K_r: Action.RESTART,
     pygame.K_a: Action.AUTOPLAY, pygame.K_F11: Action.FULLSCREEN,
+    pygame.K_HOME: Action.FIRST, pygame.K_END: Action.LAST,
 }
 CTRL_KEYS = {pygame.K_z: Action.UNDO, pygame.K_y: Action.REDO, pygame.K_n: Action.NEW_DEAL,
              pygame.K_r: Action.RESTART}

@@ -42,6 +42,7 @@ from ..work.ai_worker import AIWorker
 from ..core.anim import Timer
 from .camelot_board_descriptor import LEVELS
 from .camelot_computer import DEMO_LEVEL, ComputerTurns
+from .camelot_keeping import keep_finished_game
 from ..table.board_layers import COLORS, BoardLayers, Travel
 from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView
 from ..table.game_scene import DEMO_NEXT_DEAL, GameScene
@@ -204,6 +205,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             self.record_result(good, result, self.level)
         else:
             clear_save()
+        kept = keep_finished_game(self)
 
         def then(action):
             def run():
@@ -214,6 +216,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         buttons = [("Play again", then(self.restart)), ("New game…", then(self.open_setup))]
         if self.game.can_undo:
             buttons.append(("Undo last move", then(self.undo)))
+        if kept is not None:
+            buttons.append(("Replay this game", then(lambda: self.app.navigator.open_replay(kept))))
         buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
         reason = self.game.status_reason
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",

@@ -25,7 +25,8 @@ class MenuScene(Scene):
         self.tiles = [Button(d.title, self._starter(d.id)) for d in self.games]
         self.tile_ids = [d.id for d in self.games]
         self.buttons = [Button("Watch a demo", self.demo), Button("How to play", self.help),
-                        Button("Statistics", self.statistics), Button("Settings", self.settings),
+                        Button("Statistics", self.statistics), Button("Replay a game", self.replays),
+                        Button("Settings", self.settings),
                         Button("Quit", lambda: self.app.quit())]
         self.focus = FocusButtons(self.tiles + self.buttons)
         last = app.settings.last_game
@@ -63,6 +64,9 @@ class MenuScene(Scene):
 
     def statistics(self) -> None:
         self.app.scenes.push(StatsScene(self.app, self._chosen_game()))
+
+    def replays(self) -> None:
+        self.app.navigator.open_replay()
 
     def resume(self) -> None:
         self.idle = 0.0

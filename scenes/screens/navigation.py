@@ -12,6 +12,7 @@ from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
 from .help import HelpScene
 from .menu import MenuScene
+from .replay import open_replay
 
 
 class ScreenNavigator(Navigator):
@@ -36,6 +37,9 @@ class ScreenNavigator(Navigator):
 
     def open_help(self, game_id: str) -> None:
         self.app.scenes.push(HelpScene(self.app, game_id))
+
+    def open_replay(self, path=None) -> None:
+        open_replay(self.app, path)
 
     def next_game(self, after: str) -> str:
         games = playable_games()
