@@ -271,7 +271,7 @@ class ReplayScene(BoardLayers, GameScene):
     # --- what is drawn ---------------------------------------------------------------------
     def status_line(self) -> str:
         if self.ply == 0:
-            return f"Start · {self.plies} moves · → to step, Home/End, click a move"
+            return f"Start · {self.plies} moves · Right arrow: next move, Home/End, or click a move"
         return f"Move {self.ply} of {self.plies}: {self.game.history[-1]}"
 
     def score_line(self) -> str:
