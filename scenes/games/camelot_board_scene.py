@@ -42,9 +42,11 @@ from ..work.ai_worker import AIWorker
 from ..core.anim import Timer
 from .camelot_board_descriptor import LEVELS
 from .camelot_computer import DEMO_LEVEL, ComputerTurns
+from .camelot_analysis import BoardAnalysis
 from .camelot_keeping import keep_finished_game
 from ..table.board_layers import COLORS, BoardLayers, Travel
-from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView
+from ..table.board_analysis import AnalysisView
+from ..table.board_view import PATH_COMPUTER, PATH_PLAYER
 from ..table.game_scene import DEMO_NEXT_DEAL, GameScene
 from ..core.overlays import DialogScene
 from ..core.ui import GOLD, ILLEGAL, Button
@@ -57,12 +59,12 @@ STUCK_WORDS = {            # a refused piece: the engine's Refusal.code → the 
 }
 
 
-class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
+class CamelotBoardScene(BoardAnalysis, ComputerTurns, BoardLayers, GameScene):
     engine = CamelotBoard
 
     def __init__(self, app, seed=None, demo=False, game=None, mode: str | None = None,
                  human: str = "white", level: str = "medium") -> None:
-        self.view = BoardView()
+        self.view = AnalysisView()             # the board, and the evaluation bar
         self.mode = "demo" if demo else mode     # "computer", "two", "demo" or None
         self.human = human
         self.level = level

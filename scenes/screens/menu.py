@@ -175,7 +175,7 @@ class SettingsScene(Scene):
         self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
                      Button("", self._toggle_sound), Button("", self._change_volume),
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
-                     Button("Back", self.back)]
+                     Button("", self._toggle_eval_bar), Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
     def _labels(self) -> None:
@@ -186,6 +186,7 @@ class SettingsScene(Scene):
         self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
         self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
         self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
+        self.rows[6].label = f"Board game evaluation bar: {'On' if st.eval_bar else 'Off'}"
 
     def _toggle_fullscreen(self) -> None:
         self.app.toggle_fullscreen()
@@ -222,13 +223,17 @@ class SettingsScene(Scene):
         self.app.settings.winnable_only = not self.app.settings.winnable_only
         self.app.save_settings()
 
+    def _toggle_eval_bar(self) -> None:
+        self.app.settings.eval_bar = not self.app.settings.eval_bar
+        self.app.save_settings()
+
     def back(self) -> None:
         self.app.scenes.pop()
 
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.27), int(520 * s), int(52 * s), int(12 * s))
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.25), int(520 * s), int(48 * s), int(10 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -244,7 +249,7 @@ class SettingsScene(Scene):
                 self._change_volume(step, wrap=False)
             elif i == 4:
                 self._next_back(step)
-            elif i in (0, 2, 5):
+            elif i in (0, 2, 5, 6):
                 self.rows[i].action()
             return
         self.focus.handle(event)

@@ -66,6 +66,7 @@ class Settings:
     card_back: str = "blue"
     last_game: str | None = None
     winnable_only: bool = False      # patience deals only from the proven-winnable lists
+    eval_bar: bool = False           # the board game: the engine's evaluation beside the board
 
     @property
     def speed_factor(self) -> float:
@@ -87,7 +88,8 @@ class Settings:
                    volume=float(number(data.get("volume", d.volume), "volume", 0, 1)),
                    card_back=choice(data.get("card_back", d.card_back), "card back", CARD_BACKS),
                    last_game=None if last is None else choice(last, "game", GAME_IDS),
-                   winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"))
+                   winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"),
+                   eval_bar=flag(data.get("eval_bar", d.eval_bar), "eval_bar"))
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:

@@ -315,3 +315,46 @@ def test_a_bad_record_opened_in_the_app_is_one_line_and_opens_nothing(tmp_path):
     assert app.scenes.top is top
     [(text, _)] = app._toasts
     assert "Result" in text and "\n" not in text
+
+
+# --- analysis in play (item 4) -----------------------------------------------------------------
+def _wait(app, condition, seconds=ANALYSIS_WAIT):
+    import time
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "timed out waiting for the analysis"
+        step(app)
+        time.sleep(0.002)
+
+
+def test_the_hint_draws_the_best_move_and_the_expected_reply():
+    app = make_app()
+    scene = CamelotBoardScene(app, mode="two")
+    app.scenes.reset(scene)
+    step(app, 2)
+    key(app, pygame.K_h)
+    _wait(app, lambda: scene.hint_move is not None)
+    step(app, 2)
+    answer = scene.analysis
+    assert scene.hint_move == scene.game.parse_move(answer["move"])
+    after = CamelotBoard(scene.game.position_text())
+    after.play(scene.hint_move)
+    reply = after.parse_move(answer["pv"][1])
+    assert scene.hint_reply[1] == reply.path
+    paths = [k for k in scene._items if k[1] == "path"]
+    assert {k[2] for k in paths} == {scene.hint_move.path, reply.path}
+    assert any("expected reply " + answer["pv"][1] in t[0] for t in app._toasts)
+    assert not any(k[1] == "evalbar" for k in scene._items)    # the bar is off by default
+
+
+def test_the_evaluation_bar_follows_the_game_when_the_setting_is_on():
+    app = make_app()
+    app.settings.eval_bar = True
+    scene = CamelotBoardScene(app, game=CamelotBoard(CASTLE_WIN), mode="two")
+    app.scenes.reset(scene)
+    step(app, 2)
+    _wait(app, lambda: any(k[1] == "evalbar" for k in scene._items))
+    bar = next(k for k in scene._items if k[1] == "evalbar")
+    assert bar[2] == 100                     # White wins by force: the bar is all White's
+    assert scene.view.bar_rect().right <= scene.view.panel_rect.left
+    assert scene.view.bar_rect().left >= scene.view.board_rect.right
