@@ -58,8 +58,4 @@ def open_game(app, game_id: str, seed: int | None = None, demo: bool = False,
     install(app).open_game(game_id, seed=seed, demo=demo, cycle=cycle)
 
 
-def has_scene(game_id: str) -> bool:
-    return game_id in playable_games()
-
-
-__all__ = ["ScreenNavigator", "install", "open_menu", "open_game", "has_scene", "playable_games"]
+__all__ = ["ScreenNavigator", "install", "open_menu", "open_game", "playable_games"]
