@@ -20,7 +20,9 @@ import pygame
 
 from game import GameInfo
 
+from ..store.files import DamagedFileError, shown
 from ..store.saves import rebuild_engine
+from ..store.schema import choice
 
 # (surface, rect, ui scale) → the help's diagram; (surface, rect, ui scale, age in s) → the menu's emblem
 Diagram = Callable[[pygame.Surface, pygame.Rect, float], None]
@@ -47,11 +49,20 @@ class GameOptions:
     is loaded and given back to the scene when it is resumed."""
 
     choices: dict[str, tuple[str, ...]]
-    missing: str = "the options are missing"   # the saved game's problem when one is not allowed
+    missing: str = "the options are missing"   # a saved game without all of them
+    called: dict[str, str] = field(default_factory=dict)   # an option's name in a message
 
-    def check(self, saved: dict) -> None:
-        if any(saved.get(name) not in values for name, values in self.choices.items()):
-            raise ValueError(self.missing)
+    def check(self, game_id: str, saved: dict) -> None:
+        """DamagedFileError (a ValueError) unless ``saved`` holds exactly these
+        options, each with an allowed value."""
+        if not self.choices:
+            if saved:
+                raise DamagedFileError(f"{game_id} takes no {', '.join(sorted(map(shown, saved)))}")
+            return
+        if set(saved) != set(self.choices):
+            raise DamagedFileError(self.missing)
+        for name, values in self.choices.items():
+            choice(saved[name], self.called.get(name, name), values)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ started with, e.g. the board game's players: ``scene.saved_options()``).
 Written atomically; a damaged save or one from a newer version is moved aside,
 never overwritten, and the player is told in one line. This layer knows the
 engine, not the scenes: whoever loads a save passes the check of its options
-(``scenes.games.check_saved``), and builds the scene from it.
+(``scenes.games.check_saved_options``), and builds the scene from it.
 """
 from __future__ import annotations
 
@@ -16,10 +16,16 @@ from typing import Callable
 from game import GAME_IDS, game_class
 from game.base import Status
 from game.errors import RoundTableError
+from game.parsing import MAX_SEED
 
-from .settings import data_dir, load_versioned, moved_aside_message, write_json_atomic
+from .files import (DamagedFileError, load_versioned, moved_aside_message, one_line, shown,
+                    write_json_atomic)
+from .schema import MAX_SECONDS, choice, mapping, number, sequence, whole
+from .settings import data_dir
 
 SAVE_FILE_VERSION = 1
+SAVE_MAX_BYTES = 1024 * 1024    # a long board game is ~30 KB
+MAX_MOVES = 10_000              # a replay stays quick; no real game comes near
 
 
 def save_path() -> Path:
@@ -38,12 +44,12 @@ def save_game(scene) -> str | None:
     """Write the scene's game; returns a message if it could not be saved."""
     extra = scene.saved_options()
     data = {"version": SAVE_FILE_VERSION, "game_id": scene.game_id, "seed": scene.seed,
-            "seconds": round(getattr(scene, "play_seconds", 0.0), 1),
+            "seconds": round(min(getattr(scene, "play_seconds", 0.0), MAX_SECONDS), 1),
             "engine": scene.game.to_json(), "extra": extra}
     try:
         write_json_atomic(save_path(), data)
-    except OSError as exc:
-        return f"Could not save the game: {exc.strerror or exc}"
+    except (OSError, ValueError) as exc:
+        return f"Could not save the game: {getattr(exc, 'strerror', None) or exc}"
     return None
 
 
@@ -52,34 +58,39 @@ def rebuild_engine(data: dict):
 
 
 def _check(data: dict, check_options: Callable[[str, dict], None] | None) -> None:
-    game_id = data.get("game_id")
-    if game_id not in GAME_IDS:
-        raise ValueError(f"unknown game {game_id!r}")
-    seed = data.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("the deal number is missing")
-    seconds = data.get("seconds", 0)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-        raise ValueError("the time played is not a number")
-    if not isinstance(data.get("engine"), dict) or not isinstance(data.get("extra", {}), dict):
-        raise ValueError("the game is missing")
+    """Every field against the save's schema and its game; DamagedFileError says
+    which is wrong. Nothing is resumed that a scene could not take as it is:
+    ``check_options(game_id, extra)`` (the caller's) says whether the game can be
+    shown with the options it was saved with."""
+    game_id = choice(data.get("game_id"), "game", GAME_IDS)
+    if data.get("seed") is None:
+        raise DamagedFileError("the deal number is missing")
+    seed = whole(data.get("seed"), "the deal number", 0, MAX_SEED)
+    number(data.get("seconds", 0), "the time played", 0, MAX_SECONDS)
+    engine = mapping(data.get("engine"), "the game")
+    sequence(engine.get("moves"), "the moves", MAX_MOVES)
+    start = engine.get("start")
+    if isinstance(start, dict) and "seed" in start and start["seed"] != seed:
+        raise DamagedFileError(f"the game is deal {shown(start['seed'])}, not deal {seed}")
+    extra = mapping(data.get("extra", {}), "the players")
     if check_options is not None:
-        check_options(game_id, data.get("extra", {}))
+        check_options(game_id, extra)
     try:
         game = rebuild_engine(data)
     except RoundTableError as exc:
-        raise ValueError(str(exc)) from None
+        raise DamagedFileError(one_line(exc, 100)) from None
     if game.status is not Status.PLAYING:
-        raise ValueError("the saved game is already over")
+        raise DamagedFileError("the saved game is already over")
 
 
 def load_save(path: Path | None = None,
               check_options: Callable[[str, dict], None] | None = None) -> tuple[dict | None, str | None]:
     """The saved game's data (None when there is none) and a one-line message
-    when a bad file had to be moved aside. ``check_options(game_id, extra)``
-    raises ValueError when the game cannot be played with the saved options."""
+    when it could not be used (a damaged one is moved aside).
+    ``check_options(game_id, extra)`` raises DamagedFileError (a ValueError)
+    when the game cannot be shown with the saved options."""
     path = path or save_path()
-    data, message = load_versioned(path, SAVE_FILE_VERSION, "Saved game")
+    data, message = load_versioned(path, SAVE_FILE_VERSION, "Saved game", SAVE_MAX_BYTES)
     if data is None:
         return None, message
     try:
