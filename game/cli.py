@@ -320,7 +320,9 @@ COMMANDS = {"solve": cmd_solve, "games": cmd_games, "moves": cmd_moves, "play": 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()          # a closed pipe shows here, not at exit
+        return code
     except (UsageError, RoundTableError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT

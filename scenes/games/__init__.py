@@ -6,7 +6,6 @@ scenes themselves are imported only when a game opens.
 """
 from __future__ import annotations
 
-from ..store.files import DamagedFileError
 from .camelot_board_descriptor import CAMELOT_BOARD
 from .camelot_solitaire_descriptor import CAMELOT_SOLITAIRE
 from .clock_descriptor import CLOCK
@@ -30,10 +29,8 @@ def playable_games() -> list[str]:
 
 def check_saved_options(game_id: str, saved: dict) -> None:
     """For :func:`scenes.store.saves.load_save`: the game can be shown, and
-    with the options it was saved with (DamagedFileError, a ValueError, if not)."""
-    if game_id not in GAMES:
-        raise DamagedFileError(f"{game_id} cannot be played yet")
-    GAMES[game_id].options.check(game_id, saved)
+    with the options it was saved with (ValueError if not)."""
+    descriptor(game_id).options.check(game_id, saved)
 
 
 __all__ = ["GAMES", "GameDescriptor", "descriptor", "playable_games", "check_saved_options"]

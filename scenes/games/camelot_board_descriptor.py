@@ -113,5 +113,5 @@ CAMELOT_BOARD = GameDescriptor(
     emblem=draw_emblem,
     help=HELP,
     options=GameOptions({"mode": ("computer", "two"), "human": ("white", "black"), "level": LEVELS},
-                        missing="the players are missing", called={"human": "side"}),
+                        missing="the players are missing", words={"human": "side"}),
 )

@@ -20,9 +20,8 @@ import pygame
 
 from game import GameInfo
 
-from ..store.files import DamagedFileError, shown
+from ..store.files import shown
 from ..store.saves import rebuild_engine
-from ..store.schema import choice
 
 # (surface, rect, ui scale) → the help's diagram; (surface, rect, ui scale, age in s) → the menu's emblem
 Diagram = Callable[[pygame.Surface, pygame.Rect, float], None]
@@ -49,20 +48,19 @@ class GameOptions:
     is loaded and given back to the scene when it is resumed."""
 
     choices: dict[str, tuple[str, ...]]
-    missing: str = "the options are missing"   # a saved game without all of them
-    called: dict[str, str] = field(default_factory=dict)   # an option's name in a message
+    missing: str = "the options are missing"   # the saved game's problem when one is not there
+    words: dict[str, str] = field(default_factory=dict)   # an option's name for the player
 
     def check(self, game_id: str, saved: dict) -> None:
-        """DamagedFileError (a ValueError) unless ``saved`` holds exactly these
-        options, each with an allowed value."""
-        if not self.choices:
-            if saved:
-                raise DamagedFileError(f"{game_id} takes no {', '.join(sorted(map(shown, saved)))}")
-            return
+        """ValueError, in one line, unless ``saved`` holds exactly this game's options."""
+        unknown = set(saved) - set(self.choices)
+        if unknown:
+            raise ValueError(f"{game_id} takes no {', '.join(sorted(shown(k) for k in unknown))}")
         if set(saved) != set(self.choices):
-            raise DamagedFileError(self.missing)
+            raise ValueError(self.missing)
         for name, values in self.choices.items():
-            choice(saved[name], self.called.get(name, name), values)
+            if saved[name] not in values:
+                raise ValueError(f"unknown {self.words.get(name, name)} {shown(saved[name])}")
 
 
 @dataclass(frozen=True)

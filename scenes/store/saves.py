@@ -6,7 +6,7 @@ started with, e.g. the board game's players: ``scene.saved_options()``).
 Written atomically; a damaged save or one from a newer version is moved aside,
 never overwritten, and the player is told in one line. This layer knows the
 engine, not the scenes: whoever loads a save passes the check of its options
-(``scenes.games.check_saved_options``), and builds the scene from it.
+(``scenes.games.check_saved``), and builds the scene from it.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from .settings import data_dir
 SAVE_FILE_VERSION = 1
 SAVE_MAX_BYTES = 1024 * 1024    # a long board game is ~30 KB
 MAX_MOVES = 10_000              # a replay stays quick; no real game comes near
+BOARD_PLAYERS = ("mode", "human", "level")   # what a board-game save's ``extra`` holds
 
 
 def save_path() -> Path:
@@ -58,10 +59,9 @@ def rebuild_engine(data: dict):
 
 
 def _check(data: dict, check_options: Callable[[str, dict], None] | None) -> None:
-    """Every field against the save's schema and its game; DamagedFileError says
-    which is wrong. Nothing is resumed that a scene could not take as it is:
-    ``check_options(game_id, extra)`` (the caller's) says whether the game can be
-    shown with the options it was saved with."""
+    """Every field against the save's schema and its game; DamagedFileError (or
+    the ValueError of ``check_options``) says which is wrong. Nothing is resumed
+    that a scene could not take as it is."""
     game_id = choice(data.get("game_id"), "game", GAME_IDS)
     if data.get("seed") is None:
         raise DamagedFileError("the deal number is missing")
@@ -86,9 +86,8 @@ def _check(data: dict, check_options: Callable[[str, dict], None] | None) -> Non
 def load_save(path: Path | None = None,
               check_options: Callable[[str, dict], None] | None = None) -> tuple[dict | None, str | None]:
     """The saved game's data (None when there is none) and a one-line message
-    when it could not be used (a damaged one is moved aside).
-    ``check_options(game_id, extra)`` raises DamagedFileError (a ValueError)
-    when the game cannot be shown with the saved options."""
+    when a bad file had to be moved aside. ``check_options(game_id, extra)``
+    raises ValueError when the game cannot be played with the saved options."""
     path = path or save_path()
     data, message = load_versioned(path, SAVE_FILE_VERSION, "Saved game", SAVE_MAX_BYTES)
     if data is None:

@@ -23,7 +23,7 @@ SETTINGS_MAX_BYTES = 64 * 1024     # ours is ~250 bytes
 KEPT_FILES = ("settings.json", "stats.json", "save.json")
 ANIMATION_SPEEDS = {"slow": 0.6, "normal": 1.0, "fast": 1.8, "instant": 100.0}
 # The card backs by name, in the settings screen's order; their colours are the
-# card art's (scenes.table.card_art.BACK_STYLES), which has these names.
+# card art's (scenes.table.card_art.CARD_BACKS), which has these names.
 CARD_BACKS = ("blue", "red", "green", "purple", "black")
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game import SOLVER_IDS, game_info
-from game.parsing import read_deal_list
+from game.parsing import read_deal_list   # bounded, regular file, ASCII digits only
 from game.solver_common import WINNABLE, SolveResult, solver_for
 
 __all__ = ["SolverService", "Reply", "winnable_deal", "cached_winnable_deals", "solve_request"]
