@@ -12,11 +12,16 @@ from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, ro
 
 
 class FocusButtons:
-    """A list of buttons navigated by arrows/D-pad, pointer hover and click."""
+    """A list of buttons navigated by arrows/D-pad, pointer hover and click.
+
+    The pointer only lights the button it is over (``hover``): the keyboard
+    focus stays where the keys put it, so Enter never activates whatever an
+    idle pointer happens to rest on. A click moves the focus too."""
 
     def __init__(self, buttons: list[Button]) -> None:
         self.buttons = buttons
         self.focus = next((i for i, b in enumerate(buttons) if b.enabled), 0)
+        self.hover: int | None = None
         self._pressed: Button | None = None
 
     def _step(self, delta: int) -> None:
@@ -38,12 +43,13 @@ class FocusButtons:
             if self.buttons and self.buttons[self.focus].enabled:
                 self.buttons[self.focus].action()
         elif a == Action.POINTER_MOVE:
-            for i, b in enumerate(self.buttons):
-                if b.enabled and b.contains(event.pos):
-                    self.focus = i
+            self.hover = next((i for i, b in enumerate(self.buttons)
+                               if b.enabled and b.contains(event.pos)), None)
             return False
         elif a == Action.POINTER_DOWN and event.button == 1:
             self._pressed = next((b for b in self.buttons if b.enabled and b.contains(event.pos)), None)
+            if self._pressed is not None:
+                self.focus = self.buttons.index(self._pressed)
             return self._pressed is not None
         elif a == Action.POINTER_UP and event.button == 1:
             pressed, self._pressed = self._pressed, None
@@ -58,6 +64,7 @@ class FocusButtons:
     def draw(self, surface: pygame.Surface, scale: float) -> None:
         for i, b in enumerate(self.buttons):
             b.hot = i == self.focus
+            b.hovered = i == self.hover
             b.draw(surface, scale)
 
 

@@ -174,10 +174,11 @@ class Button:
     action: Callable[[], None]
     rect: pygame.Rect = None  # set by the layout
     enabled: bool = True
-    hot: bool = False  # hovered or focused
+    hot: bool = False  # focused (keys, gamepad): SELECT activates it
+    hovered: bool = False  # under the pointer: lit, but not the focus
 
     def draw(self, surface: pygame.Surface, scale: float) -> None:
-        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot else BUTTON
+        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON
         radius = max(4, int(10 * scale))
         pygame.draw.rect(surface, color, self.rect, border_radius=radius)
         edge = FOCUS if self.hot and self.enabled else (255, 255, 255, 60)

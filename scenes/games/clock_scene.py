@@ -110,7 +110,7 @@ class ClockScene(GameScene):
         self.table.celebrate(self.centre_point, min(self.radii) * 0.9)
 
     def show_hint(self, move: ClockMove) -> None:
-        self.focus = move.target if self.app.input.last_device != "mouse" else self.focus
+        self.focus = move.target   # SELECT (A) plays what the hint shows
 
     def on_illegal(self, move) -> None:
         if isinstance(move, ClockMove):

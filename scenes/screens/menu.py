@@ -158,7 +158,7 @@ class MenuScene(Scene):
                   28 * s, (w // 2, int(h * 0.12 + 70 * s)), INK_DIM, anchor="center")
         for i, (gid, tile) in enumerate(zip(self.tile_ids, self.tiles)):
             focused = self.focus.focus == i
-            lift = int(6 * s) if focused and tile.enabled else 0
+            lift = int(6 * s) if (focused or self.focus.hover == i) and tile.enabled else 0
             rect = tile.rect.move(0, -lift)
             panel = self.tile_panel
             if not tile.enabled:
@@ -178,6 +178,7 @@ class MenuScene(Scene):
                 glow_rect(surface, rect, FOCUS, max(2, int(3 * s)), int(18 * s))
         for k, b in enumerate(self.buttons):
             b.hot = self.focus.focus == len(self.tiles) + k
+            b.hovered = self.focus.hover == len(self.tiles) + k
             b.draw(surface, s)
         draw_text(surface, "Arrows, D-pad or mouse to choose · Enter / A to play · F11 full screen",
                   20 * s, (w // 2, h - int(24 * s)), INK_DIM, anchor="center")

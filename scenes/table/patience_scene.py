@@ -248,10 +248,22 @@ class PatienceScene(GameScene):
         self.table.celebrate(area.center, min(area.w, area.h) * 0.36)
 
     def show_hint(self, move) -> None:
-        if self.app.input.last_device != "mouse" and move.source in self.table.slots:
+        # The focus goes to what the hint shows (whichever device asked, and
+        # however late the answer comes), so SELECT (A) acts on the hint.
+        if move.source in self.table.slots:
             self.focus = move.source
             self.focus_depth = getattr(move, "count", 1)
             self._clamp_focus()
+
+    def _follow_hint(self) -> None:
+        """The hinted cards picked up with the keys or pad: the focus goes on to
+        the hinted target, so a second SELECT plays the hint."""
+        move, sel = self.hint_move, self.selection
+        target = getattr(move, "target", None)
+        if move is None or sel is None or sel[0] != move.source or target not in self.table.slots:
+            return
+        if target in self.targets_of(sel):
+            self.focus, self.focus_depth = target, 1
 
     def on_illegal(self, move) -> None:
         pile = move.target if getattr(move, "target", None) in self.table.slots else \
@@ -452,6 +464,7 @@ class PatienceScene(GameScene):
             cards = self._piles.get(pile, [])
             self.table.finish()
             self._click(pile, len(cards) - self.focus_depth if cards else None)
+            self._follow_hint()
         elif a == Action.BACK:
             if self.selection is not None:
                 self.selection = None

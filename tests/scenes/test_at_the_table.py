@@ -1,0 +1,180 @@
+"""Issue 13, "at the table": what a player noticed, each driven through posted
+mouse, keyboard and gamepad events. Every wait on a worker has a wall-clock
+limit, and every worker process is closed after each test."""
+import multiprocessing
+import time
+
+import pygame
+import pytest
+
+from game.camelot_board import CamelotBoard
+from game.camelot_moves import parse_square, path_text
+from game.hamilton import Hamilton
+from scenes.core.overlays import DialogScene
+from scenes.games.camelot_board_scene import CamelotBoardScene
+from scenes.games.hamilton_scene import HamiltonScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game, open_menu
+from scenes.work.ai_worker import close_all
+
+from .harness import click, key, make_app, pad, post, settle, step
+from .patience_input import open_scene
+
+# White to move and must capture: only the man on E5 can. Two ways reach E7.
+CAPTURE = "2/8/10/11m/12/12/12/12/12/12/3m8/3mM7/MM1mm7/10/8/2 w 2 2"
+WAIT = 30.0   # s: generous for a loaded machine; a hang fails, never blocks
+
+
+@pytest.fixture(autouse=True)
+def _no_stray_workers():
+    yield
+    close_all()
+    assert not [p for p in multiprocessing.active_children() if p.name == "camelot-ai"]
+
+
+def wait_until(app, condition, seconds=WAIT):
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting for the computer")
+        step(app)
+        time.sleep(0.002)
+
+
+def board(position=CAPTURE, mode="two"):
+    app = make_app()
+    scene = CamelotBoardScene(app, game=CamelotBoard(position), mode=mode)
+    app.scenes.reset(scene)
+    step(app, 2)
+    return app, scene
+
+
+def centre(scene, name):
+    return scene.view.square_centre(parse_square(name))
+
+
+def hover(app, pos):
+    post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+    step(app)
+
+
+def shown_path(scene):
+    paths = [k[2] for k in scene._items if k[1] == "path"]
+    assert len(paths) == 1, paths
+    return paths[0]
+
+
+# --- 1. hovering does not steal the keyboard focus ------------------------------------
+def test_tab_cycles_the_paths_of_the_target_under_the_mouse():
+    app, scene = board()
+    click(app, centre(scene, "E5"))
+    hover(app, centre(scene, "E7"))
+    first = shown_path(scene)
+    assert first[-1] == parse_square("E7")
+    key(app, pygame.K_TAB)
+    second = shown_path(scene)
+    assert second[-1] == parse_square("E7") and second != first
+    assert "Path 2 of 2" in scene.status_line()
+    key(app, pygame.K_TAB)
+    assert shown_path(scene) == first
+
+
+def test_enter_in_a_dialog_activates_the_focus_not_the_button_under_the_pointer():
+    app = make_app()
+    open_game(app, "camelot-board")
+    scene, dialog = app.scenes.scenes[0], app.scenes.top
+    two = next(b for b in dialog.focus.buttons if b.label.startswith("Two players"))
+    hover(app, two.rect.center)                  # the pointer comes to rest there
+    key(app, pygame.K_RETURN)                    # the focus is on "Play White …"
+    assert app.scenes.top is scene
+    assert scene.mode == "computer" and scene.human == "white"
+    scene.worker.close()
+
+
+def test_a_click_still_activates_the_button_under_the_pointer():
+    app = make_app()
+    open_game(app, "camelot-board")
+    scene, dialog = app.scenes.scenes[0], app.scenes.top
+    two = next(b for b in dialog.focus.buttons if b.label.startswith("Two players"))
+    click(app, two.rect.center)
+    assert app.scenes.top is scene and scene.mode == "two"
+
+
+# --- 2. a travelling piece is not captured ----------------------------------------------
+def test_a_piece_on_its_way_is_still_counted():
+    app, scene = board()
+    before = scene.score_line()
+    white_before = int(before.split()[1])
+    click(app, centre(scene, "E5"))
+    click(app, centre(scene, "E7"))
+    assert scene.busy
+    frames = 0
+    while scene.busy:
+        frames += 1
+        assert frames < 600
+        step(app)
+        if not scene.travel or not scene.travel.moving:
+            continue
+        assert int(scene.score_line().split()[1]) == white_before, scene.score_line()
+        sides = {side[0]: dict(side[3]) for side in scene._panel_state()[0]}
+        assert not any(sides["black"].values()), sides   # Black took nothing
+    assert int(scene.score_line().split()[1]) == white_before
+
+
+# --- 4. the hint moves the focus; a pad SDL does not know still navigates ---------------
+def test_gamepad_hint_then_a_twice_plays_the_hint_in_hamilton():
+    app, scene = open_scene(HamiltonScene, Hamilton(seed=7), seed=7)
+    pad(app, pygame.CONTROLLER_BUTTON_A)          # the focus starts on the stock: turn
+    settle(app, scene)
+    assert scene.game.chooser is not None
+    pad(app, pygame.CONTROLLER_BUTTON_X)
+    wait_until(app, lambda: scene.hint_move is not None)
+    hinted = scene.hint_move
+    assert scene.focus == hinted.source
+    history = len(scene.game.history)
+    pad(app, pygame.CONTROLLER_BUTTON_A)
+    if len(scene.game.history) == history:       # picked up: A again puts it on the target
+        assert scene.focus == hinted.target
+        pad(app, pygame.CONTROLLER_BUTTON_A)
+    settle(app, scene)
+    assert scene.game.history[history:] == [scene.game.move_text(hinted)]
+
+
+def test_gamepad_hint_then_a_twice_plays_the_hint_on_the_board():
+    app, scene = board()
+    pad(app, pygame.CONTROLLER_BUTTON_X)
+    wait_until(app, lambda: scene.hint_move is not None)
+    hinted = scene.hint_move
+    assert scene.focus_sq == hinted.from_square
+    pad(app, pygame.CONTROLLER_BUTTON_A)
+    assert scene.selected == hinted.from_square and scene.focus_sq == hinted.to_square
+    pad(app, pygame.CONTROLLER_BUTTON_A)
+    settle(app, scene)
+    assert scene.game.history == [path_text(hinted.path, hinted.captured)]
+
+
+def test_a_joystick_without_a_mapping_navigates_with_hat_axes_and_buttons():
+    app = make_app()
+    open_menu(app)
+    menu = app.scenes.top
+    assert isinstance(menu, MenuScene)
+    start = menu.focus.focus
+    post(pygame.JOYHATMOTION, instance_id=7, joy=7, hat=0, value=(1, 0))
+    step(app)
+    assert menu.focus.focus == start + 1
+    post(pygame.JOYHATMOTION, instance_id=7, joy=7, hat=0, value=(0, 0))
+    post(pygame.JOYAXISMOTION, instance_id=7, joy=7, axis=0, value=-0.9)
+    step(app)
+    assert menu.focus.focus == start
+    post(pygame.JOYAXISMOTION, instance_id=7, joy=7, axis=0, value=0.0)
+    post(pygame.JOYAXISMOTION, instance_id=7, joy=7, axis=1, value=0.95)   # down: the buttons
+    step(app)
+    assert menu.focus.focus >= len(menu.tiles)
+    post(pygame.JOYAXISMOTION, instance_id=7, joy=7, axis=1, value=0.0)
+    post(pygame.JOYHATMOTION, instance_id=7, joy=7, hat=0, value=(0, 1))   # hat up: the games
+    step(app)
+    assert menu.focus.focus < len(menu.tiles)
+    post(pygame.JOYBUTTONDOWN, instance_id=7, joy=7, button=0)             # A: play it
+    step(app)
+    assert not isinstance(app.scenes.top, MenuScene)
+    assert app.input.last_device == "gamepad"
