@@ -1,67 +1,27 @@
 """Issue 13, "at the table": what a player noticed, each driven through posted
 mouse, keyboard and gamepad events. Every wait on a worker has a wall-clock
 limit, and every worker process is closed after each test."""
-import multiprocessing
-import time
-
 import pygame
-import pytest
 
-from game.camelot_board import CamelotBoard
 from game.camelot_moves import parse_square, path_text
 from game.hamilton import Hamilton
-from scenes.core.overlays import DialogScene
-from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.games.hamilton_scene import HamiltonScene
 from scenes.screens.menu import MenuScene
 from scenes.screens.navigation import open_game, open_menu
-from scenes.work.ai_worker import close_all
 
 from .harness import click, key, make_app, pad, post, settle, step
 from .patience_input import open_scene
-
-# White to move and must capture: only the man on E5 can. Two ways reach E7.
-CAPTURE = "2/8/10/11m/12/12/12/12/12/12/3m8/3mM7/MM1mm7/10/8/2 w 2 2"
-WAIT = 30.0   # s: generous for a loaded machine; a hang fails, never blocks
-
-
-@pytest.fixture(autouse=True)
-def _no_stray_workers():
-    yield
-    close_all()
-    assert not [p for p in multiprocessing.active_children() if p.name == "camelot-ai"]
-
-
-def wait_until(app, condition, seconds=WAIT):
-    end = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting for the computer")
-        step(app)
-        time.sleep(0.002)
+from .test_camelot_board_scene import (CAPTURE, _no_stray_workers, centre,  # noqa: F401 (fixture)
+                                       shown_path, start, wait_until)
 
 
 def board(position=CAPTURE, mode="two"):
-    app = make_app()
-    scene = CamelotBoardScene(app, game=CamelotBoard(position), mode=mode)
-    app.scenes.reset(scene)
-    step(app, 2)
-    return app, scene
-
-
-def centre(scene, name):
-    return scene.view.square_centre(parse_square(name))
+    return start(mode=mode, position=position)
 
 
 def hover(app, pos):
     post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
     step(app)
-
-
-def shown_path(scene):
-    paths = [k[2] for k in scene._items if k[1] == "path"]
-    assert len(paths) == 1, paths
-    return paths[0]
 
 
 # --- 1. hovering does not steal the keyboard focus ------------------------------------
@@ -158,14 +118,14 @@ def test_a_joystick_without_a_mapping_navigates_with_hat_axes_and_buttons():
     open_menu(app)
     menu = app.scenes.top
     assert isinstance(menu, MenuScene)
-    start = menu.focus.focus
+    first = menu.focus.focus
     post(pygame.JOYHATMOTION, instance_id=7, joy=7, hat=0, value=(1, 0))
     step(app)
-    assert menu.focus.focus == start + 1
+    assert menu.focus.focus == first + 1
     post(pygame.JOYHATMOTION, instance_id=7, joy=7, hat=0, value=(0, 0))
     post(pygame.JOYAXISMOTION, instance_id=7, joy=7, axis=0, value=-0.9)
     step(app)
-    assert menu.focus.focus == start
+    assert menu.focus.focus == first
     post(pygame.JOYAXISMOTION, instance_id=7, joy=7, axis=0, value=0.0)
     post(pygame.JOYAXISMOTION, instance_id=7, joy=7, axis=1, value=0.95)   # down: the buttons
     step(app)
