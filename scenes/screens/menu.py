@@ -14,7 +14,7 @@ from ..core.scene import Scene
 from ..table.card_art import BACK_STYLES
 from ..store.settings import ANIMATION_SPEEDS
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_row,
-                 rounded_panel, ui_scale)
+                 rounded_panel, ui_scale, wrap_text)
 
 BLURBS = {  # two lines under each game's name
     "camelot-solitaire": ("Pictures to their places,", "tens and pairs away"),
@@ -236,7 +236,7 @@ class SettingsScene(Scene):
         self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
                      Button("", self._toggle_sound), Button("", self._change_volume),
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
-                     Button("Back", self.back)]
+                     Button("", self._toggle_indicator), Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
     def _labels(self) -> None:
@@ -247,7 +247,25 @@ class SettingsScene(Scene):
         self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
         self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
         self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
+        self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
 
+    def description(self) -> str:
+        """What the focused setting means, in a line under the rows."""
+        st = self.app.settings
+        return [
+            "Play in a window or fill the screen (F11 switches at any time).",
+            "How fast cards and pieces move.",
+            "Sound effects for moves, refusals, wins and losses.",
+            "How loud the sound effects are.",
+            "The pattern on the backs of the cards.",
+            "Winnable only: every new Camelot and Hamilton deal is one the solver has proved "
+            "can be won. Any: every deal, winnable or not." if st.winnable_only else
+            "Any: every deal, winnable or not. Winnable only: every new Camelot and Hamilton "
+            "deal is one the solver has proved can be won.",
+            "Camelot and Hamilton say in the top bar whether the game can still be won "
+            "(off: no spoilers).",
+            "Back to where you were.",
+        ][self.focus.focus]
     def _toggle_fullscreen(self) -> None:
         self.app.toggle_fullscreen()
 
@@ -283,6 +301,11 @@ class SettingsScene(Scene):
         self.app.settings.winnable_only = not self.app.settings.winnable_only
         self.app.save_settings()
 
+    def _toggle_indicator(self) -> None:
+        """The "winnable?" words in a patience's top bar: a spoiler for some."""
+        self.app.settings.winnable_indicator = not self.app.settings.winnable_indicator
+        self.app.save_settings()
+
     def back(self) -> None:
         self.app.scenes.pop()
 
@@ -290,7 +313,7 @@ class SettingsScene(Scene):
         super().resize(size)
         s = self.scale = ui_scale(size)
         from ..core.ui import layout_column
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.27), int(520 * s), int(52 * s), int(12 * s))
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.2), int(520 * s), int(44 * s), int(10 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -306,7 +329,7 @@ class SettingsScene(Scene):
                 self._change_volume(step, wrap=False)
             elif i == 4:
                 self._next_back(step)
-            elif i in (0, 2, 5):
+            elif i in (0, 2, 5, 6):
                 self.rows[i].action()
             return
         self.focus.handle(event)
@@ -315,9 +338,13 @@ class SettingsScene(Scene):
         s = self.scale
         self._labels()
         surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.16)), GOLD,
+        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.1)), GOLD,
                   anchor="center", shadow=True)
         self.focus.draw(surface, s)
+        y = self.rows[-1].rect.bottom + int(24 * s)
+        for line in wrap_text(self.description(), int(24 * s), int(720 * s)):
+            draw_text(surface, line, 24 * s, (self.size[0] // 2, y), INK, anchor="midtop")
+            y += int(30 * s)
         draw_text(surface, "Left / right or click to change · Escape or B to go back", 22 * s,
                   (self.size[0] // 2, self.size[1] - int(30 * s)), INK_DIM, anchor="center")
 

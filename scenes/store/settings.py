@@ -70,7 +70,8 @@ class Settings:
     volume: float = 0.8
     card_back: str = "blue"
     last_game: str | None = None
-    winnable_only: bool = False      # patience deals only from the proven-winnable lists
+    winnable_only: bool = True       # patience deals only from the proven-winnable lists
+    winnable_indicator: bool = True  # the HUD says whether the position can still be won
 
     @property
     def speed_factor(self) -> float:
@@ -79,8 +80,9 @@ class Settings:
     def validate(self) -> None:
         if not isinstance(self.fullscreen, bool) or not isinstance(self.sound, bool):
             raise ValueError("fullscreen and sound must be true or false")
-        if not isinstance(self.winnable_only, bool):
-            raise ValueError(f"winnable_only must be true or false, not {self.winnable_only!r}")
+        for name in ("winnable_only", "winnable_indicator"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if self.animation_speed not in ANIMATION_SPEEDS:
             raise ValueError(f"unknown animation speed {self.animation_speed!r}")
         if (isinstance(self.volume, bool) or not isinstance(self.volume, (int, float))

@@ -47,7 +47,8 @@ HINT_SECONDS = 2.5
 SELECTED = (255, 168, 64)  # the ring round picked-up cards
 
 
-SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "No longer winnable"}
+SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "Not winnable"}
+LOST_ON_THE_WAY = "No longer winnable"   # only said when this game was winnable earlier
 _solver_owner: list = []   # the one scene whose solver runs (one game is played at a time)
 
 
@@ -320,6 +321,19 @@ class PatienceScene(GameScene):
             result = self._solver.poll()
             if result is not None and self._solve_version is not None:
                 self._solve_result = (self._solve_version, result)
+                if result.answer == WINNABLE:
+                    self._was_winnable = self.game
+
+    def was_winnable(self) -> bool:
+        """This game could be won at some point: its deal is on the proven list,
+        or the solver said so of a position on the way."""
+        if getattr(self, "_was_winnable", None) is self.game:
+            return True
+        known = getattr(self, "_proven_deal", None)
+        if known is None or known[0] != self.seed:
+            from ..work.solver_service import cached_winnable_deals
+            known = self._proven_deal = (self.seed, self.seed in set(cached_winnable_deals(self.game_id)))
+        return known[1]
 
     def solver_result(self) -> SolveResult | None:
         """The solver's answer for the position on the table (None: not in yet)."""
@@ -328,12 +342,17 @@ class PatienceScene(GameScene):
         return self._solve_result[1]
 
     def solver_status(self) -> str:
-        """Words for the HUD: is the position on the table still winnable?"""
-        if not self.solver_enabled or self.demo or self.game.status is not Status.PLAYING:
+        """Words for the HUD: is the position on the table still winnable? "Not
+        winnable" when it never was in this game, "No longer winnable" when a
+        move lost it; nothing when the player switched the indicator off."""
+        if (not self.solver_enabled or self.demo or self.game.status is not Status.PLAYING
+                or not self.app.settings.winnable_indicator):
             return ""
         result = self.solver_result()
         if result is None:
             return "Thinking…" if self._solve_version == self._version else ""
+        if result.answer == NOT_WINNABLE and self.was_winnable():
+            return LOST_ON_THE_WAY
         return SOLVER_WORDS.get(result.answer, "Unknown")
 
     def with_solver_status(self, line: str) -> str:
