@@ -216,7 +216,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         buttons.append(("Main menu", lambda: open_menu(self.app)))
         reason = self.game.status_reason
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
-                 f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played."]
+                 f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played.",
+                 self.assisted_line(good and self.mode == "computer")]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if good else ILLEGAL, update_below=True,
                              dim=40 if good else 100)

@@ -40,6 +40,7 @@ class ComputerTurns:
         if not self.interactive:
             self.app.toast("Wait for your turn" if self.game.status is Status.PLAYING else "The game is over")
             return
+        self.assisted = True
         self._ask("hint", self._position(), HINT_LEVEL, HINT_SECONDS)
         self.app.toast("Looking for a good move…", 1.2)
 

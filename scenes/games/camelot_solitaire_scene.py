@@ -137,6 +137,7 @@ class CamelotSolitaireScene(PatienceScene):
         if pile == "stock":
             self._click(pile, index)      # every click on the stock is a turn of its own
         elif pile == "waste" and self.game.waste is not None:
+            self.assisted = True          # the computer chose the cell
             move = self.game.computer_move(self.rng)
             if move is not None:
                 self.play(move)

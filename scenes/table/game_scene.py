@@ -53,6 +53,7 @@ class GameScene(Scene):
         self.pointer = (-1, -1)
         self.toolbar = FocusButtons(self._make_buttons())
         self.play_seconds = 0.0          # time spent on this game (statistics, saves)
+        self.assisted = False            # automatic play or a hint was used in this game
         self._recorded = None            # the game whose result is in the statistics
 
     # --- for subclasses ----------------------------------------------------
@@ -180,6 +181,7 @@ class GameScene(Scene):
         self.sound_of_deal()
 
     def hint(self) -> None:
+        self.assisted = True
         move = self.game.computer_move()
         if move is None:
             self.app.toast("No moves left")
@@ -190,6 +192,7 @@ class GameScene(Scene):
 
     def toggle_autoplay(self) -> None:
         self.autoplay = not self.autoplay
+        self.assisted = self.assisted or self.autoplay
         self._autoplay_wait = 0.0
         self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
 
@@ -224,6 +227,7 @@ class GameScene(Scene):
         """A fresh deal or a restart: a new time, and an old save is stale."""
         self.play_seconds = 0.0
         self._recorded = None
+        self.assisted = False
         if not self.demo:
             from ..store.saves import clear_save
             clear_save()
@@ -243,7 +247,8 @@ class GameScene(Scene):
             return
         self._recorded = self.game
         score = None if not self.has_deals else self.game.score
-        problem = self.app.stats.record(self.game_id, won, score, self.play_seconds, result, level)
+        problem = self.app.stats.record(self.game_id, won, score, self.play_seconds, result, level,
+                                        assisted=self.assisted)
         if problem:
             self.app.toast(problem)
 
@@ -300,11 +305,17 @@ class GameScene(Scene):
         title = {Status.WON: "You won!", Status.LOST: "Game over",
                  Status.DRAW: "Draw"}.get(self.game.status, "Game over")
         lines = [self.game.status_reason.capitalize() + "." if self.game.status_reason else "",
-                 self.score_line()]
+                 self.score_line(), self.assisted_line(won)]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if won else ILLEGAL, update_below=True,
                              dim=40 if won else 110)
         self.app.scenes.push(dialog)
+
+    def assisted_line(self, won: bool) -> str:
+        """Said at the end of a game won with help ('' otherwise)."""
+        if not (won and self.assisted) or self.demo:
+            return ""
+        return "Won with help (automatic play or hints): kept as assisted, not as a win."
 
     # --- input ------------------------------------------------------------
     def handle(self, event: InputEvent) -> None:

@@ -393,6 +393,7 @@ class PatienceScene(GameScene):
         if self.game.status is not Status.PLAYING:
             self.app.toast("The game is over")
             return
+        self.assisted = True
         result = self.solver_result() if self.solver_enabled else None
         if result is not None and result.winnable and result.line:
             try:
@@ -442,9 +443,10 @@ class PatienceScene(GameScene):
             pause *= 2  # let the player see the deal
         if self._autoplay_wait < pause:
             return
-        if self.demo and self.solver_enabled:
-            # A demo follows the solver's winning line where there is one; it
-            # waits for the answer (at most the solver's budget), else plays on.
+        if self.solver_enabled:
+            # Automatic play (and the demo) follows the solver's winning line
+            # where there is one; it waits for the answer (at most the solver's
+            # budget), else the computer player plays on.
             result = self.solver_result()
             if result is None and self._solve_version == self._version:
                 return

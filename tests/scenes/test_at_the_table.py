@@ -3,8 +3,10 @@ mouse, keyboard and gamepad events. Every wait on a worker has a wall-clock
 limit, and every worker process is closed after each test."""
 import pygame
 
+from game.base import Status
 from game.camelot_moves import parse_square, path_text
 from game.hamilton import Hamilton
+from scenes.core.overlays import DialogScene
 from scenes.games.hamilton_scene import HamiltonScene
 from scenes.screens.menu import MenuScene
 from scenes.screens.navigation import open_game, open_menu
@@ -138,3 +140,39 @@ def test_a_joystick_without_a_mapping_navigates_with_hat_axes_and_buttons():
     step(app)
     assert not isinstance(app.scenes.top, MenuScene)
     assert app.input.last_device == "gamepad"
+
+
+# --- 5. Auto follows the solver's line; help is kept as assisted in the statistics ---------
+def test_auto_in_hamilton_follows_the_solver_and_the_win_is_assisted():
+    app = make_app(speed="instant")
+    app.stats.games.clear()
+    scene = HamiltonScene(app, seed=2, game=Hamilton(seed=2))   # the computer player alone loses it
+    app.scenes.reset(scene)
+    settle(app, scene)
+    key(app, pygame.K_a)
+    assert scene.autoplay
+    wait_until(app, lambda: scene.game.status is not Status.PLAYING, seconds=120)
+    assert scene.game.status is Status.WON
+    wait_until(app, lambda: isinstance(app.scenes.top, DialogScene))
+    record = app.stats.game("hamilton")
+    assert (record.played, record.won, record.assisted) == (1, 0, 1)
+    assert record.best_time is None and record.best_score is None and record.current_streak == 0
+    assert any("Won with help" in line for line in app.scenes.top.lines)
+
+
+def test_a_win_after_a_hint_is_assisted_and_one_without_is_a_win():
+    from .test_hamilton_scene import WIN_28
+    from .patience_input import play_line
+    for hinted in (True, False):
+        app, scene = open_scene(HamiltonScene, Hamilton(seed=28), seed=28)
+        app.stats.games.clear()
+        if hinted:
+            key(app, pygame.K_h)
+            wait_until(app, lambda: scene.hint_move is not None)
+        play_line(app, scene, WIN_28, hows=("click",))
+        settle(app, scene)
+        step(app, 3)
+        assert scene.game.status is Status.WON
+        record = app.stats.game("hamilton")
+        assert (record.won, record.assisted) == ((0, 1) if hinted else (1, 0))
+        assert (record.best_time is None) == hinted
