@@ -116,9 +116,9 @@ class Clock(DeckStart, CardGame[ClockMove]):
     def _why_illegal(self, move: ClockMove) -> str:
         card = self.centre_card
         if move.card != card:
-            return f"{move.card.code} is not the centre card ({card.code} is)"
+            return f"the {move.card.name} is not the centre card (the {card.name} is)"
         where = "stays in the centre" if card.rank == 13 else f"goes to {card.rank} o'clock"
-        return f"{card.code} {where}, not to {pile_words(move.target)}"
+        return f"the {card.name} {where}, not to {pile_words(move.target)}"
 
     def _apply(self, move: ClockMove) -> tuple:
         events: list = []

@@ -17,7 +17,7 @@ from .actions import Action, InputEvent
 from .input import InputMapper
 from .scene import Scene, SceneStack
 from ..store.settings import Settings, load_settings, save_settings
-from .ui import INK, draw_text, rounded_panel, ui_scale
+from .ui import FONTS, INK, draw_text, message_band, rounded_panel, ui_scale
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -46,7 +46,12 @@ class App:
         if settings is None:
             settings, message = load_settings()
         self.settings = settings
-        pygame.init()
+        # Only what the game uses: pygame.init() would also open the audio device
+        # at once (and ALSA complains on the terminal when there is none); the
+        # mixer starts quietly with the first sound (``Sound``).
+        pygame.display.init()
+        pygame.font.init()
+        pygame.joystick.init()
         pygame.display.set_caption("Round Table")
         pygame.key.set_repeat(300, 60)
         desktop = pygame.display.get_desktop_sizes()
@@ -152,23 +157,23 @@ class App:
         self._toasts.append([text, seconds])
 
     def _draw_toasts(self, surface: pygame.Surface) -> list[pygame.Rect]:
-        rects: list[pygame.Rect] = []
+        """The newest message, in the message band above the toolbar (a game
+        keeps its play area out of that band); a newer one replaces it."""
         if not self._toasts:
-            return rects
+            return []
+        text, left = self._toasts[-1]
+        band = message_band(self.size)
         s = ui_scale(self.size)
-        px = int(24 * s)
-        y = self.size[1] - int(96 * s)
-        for text, left in reversed(self._toasts):
-            label_w = max(1, int(len(text) * px * 0.5))
-            w = min(self.size[0] - 20, label_w + int(40 * s))
-            panel = rounded_panel((w, int(px * 1.8)), (10, 20, 16, 220), radius=int(10 * s))
-            panel.set_alpha(int(255 * min(1.0, left / 0.3)))
-            rect = panel.get_rect(midbottom=(self.size[0] // 2, y))
-            surface.blit(panel, rect)
-            draw_text(surface, text, px, rect.center, INK, anchor="center")
-            rects.append(rect)
-            y = rect.y - int(8 * s)
-        return rects
+        px = int(band.h * 0.6)
+        while px > 8 and FONTS.font(px).size(text)[0] > self.size[0] - int(60 * s):
+            px -= 1                                  # a long message: smaller, still one line
+        w = min(self.size[0] - int(20 * s), FONTS.font(px).size(text)[0] + int(40 * s))
+        panel = rounded_panel((w, band.h - int(4 * s)), (10, 20, 16, 230), radius=int(10 * s))
+        panel.set_alpha(int(255 * min(1.0, left / 0.3)))
+        rect = panel.get_rect(center=band.center)
+        surface.blit(panel, rect)
+        draw_text(surface, text, px, rect.center, INK, anchor="center")
+        return [rect]
 
     # --- loop ---------------------------------------------------------------
     def quit(self, code: int = 0) -> None:

@@ -104,6 +104,11 @@ class InputMapper:
             return self._key(event)
         if kind == pygame.MOUSEMOTION:
             self.last_device = "mouse"
+            last = self._last_click
+            if last is not None and getattr(event, "buttons", (0,))[0] and (
+                    abs(event.pos[0] - last[1][0]) > DOUBLE_CLICK_SLOP
+                    or abs(event.pos[1] - last[1][1]) > DOUBLE_CLICK_SLOP):
+                self._last_click = None   # that press began a drag: not half a double-click
             return [InputEvent(Action.POINTER_MOVE, event.pos, "mouse")]
         if kind == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
             self.last_device = "mouse"

@@ -30,6 +30,19 @@ def ui_scale(size: tuple[int, int]) -> float:
     return max(0.5, min(size[0] / 1280, size[1] / 720))
 
 
+TOOLBAR_HEIGHT = 60   # the bottom bar of a game scene, at 1280×720
+MESSAGE_HEIGHT = 36   # the message band just above it
+
+
+def message_band(size: tuple[int, int]) -> pygame.Rect:
+    """Where messages (toasts) go: a band above the toolbar that a game scene
+    keeps free of its play area, so a message never hides what it is about."""
+    s = ui_scale(size)
+    bottom = size[1] - int(TOOLBAR_HEIGHT * s)
+    height = int(MESSAGE_HEIGHT * s)
+    return pygame.Rect(0, bottom - height, size[0], height)
+
+
 class Fonts:
     """pygame's bundled default font, cached per pixel size (works everywhere)."""
 

@@ -216,7 +216,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         buttons.append(("Main menu", lambda: open_menu(self.app)))
         reason = self.game.status_reason
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
-                 f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played.",
+                 self.time_and_moves(),
                  self.assisted_line(good and self.mode == "computer")]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if good else ILLEGAL, update_below=True,
@@ -363,6 +363,10 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         castle = CASTLES[COLORS.index(turn)]
         return [sq for sq in castle
                 if (piece := self.game.piece_at(sq)) is not None and piece.color == turn]
+
+    def moves_made(self) -> int:
+        """Numbered as the move list numbers them: White's move and Black's reply are one."""
+        return (len(self.game.history) + 1) // 2
 
     def score_line(self) -> str:
         counts = {c: 0 for c in COLORS}

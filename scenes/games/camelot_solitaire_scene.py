@@ -62,11 +62,11 @@ class CamelotSolitaireScene(PatienceScene):
         return "stock"
 
     def deal_animation(self) -> None:
-        cw, ch = self.table.card_size
-        x, _ = self.table.slots["stock"].origin
+        # From the left edge, level with the stock: no card crosses the toolbar.
+        cw, _ = self.table.card_size
+        _, y = self.table.slots["stock"].origin
         order = [card for card, _ in self._piles["stock"]]
-        self.table.deal(self._piles, order, (x, self.size[1] + ch * 0.2), stagger=0.026,
-                        duration=0.3)
+        self.table.deal(self._piles, order, (-cw * 1.2, y), stagger=0.026, duration=0.3)
 
     # --- HUD ----------------------------------------------------------------
     def status_line(self) -> str:

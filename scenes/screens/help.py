@@ -61,7 +61,7 @@ HELP_TEXT: dict[str, dict] = {
             "Clicking or double-clicking the pile of the card's hour plays it too; a wrong "
             "pile is refused with a message.",
         ],
-        "caption": "The 7 of hearts goes on top of 7 o'clock; that pile's bottom card "
+        "caption": "The seven of hearts goes on top of 7 o'clock; that pile's bottom card "
                    "comes up to the centre.",
     },
     "camelot-solitaire": {

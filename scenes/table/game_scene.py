@@ -21,7 +21,7 @@ from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.sound import sound_for_events
 from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
-                 merge_rects, ui_scale)
+                 merge_rects, message_band, ui_scale)
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
@@ -34,6 +34,7 @@ class GameScene(Scene):
     has_hints = True
     has_deals = True   # a patience has deal numbers; the board game does not
     demo_cycle = False  # attract mode: after a demo game, the next game's demo
+    undo_at_the_end = True  # a lost game's dialog offers "Undo last move" (not Clock's: no choices)
 
     def __init__(self, app, seed: int | None = None, demo: bool = False, game=None) -> None:
         super().__init__(app)
@@ -95,7 +96,7 @@ class GameScene(Scene):
         self.bar_h = int(40 * s)
         layout_row(self.toolbar.buttons, (w // 2, h - int(30 * s)), self.bar_h, int(10 * s), int(20 * s))
         top = self.hud_h
-        bottom = h - int(60 * s)
+        bottom = message_band(size).top   # the band below stays free for messages
         self.play_area = pygame.Rect(int(16 * s), top, w - int(32 * s), bottom - top)
         self.layout(self.play_area)
 
@@ -278,6 +279,23 @@ class GameScene(Scene):
         else:
             self._game_over_dialog()
 
+    def celebration_ring(self) -> tuple[tuple[int, int], float, float]:
+        """(centre, radius, squash) of the cards' wheel after a win: wide enough
+        to go round the game-over dialog, not under it."""
+        area = self.play_area
+        radius = area.w * 0.4
+        return area.center, radius, min(0.72, area.h * 0.38 / radius)
+
+    def moves_made(self) -> int:
+        """Moves so far, counted as the game's move list counts them."""
+        return len(self.game.history)
+
+    def time_and_moves(self) -> str:
+        """'3:05 · 48 moves': the HUD's clock and the game-over dialog's line."""
+        seconds = int(self.play_seconds)
+        n = self.moves_made()
+        return f"{seconds // 60}:{seconds % 60:02d}  ·  {n} move{'' if n == 1 else 's'}"
+
     def _next_demo(self) -> None:
         """A demo deals again, or (``--demo`` with no game) moves to the next game."""
         if not (self.demo_cycle or self.app.options.demo == "all"):
@@ -302,13 +320,13 @@ class GameScene(Scene):
             return run
 
         buttons = [("New deal", then(self.new_deal)), ("Restart", then(self.restart))]
-        if not won and self.game.can_undo:
+        if not won and self.game.can_undo and self.undo_at_the_end:
             buttons.append(("Undo last move", then(self.undo)))
         buttons.append(("Main menu", lambda: open_menu(self.app)))
         title = {Status.WON: "You won!", Status.LOST: "Game over",
                  Status.DRAW: "Draw"}.get(self.game.status, "Game over")
         lines = [self.game.status_reason.capitalize() + "." if self.game.status_reason else "",
-                 self.score_line(), self.assisted_line(won)]
+                 f"{self.score_line()}  ·  {self.time_and_moves()}", self.assisted_line(won)]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if won else ILLEGAL, update_below=True,
                              dim=40 if won else 110)
@@ -428,9 +446,15 @@ class GameScene(Scene):
             left.append((f"Deal {self.seed}", int(26 * s), (int(20 * s) + title_w + int(24 * s), mid),
                          INK_DIM, "midleft", False))
         centre = "DEMO — press any key or button" if self.demo else self.status_line()
+        score = self.score_line()
+        right = [(score, int(30 * s), (w - int(20 * s), mid), INK, "midright", True)]
+        if not self.demo:   # the time played and the moves, left of the score
+            score_w = FONTS.font(int(30 * s)).size(score)[0]
+            right.append((self.time_and_moves(), int(24 * s),
+                          (w - int(20 * s) - score_w - int(28 * s), mid), INK_DIM, "midright", False))
         return {"left": left,
                 "centre": [(centre, int(26 * s), (w // 2, mid), INK, "center", False)] if centre else [],
-                "right": [(self.score_line(), int(30 * s), (w - int(20 * s), mid), INK, "midright", True)]}
+                "right": right}
 
     @staticmethod
     def _texts_rect(texts: list[tuple]) -> pygame.Rect | None:

@@ -245,8 +245,7 @@ class PatienceScene(GameScene):
         return self.table.busy or self._drag is not None or bool(self._queue)
 
     def celebrate(self) -> None:
-        area = self.play_area
-        self.table.celebrate(area.center, min(area.w, area.h) * 0.36)
+        self.table.celebrate(*self.celebration_ring())
 
     def show_hint(self, move) -> None:
         # The focus goes to what the hint shows (whichever device asked, and

@@ -2,10 +2,12 @@
 mouse, keyboard and gamepad events. Every wait on a worker has a wall-clock
 limit, and every worker process is closed after each test."""
 import pygame
+import pytest
 
 from game.base import Status
 from game.camelot_moves import parse_square, path_text
 from game.hamilton import Hamilton
+from scenes.core.actions import Action
 from scenes.core.overlays import DialogScene
 from scenes.games.hamilton_scene import HamiltonScene
 from scenes.screens.menu import MenuScene
@@ -176,3 +178,159 @@ def test_a_win_after_a_hint_is_assisted_and_one_without_is_a_win():
         record = app.stats.game("hamilton")
         assert (record.won, record.assisted) == ((0, 1) if hinted else (1, 0))
         assert (record.best_time is None) == hinted
+
+
+# --- 6, 7. messages have a band of their own; nothing touches the bars ---------------------
+SIZES = [(1280, 720), (1920, 1080), (3840, 2160)]
+
+
+def _bars(scene):
+    from scenes.core.ui import message_band
+    w, h = scene.size
+    return (pygame.Rect(0, 0, w, scene.hud_h), message_band(scene.size),
+            pygame.Rect(0, scene.toolbar.buttons[0].rect.top, w, h))
+
+
+def _card_rects(scene):
+    return [scene.table.card_rect(card) for card in scene.table.sprites]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_message_never_covers_the_cards(size):
+    from game.camelot_solitaire import CamelotSolitaire
+    from scenes.games.camelot_solitaire_scene import CamelotSolitaireScene
+    app, scene = open_scene(CamelotSolitaireScene, CamelotSolitaire(seed=1), size=size, seed=1)
+    for _ in range(16):                            # fill the grid: every cell holds a card
+        key(app, pygame.K_RETURN)                  # turn (the focus stays on the stock)
+        settle(app, scene)
+        key(app, pygame.K_TAB)                     # the waste card's first legal cell
+        key(app, pygame.K_RETURN)
+        settle(app, scene)
+        key(app, pygame.K_TAB, pygame.KMOD_SHIFT)  # back towards the stock
+        while scene.focus != "stock":
+            key(app, pygame.K_LEFT)
+    picture = next(p for p, cards in scene.game.piles().items()
+                   if p.startswith("cell:") and cards and cards[-1][0].is_picture)
+    click(app, scene.table.top_rect(picture).center)   # refused: a message
+    assert app._toasts and app._toast_rects
+    hud, band, toolbar = _bars(scene)
+    for rect in app._toast_rects:
+        assert band.contains(rect)
+        assert rect.collidelist(_card_rects(scene)) < 0
+        assert not rect.colliderect(toolbar)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_clock_deals_from_the_middle_and_its_piles_clear_the_bars(size):
+    from game.clock import Clock, hour_pile
+    from scenes.games.clock_scene import ClockScene
+    app = make_app(size, speed="normal")
+    scene = ClockScene(app, seed=3, game=Clock(seed=3))
+    app.scenes.reset(scene)
+    hud, band, toolbar = _bars(scene)
+    for _ in range(600):                           # the deal: no card over a bar
+        step(app)
+        for rect in _card_rects(scene):
+            assert not rect.colliderect(toolbar) and not rect.colliderect(band)
+        if not scene.busy:
+            break
+    six, twelve = scene.table.top_rect(hour_pile(6)), scene.table.top_rect(hour_pile(12))
+    gap = scene.table.card_size[1] * 0.05
+    assert six.bottom + gap <= band.top and twelve.top - gap >= hud.bottom
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hamilton_sits_clear_of_the_top_bar_and_fills_the_height(size):
+    app, scene = open_scene(HamiltonScene, Hamilton(seed=7), size=size, seed=7)
+    hud, band, _ = _bars(scene)
+    ch = scene.table.card_size[1]
+    slots = scene.table.slots
+    top = min(slot.origin[1] for slot in slots.values())
+    bottom = max(slot.origin[1] for slot in slots.values()) + ch
+    assert top - hud.bottom >= ch * 0.05 and band.top - bottom >= ch * 0.05
+    assert (bottom - top) >= (band.top - hud.bottom) * 0.8   # the foundations span the table
+
+
+# --- 9. the win is seen; time and moves are told ----------------------------------------
+def _clock_played_out(seed):
+    from scenes.games.clock_scene import ClockScene
+    from game.clock import Clock
+    app = make_app(speed="instant")
+    scene = ClockScene(app, seed=seed, game=Clock(seed=seed))
+    app.scenes.reset(scene)
+    settle(app, scene)
+    for _ in range(200):                      # Enter on the centre card: the next move
+        if scene.game.status is not Status.PLAYING:
+            break
+        key(app, pygame.K_RETURN)
+        step(app, 12)                          # a fifth of a second of play time each
+        settle(app, scene)
+    step(app, 200)                             # the celebration, then the dialog
+    return app, scene
+
+
+def test_a_won_clock_wheels_round_the_dialog_which_tells_time_and_moves():
+    app, scene = _clock_played_out(8)
+    assert scene.game.status is Status.WON
+    dialog = app.scenes.top
+    assert isinstance(dialog, DialogScene) and dialog.title == "You won!"
+    seconds = int(scene.play_seconds)
+    n = len(scene.game.history)
+    told = f"{seconds // 60}:{seconds % 60:02d}  ·  {n} moves"
+    assert seconds >= 5 and any(told in line for line in dialog.lines)
+    hud = [text for text, *_ in scene._hud_texts()["right"]]
+    assert told in hud
+    cards = _card_rects(scene)
+    clear = [r for r in cards if not r.colliderect(dialog.panel_rect)]
+    assert len(clear) >= len(cards) * 0.6     # most of the wheel is outside the dialog
+
+
+def test_a_lost_clock_offers_no_undo():
+    app, scene = _clock_played_out(3)
+    assert scene.game.status is Status.LOST
+    dialog = app.scenes.top
+    assert [b.label for b in dialog.focus.buttons] == ["New deal", "Restart", "Main menu"]
+
+
+def test_the_board_counts_moves_as_its_move_list_does():
+    app, scene = board()
+    click(app, centre(scene, "E5"))
+    click(app, centre(scene, "E7"))
+    settle(app, scene)
+    assert len(scene.game.history) == 1 and scene.moves_made() == 1
+    reply = scene.game.legal_moves()[0]                     # Black's reply: still move 1
+    click(app, scene.view.square_centre(reply.from_square))
+    click(app, scene.view.square_centre(reply.to_square))
+    settle(app, scene)
+    assert len(scene.game.history) == 2 and scene.moves_made() == 1
+    hud = [text for text, *_ in scene._hud_texts()["right"]]
+    assert any(text.endswith("  ·  1 move") for text in hud)
+
+
+def test_a_drag_is_not_the_first_half_of_a_double_click():
+    from scenes.core.input import InputMapper
+    mapper = InputMapper()
+    down = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(100, 100), button=1)
+    assert [e.action for e in mapper.translate(down)] == [Action.POINTER_DOWN]
+    mapper.translate(pygame.event.Event(pygame.MOUSEMOTION, pos=(160, 100), rel=(60, 0),
+                                        buttons=(1, 0, 0)))
+    mapper.translate(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(160, 100), button=1))
+    mapper.update(0.1)
+    assert [e.action for e in mapper.translate(down)] == [Action.POINTER_DOWN]
+    mapper.update(0.1)
+    assert Action.DOUBLE_CLICK in [e.action for e in mapper.translate(down)]   # a real one
+
+
+# --- 12. no sound device: no native chatter on the terminal ---------------------------------
+def test_no_alsa_lines_on_the_terminal_without_a_sound_device(tmp_path):
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="alsa",
+               ROUNDTABLE_HOME=str(tmp_path), PYGAME_HIDE_SUPPORT_PROMPT="1")
+    run = subprocess.run([sys.executable, "main.py", "--game", "clock", "--seed", "3",
+                          "--size", "1280x720", "--frames", "5"], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert not [line for line in run.stderr.splitlines() if line.startswith("ALSA lib")], run.stderr
+    assert len(run.stderr.splitlines()) <= 1      # at most one line: "no audio, playing silently"

@@ -213,6 +213,7 @@ def test_undo_redo_restart_new_deal_and_hint():
 def test_computer_with_nothing_to_say_is_not_silent():
     app, scene = start(3)
     scene.thinker = Thinker(background=False)
+    scene.solver_seconds = None      # no solver line to follow: the computer player alone
     scene.game.computer_move = lambda rng=None: None
     key(app, pygame.K_a)
     step(app, 120)
