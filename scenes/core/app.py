@@ -8,6 +8,7 @@ and a timedemo measures pure frame cost.
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -15,14 +16,28 @@ import pygame
 
 from .actions import Action, InputEvent
 from .input import InputMapper
+from .navigator import Navigator
 from .scene import Scene, SceneStack
-from ..store.settings import Settings, load_settings, save_settings
+from .sound import Sound
 from .ui import FONTS, INK, draw_text, message_band, rounded_panel, ui_scale
+from ..store.files import LEFT_AS_IT_IS, one_line
+from ..store.settings import Settings, load_settings, prepare_folders, save_settings
+from ..store.stats import load_stats
 
 FPS = 60
 FIXED_DT = 1 / FPS
 WINDOW_DEFAULT = (1280, 720)
 MIN_WINDOW = (640, 360)
+
+
+def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
+    """Save the frame; returns one line instead of raising (the launcher checked
+    the folder, but it may have gone while the frames ran)."""
+    try:
+        pygame.image.save(surface, path)
+    except (pygame.error, OSError) as exc:
+        return one_line(f"could not save the screenshot to {path!r}: {exc}", 200)
+    return None
 
 
 @dataclass
@@ -42,9 +57,7 @@ class AppOptions:
 class App:
     def __init__(self, options: AppOptions | None = None, settings: Settings | None = None) -> None:
         self.options = options or AppOptions()
-        message = None
-        if settings is None:
-            settings, message = load_settings()
+        settings, messages = self._load_kept_files(settings)
         self.settings = settings
         # Only what the game uses: pygame.init() would also open the audio device
         # at once (and ALSA complains on the terminal when there is none); the
@@ -66,9 +79,10 @@ class App:
         self.window_size = opt.size or WINDOW_DEFAULT
         self.screen = self._set_mode()
         self.input = InputMapper()
-        from .sound import Sound
         self.sound = Sound(enabled=settings.sound, volume=settings.volume)
         self.scenes = SceneStack()
+        self.navigator = Navigator()     # the screens layer puts in its own
+        self.art_cache: dict = {}        # shared art kept across scenes (the table layer's)
         self.running = True
         self.exit_code = 0
         self.frame_count = 0
@@ -78,12 +92,30 @@ class App:
         self.game_time = 0.0
         self._toasts: list[list] = []  # [text, seconds left]
         self._toast_rects: list[pygame.Rect] = []
-        if message:
-            self.toast(message, 6)
-        from ..store.stats import load_stats
+        for message in messages:
+            self.report(message)
+
+    def _load_kept_files(self, settings: Settings | None) -> tuple[Settings, list[str]]:
+        """The settings (unless given) and statistics, and one line for each
+        file that could not be used. A folder that cannot be written is said
+        once, and nothing is written there this run; a file that is there but
+        could not be read is never overwritten."""
+        folder_problem = prepare_folders()
+        self.keep_files = folder_problem is None
+        self.keep_settings = self.keep_files
+        messages = [folder_problem]
+        if settings is None:
+            settings, message = load_settings()
+            messages.append(message)
+            if message and message.endswith(LEFT_AS_IT_IS):
+                self.keep_settings = False
         self.stats, message = load_stats()
-        if message:
-            self.toast(message, 6)
+        messages.append(message)
+        if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
+            self.stats.keep = False
+        if folder_problem:    # it already says that these files are out of reach
+            messages = [m for m in messages if m and not m.endswith(LEFT_AS_IT_IS)]
+        return settings, [m for m in messages if m]
 
     # --- window -----------------------------------------------------------
     @property
@@ -114,10 +146,12 @@ class App:
 
     def on_window_resized(self) -> None:
         surface = pygame.display.get_surface()
-        if surface is not None and not self.fullscreen and (
+        if surface is not None and (
                 surface.get_width() < MIN_WINDOW[0] or surface.get_height() < MIN_WINDOW[1]):
-            # Shrunk below the smallest layout (nothing stops a window manager):
-            # the scenes cannot lay out in a few pixels, so the window grows back.
+            # Shrunk below the smallest layout (nothing stops a window manager,
+            # and one may take a full-screen window out of full screen): the
+            # scenes cannot lay out in a few pixels, so it grows back, as a window.
+            self.fullscreen = False
             self.window_size = surface.get_size()
             surface = self._set_mode()
         if surface is not None:
@@ -127,34 +161,22 @@ class App:
             self.scenes.resize(self.size)
 
     def save_settings(self) -> None:
-        if not self.options.save_settings:
+        if not self.options.save_settings or not self.keep_settings:
             return
         problem = save_settings(self.settings)
         if problem:
             self.toast(problem)
-
-    # --- shared art -----------------------------------------------------------
-    def card_art(self, card_width: int):
-        """Card pictures at this width with the chosen back, all rendered now (a
-        face rendered on first sight would cost a visible hitch mid-animation);
-        the last two are kept, so a new deal or a return from the menu costs nothing."""
-        from ..table.card_art import CardArt
-        cache = self.__dict__.setdefault("_card_art", {})
-        key = (card_width, self.settings.card_back)
-        art = cache.get(key)
-        if art is None:
-            art = CardArt(card_width, self.settings.card_back)
-            art.prerender()
-            if len(cache) >= 2:
-                cache.pop(next(iter(cache)))
-            cache[key] = art
-        return art
 
     # --- messages -----------------------------------------------------------
     def toast(self, text: str, seconds: float = 3.0) -> None:
         """A one-line message at the bottom of the screen for a few seconds."""
         self._toasts = [t for t in self._toasts if t[0] != text][-2:]
         self._toasts.append([text, seconds])
+
+    def report(self, text: str) -> None:
+        """A problem with a kept file: on screen, and for whoever started us from a terminal."""
+        self.toast(text, 6)
+        print(f"roundtable: {text}", file=sys.stderr)
 
     def _draw_toasts(self, surface: pygame.Surface) -> list[pygame.Rect]:
         """The newest message, in the message band above the toolbar (a game
@@ -184,15 +206,12 @@ class App:
 
     def save_game_in_progress(self) -> None:
         """Quitting in the middle of a game keeps it for the next launch."""
-        if self.fixed_step:
-            return  # screenshots, timedemos: nothing of the player's
-        from ..table.game_scene import GameScene
-        from ..store.saves import in_progress, save_game
-        scene = next((s for s in reversed(self.scenes.scenes) if isinstance(s, GameScene)), None)
-        if scene is not None and in_progress(scene):
-            problem = save_game(scene)
-            if problem:
-                print(f"roundtable: {problem}")
+        if self.fixed_step or not self.keep_files:
+            return  # screenshots, timedemos: nothing of the player's; or nowhere to keep it
+        scene = next((s for s in reversed(self.scenes.scenes) if s.holds_game), None)
+        problem = scene.save_on_quit() if scene is not None else None
+        if problem:
+            print(f"roundtable: {problem}")
 
     def dispatch(self, event: InputEvent) -> None:
         if event.action == Action.QUIT:
@@ -261,7 +280,10 @@ class App:
             if limit is not None and self.frame_count >= limit:
                 self.running = False
         if self.options.screenshot:
-            pygame.image.save(self.screen, self.options.screenshot)
+            problem = save_screenshot(self.screen, self.options.screenshot)
+            if problem:
+                print(f"roundtable: error: {problem}", file=sys.stderr)
+                self.exit_code = 2
         return self.exit_code
 
     def frame_report(self) -> dict:

@@ -44,6 +44,7 @@ def quiet_native_stderr():
         os.close(saved)
 
 EFFECTS = ("deal", "place", "flip", "remove", "capture", "invalid", "win", "loss")
+MAX_SOUND_BYTES = 4 * 1024 * 1024    # ours are under 100 KB
 
 
 def sounds_dir() -> Path:
@@ -148,7 +149,10 @@ class Sound:
         snd = None
         path = (self.folder or sounds_dir()) / f"{name}.wav"
         try:
-            snd = pygame.mixer.Sound(str(path)) if path.is_file() else None
+            if path.is_file() and path.stat().st_size > MAX_SOUND_BYTES:
+                # ROUNDTABLE_SOUNDS may point anywhere: a huge file is not read whole.
+                raise ValueError(f"larger than {MAX_SOUND_BYTES:,} bytes")
+            snd = pygame.mixer.Sound(str(path)) if path.is_file() else None   # no FIFO or device
             if snd is None:
                 self._warn(f"sound {name!r} is missing ({path}); it stays silent")
             elif snd.get_length() <= 0:
@@ -188,9 +192,11 @@ def sound_for_events(events) -> list[str]:
       the waste or the chooser, a face-down card coming up) is a ``flip``;
       any other card moved is a ``place``.
     """
+    # start-up: the app loads this module before the menu; the engine's event
+    # types load with the first game.
     from game.base import CardFlipped, CardMoved, CardRemoved
     try:
-        from game.camelot_board import PieceCaptured, PieceMoved
+        from game.camelot_board import PieceCaptured, PieceMoved  # start-up: as above
     except ImportError:  # pragma: no cover - the engine always has them
         PieceCaptured = PieceMoved = ()
 

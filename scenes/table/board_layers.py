@@ -174,7 +174,7 @@ class BoardLayers:
         return items
 
     def _add_path(self, add, path, captured, color, show_captures: bool) -> None:
-        add((4, "path", tuple(path), color))
+        add((4, "path", tuple(path), color, frozenset(captured)))
         if show_captures:
             for sq in sorted(captured):
                 if sq in self.shown:

@@ -334,3 +334,72 @@ def test_no_alsa_lines_on_the_terminal_without_a_sound_device(tmp_path):
     assert run.returncode == 0, run.stderr
     assert not [line for line in run.stderr.splitlines() if line.startswith("ALSA lib")], run.stderr
     assert len(run.stderr.splitlines()) <= 1      # at most one line: "no audio, playing silently"
+
+
+# --- 8, 10. a real text face; canters read apart from jumps -----------------------------
+def test_the_text_face_is_the_shipped_dejavu_with_its_licence():
+    from scenes.core.ui import FACE_FILES, FONTS, font_dir
+    pygame.font.init()
+    for bold, name in FACE_FILES.items():
+        assert (font_dir() / name).is_file()
+        regular_w = FONTS.font(40).size("Hamilton")[0]
+        assert FONTS.font(40, bold).size("Hamilton")[0] >= regular_w
+    assert FONTS.font(40, True).size("Hamilton")[0] > FONTS.font(40).size("Hamilton")[0]  # two weights
+    assert "Bitstream Vera" in (font_dir() / "LICENSE-DejaVu.txt").read_text()
+
+
+def test_a_canter_step_is_drawn_dashed_and_a_jump_solid():
+    from scenes.table.board_view import canter_steps
+    app, scene = board()
+    click(app, centre(scene, "E5"))
+    hover(app, centre(scene, "E7"))
+    item = next(k for k in scene._items if k[1] == "path")
+    path, captured = item[2], item[4]
+    assert captured                                     # the jumps capture
+    assert canter_steps(path, captured) == frozenset()  # no canter in a pure capture
+    i7, i8, i9 = (parse_square(n) for n in ("I7", "I8", "I9"))
+    assert canter_steps((i7, i9), frozenset()) == {0}          # over a piece that stays
+    assert canter_steps((i7, i9), frozenset({i8})) == frozenset()  # over a piece taken
+
+
+# --- 13. settings from the pause menu; a new deal asks first; Clock's end ------------------
+def test_settings_from_the_pause_menu_and_back():
+    from scenes.screens.menu import SettingsScene
+    app, scene = open_scene(HamiltonScene, Hamilton(seed=7), seed=7)
+    key(app, pygame.K_p)
+    pause = app.scenes.top
+    assert isinstance(pause, DialogScene) and pause.title == "Paused"
+    while pause.focus.buttons[pause.focus.focus].label != "Settings":
+        key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)
+    settings = app.scenes.top
+    assert isinstance(settings, SettingsScene)
+    while not settings.rows[settings.focus.focus].label.startswith("Card back"):
+        key(app, pygame.K_DOWN)
+    key(app, pygame.K_RIGHT)                                 # another back
+    back = app.settings.card_back
+    key(app, pygame.K_ESCAPE)
+    assert app.scenes.top is pause
+    key(app, pygame.K_ESCAPE)
+    assert app.scenes.top is scene and scene.art.back_style == back
+
+
+def test_a_new_deal_asks_before_throwing_a_game_away():
+    app, scene = open_scene(HamiltonScene, Hamilton(seed=7), seed=7)
+    key(app, pygame.K_n)                     # nothing played yet: no question
+    settle(app, scene)
+    assert app.scenes.top is scene and scene.seed != 7
+    seed = scene.seed
+    key(app, pygame.K_RETURN)                # the stock: a move
+    settle(app, scene)
+    key(app, pygame.K_n)
+    ask = app.scenes.top
+    assert isinstance(ask, DialogScene) and ask.title == "New deal?"
+    key(app, pygame.K_RETURN)                # the focus is on "Keep playing"
+    assert app.scenes.top is scene and scene.seed == seed and scene.game.history
+    click(app, next(b for b in scene.toolbar.buttons if b.label == "New deal").rect.center)
+    ask = app.scenes.top
+    assert ask.title == "New deal?"
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)                # "Deal again"
+    assert app.scenes.top is scene and scene.seed != seed and not scene.game.history
