@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import pygame
@@ -128,9 +129,25 @@ class App:
 
     def _set_mode(self) -> pygame.Surface:
         if self.fullscreen:
-            return pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
+            surface = pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
+            # Without a window manager (or with one that keeps the window where
+            # it was) a full-screen window can stay at its windowed position,
+            # half off the screen: put it at the desktop's origin.
+            self._place_window((0, 0))
+            return surface
         size = (max(MIN_WINDOW[0], self.window_size[0]), max(MIN_WINDOW[1], self.window_size[1]))
         return pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    @staticmethod
+    def _place_window(position: tuple[int, int]) -> None:
+        try:
+            with warnings.catch_warnings():   # pygame-ce 2.5 warns of the display-module window
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+            if tuple(window.position) != tuple(position):
+                window.position = position
+        except (AttributeError, pygame.error):
+            pass   # an older pygame or a driver with no window to move
 
     def toggle_fullscreen(self) -> None:
         self.set_fullscreen(not self.fullscreen)

@@ -190,7 +190,10 @@ class InputMapper:
                 return [InputEvent(Action.REDO)]
             action = CTRL_KEYS.get(event.key)
             return [InputEvent(action or Action.OTHER)]
-        return [InputEvent(KEYS.get(event.key, Action.OTHER))]
+        typed = getattr(event, "unicode", "") or ""
+        text = typed if len(typed) == 1 and typed.isdigit() else \
+            "\b" if event.key == pygame.K_BACKSPACE else ""
+        return [InputEvent(KEYS.get(event.key, Action.OTHER), text=text)]
 
     def _is_double(self, pos: tuple[int, int]) -> bool:
         now = self.now

@@ -137,4 +137,47 @@ class DialogScene(Scene):
             b.rect.y -= offset
 
 
-__all__ = ["DialogScene", "FocusButtons", "FOCUS", "INK_DIM"]
+MAX_DEAL = 999_999
+
+
+class DealNumberDialog(DialogScene):
+    """Choose a deal by its number: type the digits (Backspace takes one back),
+    or left / right (D-pad) for one less or one more; then Deal."""
+
+    def __init__(self, app, number: int, on_deal: Callable[[int], None], warning: str = "") -> None:
+        self.number = max(1, min(MAX_DEAL, int(number)))
+        self._typed = False          # the first digit typed replaces the number shown
+        self.on_deal = on_deal
+        lines = ["Type its number, or left / right for the one before or after."]
+        super().__init__(app, self._title(), lines + ([warning] if warning else []),
+                         [("Deal", self._deal), ("Cancel", self._cancel)], on_back=self._cancel)
+
+    def _title(self) -> str:
+        return f"Deal {self.number}"
+
+    def _deal(self) -> None:
+        self.app.scenes.remove(self)
+        self.on_deal(self.number)
+
+    def _cancel(self) -> None:
+        self.app.scenes.remove(self)
+
+    def handle(self, event: InputEvent) -> None:
+        a = event.action
+        if event.text.isdigit():
+            digits = (str(self.number) if self._typed else "") + event.text
+            self._typed = True
+            self.number = max(1, min(MAX_DEAL, int(digits[-6:])))
+        elif event.text == "\b":
+            digits = str(self.number)[:-1]
+            self._typed = True
+            self.number = int(digits) if digits else 1
+        elif a in (Action.LEFT, Action.RIGHT):
+            self.number = max(1, min(MAX_DEAL, self.number + (1 if a == Action.RIGHT else -1)))
+        else:
+            super().handle(event)
+            return
+        self.title = self._title()
+
+
+__all__ = ["DealNumberDialog", "DialogScene", "FocusButtons", "FOCUS", "INK_DIM"]

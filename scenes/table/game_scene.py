@@ -19,7 +19,7 @@ from game.errors import IllegalMoveError, NotationError
 
 from ..core.actions import Action, InputEvent
 from ..core.anim import Timer
-from ..core.overlays import DialogScene, FocusButtons
+from ..core.overlays import DealNumberDialog, DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.sound import sound_for_events
 from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
@@ -226,13 +226,23 @@ class GameScene(Scene):
             self.app.scenes.pop()
             self.ask_new_deal()
 
+        def choose_deal():
+            self.app.scenes.pop()
+            self.choose_deal()
+
         lines = [reason] if reason else []
         lines.append(f"{self.title} — deal {self.seed}" if self.has_deals else self.title)
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
-            ("Resume", resume), ("Restart", restart), ("New deal", new_deal),
+            ("Resume", resume), ("Restart", restart), ("New deal", new_deal)]
+            + ([("Choose a deal…", choose_deal)] if self.has_deals else []) + [
             ("How to play", self.open_help), ("Settings", self.app.navigator.open_settings),
             ("Main menu", lambda: self.app.navigator.open_menu())],
             on_back=resume))
+
+    def choose_deal(self) -> None:
+        """A deal by its number (the one a friend played, or a statistic's)."""
+        warning = "The game in progress will be lost." if self.game_in_progress else ""
+        self.app.scenes.push(DealNumberDialog(self.app, self.seed, self.new_deal, warning))
 
     @property
     def game_in_progress(self) -> bool:

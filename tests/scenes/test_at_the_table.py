@@ -403,3 +403,45 @@ def test_a_new_deal_asks_before_throwing_a_game_away():
     key(app, pygame.K_DOWN)
     key(app, pygame.K_RETURN)                # "Deal again"
     assert app.scenes.top is scene and scene.seed != seed and not scene.game.history
+
+
+def _type(app, char):
+    post(pygame.KEYDOWN, key=ord(char), mod=0, unicode=char, scancode=0)
+    step(app)
+
+
+def test_choose_a_deal_by_number_from_the_pause_menu():
+    app, scene = open_scene(HamiltonScene, Hamilton(seed=7), seed=7)
+    key(app, pygame.K_p)
+    pause = app.scenes.top
+    while pause.focus.buttons[pause.focus.focus].label != "Choose a deal…":
+        key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)
+    dialog = app.scenes.top
+    assert dialog.title == "Deal 7"
+    _type(app, "4")                           # the first digit replaces the number
+    _type(app, "2")
+    assert dialog.title == "Deal 42"
+    key(app, pygame.K_RIGHT)
+    assert dialog.title == "Deal 43"
+    key(app, pygame.K_BACKSPACE)              # one digit back, not "cancel"
+    assert app.scenes.top is dialog and dialog.title == "Deal 4"
+    _type(app, "1")
+    key(app, pygame.K_RETURN)                 # the focus is on "Deal"
+    assert app.scenes.top is scene and scene.seed == 41
+    assert scene.game.piles() == Hamilton(seed=41).piles()
+
+
+def test_f11_fills_the_screen_from_the_desktop_origin():
+    import warnings
+    app = make_app()
+    open_menu(app)
+    app._place_window((100, 50))
+    key(app, pygame.K_F11)
+    assert app.fullscreen and app.size == app.desktop_size
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
+    assert tuple(window.position) == (0, 0)
+    key(app, pygame.K_F11)
+    assert not app.fullscreen
