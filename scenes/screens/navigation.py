@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
 from .help import HelpScene
-from .menu import MenuScene
+from .menu import MenuScene, SettingsScene
 
 
 class ScreenNavigator(Navigator):
@@ -36,6 +36,10 @@ class ScreenNavigator(Navigator):
 
     def open_help(self, game_id: str) -> None:
         self.app.scenes.push(HelpScene(self.app, game_id))
+
+    def open_settings(self) -> None:
+        """The settings over whatever is showing (a paused game too); Back returns there."""
+        self.app.scenes.push(SettingsScene(self.app))
 
     def next_game(self, after: str) -> str:
         games = playable_games()
