@@ -25,6 +25,9 @@ class Navigator:
     def open_help(self, game_id: str) -> None:
         raise NoScreens(f"no help for {game_id!r}: the screens layer has not installed its navigator")
 
+    def open_settings(self) -> None:
+        raise NoScreens("no settings: the screens layer has not installed its navigator")
+
     def open_replay(self, path=None) -> None:
         """The replay screen: a kept record (its path), or the list of them."""
         raise NoScreens("no replay screen: the screens layer has not installed its navigator")
