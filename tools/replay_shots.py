@@ -86,3 +86,27 @@ def shot_board_hint(app):
                                          scancode=0))
     _until(app, lambda: scene.hint_move is not None and scene.analysis is not None)
     _frames(app, 20)
+
+
+def shot_replay_list(app):
+    """The list of kept games: a dozen quick games (random, captures first) and
+    the computer's game, at made-up times."""
+    import random
+    from scenes.screens.navigation import open_menu
+    from scenes.store.records import keep_record
+    start = datetime.datetime(2026, 11, 20, 19, 0, 0)
+    for n in range(12):
+        rng = random.Random(n)
+        game = CamelotBoard()
+        while game.status is Status.PLAYING and len(game.history) < 400:
+            moves = game.legal_moves()
+            game.play(rng.choice([m for m in moves if m.captured] or moves))
+        names = [("You", "Computer (hard)"), ("Player 1", "Player 2"),
+                 ("Computer (medium)", "You")][n % 3]
+        record = camelot_record.from_game(game, Event="Round Table", White=names[0],
+                                          Black=names[1])
+        keep_record(record, when=start + datetime.timedelta(hours=7 * n, minutes=13 * n))
+    open_menu(app)
+    _frames(app, 5)
+    app.navigator.open_replay()
+    _frames(app, 10)

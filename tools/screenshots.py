@@ -132,6 +132,7 @@ SHOTS = {
     "resume": shot_resume,
     "replay": _replay_shot("shot_replay"),
     "board-hint": _replay_shot("shot_board_hint"),
+    "replay-list": _replay_shot("shot_replay_list"),
 }
 README_SHOTS = ["menu", "clock-mid", "camelot-solitaire", "hamilton", "camelot-board",
                 "statistics", "help", "resume"]

@@ -282,6 +282,7 @@ class ReplayScene(BoardLayers, GameScene):
         s = self.scale
         title = "Replay" + (f" · {self.name}" if self.name else "")
         texts["left"] = [(title, int(30 * s), (int(20 * s), self.hud_h // 2), GOLD, "midleft", True)]
+        texts["right"] = texts["right"][:1]    # the result; no time played, no move count
         return texts
 
     def _update_toolbar(self) -> None:
@@ -369,7 +370,7 @@ class ReplayScene(BoardLayers, GameScene):
 class ReplayListScene(Scene):
     """The kept games, newest first: choose one to replay."""
 
-    ROWS = 9
+    ROWS = 9      # at most; fewer when the window is short
 
     def __init__(self, app) -> None:
         super().__init__(app)
@@ -383,8 +384,9 @@ class ReplayListScene(Scene):
 
     @staticmethod
     def _label(kept) -> str:
-        return f"{kept.when}   {kept.record.tag('White', '?')} – {kept.record.tag('Black', '?')}" \
-               f"   {kept.record.result}   ({len(kept.record.moves)} moves)"
+        record = kept.record
+        return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " \
+               f"{RESULT_WORDS.get(record.result, record.result)}, {len(record.moves)} moves"
 
     def _opener(self, kept):
         return lambda: self.app.scenes.push(ReplayScene(self.app, kept.record, kept.when))
@@ -402,19 +404,21 @@ class ReplayListScene(Scene):
         w, h = self.size
         width = min(w - int(80 * s), int(900 * s))
         height, gap = int(46 * s), int(10 * s)
+        top = int(150 * s)
+        self.back_button.rect = pygame.Rect(w // 2 - int(110 * s), h - int(90 * s), int(220 * s),
+                                            int(50 * s))
+        self.ROWS = max(1, min(ReplayListScene.ROWS,
+                               (self.back_button.rect.top - gap - top + gap) // (height + gap)))
         focus = self.focus.focus
         if focus < len(self.rows):
             if focus < self.first:
                 self.first = focus
             elif focus >= self.first + self.ROWS:
                 self.first = focus - self.ROWS + 1
-        top = int(150 * s)
         for i, b in enumerate(self.rows):
             shown = self.first <= i < self.first + self.ROWS
             b.rect = pygame.Rect(w // 2 - width // 2, top + (i - self.first) * (height + gap),
                                  width, height) if shown else pygame.Rect(-10, -10, 0, 0)
-        self.back_button.rect = pygame.Rect(w // 2 - int(110 * s), h - int(90 * s), int(220 * s),
-                                            int(50 * s))
 
     def handle(self, event: InputEvent) -> None:
         if event.action == Action.BACK:
