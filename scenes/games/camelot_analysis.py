@@ -54,16 +54,17 @@ class BoardAnalysis:
 
     def _poll_analysis(self) -> None:
         position = self._position() if self.mode is not None else None
-        if self.eval_bar_on and not self.busy and self.game.status is Status.PLAYING:
+        # Not while the computer thinks: the two searches would share the cores and
+        # the computer would play weaker in its time. The bar keeps the last answer.
+        if self.eval_bar_on and not self.busy and self.game.status is Status.PLAYING \
+                and not self.computer_to_move:
             self._analyst().ask(position)
         if self.analyst is None:
             return
         answer = self.analyst.poll()
         if answer is None or self.analyst.position != position:
-            if self.analysis is not None and getattr(self, "_analysed", None) != position:
-                self.analysis = None
             return
-        self.analysis, self._analysed = answer, position
+        self.analysis = answer
         if self._hint_for == position:
             self._hint_for = None
             self._show_analysis_hint(answer)
