@@ -358,3 +358,25 @@ def test_the_evaluation_bar_follows_the_game_when_the_setting_is_on():
     assert bar[2] == 100                     # White wins by force: the bar is all White's
     assert scene.view.bar_rect().right <= scene.view.panel_rect.left
     assert scene.view.bar_rect().left >= scene.view.board_rect.right
+
+
+def test_a_record_that_opens_with_black_lines_its_moves_up_under_black(tmp_path):
+    """The Position tag has Black to move: the list starts ``1. …  F10-G9`` and a
+    click on a move still jumps to that move."""
+    start = "2/8/10/12/12/2nmmmmmmn2/3nmmmmn3/12/12/3NMMMMN3/2NMMMMMMN2/12/12/10/8/2 b 2 2"
+    game = CamelotBoard(start)
+    for move in ("F10-G9", "F7-H5-J7-J5", "J11-K12", "H7-J7", "H11-I12"):
+        game.play(move)
+    path = tmp_path / "black.camelot"
+    camelot_record.write(camelot_record.from_game(game, White="A", Black="B"), path)
+    app = make_app()
+    open_menu(app)
+    open_replay(app, path)
+    step(app, 2)
+    scene = app.scenes.top
+    assert scene.record.tag("Position") == start
+    cells = dict((ply, rect) for rect, ply in scene._move_rects)
+    assert cells[1].x > cells[2].x and cells[1].y < cells[2].y   # Black's column, first row
+    click(app, cells[4].center)
+    _at(scene, 4)
+    assert scene.game.position_text() == camelot_record.read(path).to_game(4).position_text()
