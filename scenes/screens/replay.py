@@ -20,6 +20,8 @@ panel as a score, the best move and the reply it expects.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 
 from game import camelot_record
@@ -32,7 +34,7 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, Button, draw_text, felt, ui_scale
-from ..store.records import list_records
+from ..store.records import KeptRecord, list_records, records_dir
 from ..table.board_analysis import AnalysisView, bar_item, line_words, score_words
 from ..table.board_layers import COLORS, BoardLayers, Travel
 from ..table.board_view import PATH_COMPUTER, PATH_HINT
@@ -472,7 +474,8 @@ def open_replay(app, path=None) -> None:
     if record is None:
         app.toast(problem)
         return
-    name = getattr(path, "name", None) or str(path).rsplit("/", 1)[-1]
+    path = Path(path)
+    name = KeptRecord(path, record).when if path.parent == records_dir() else path.name
     app.scenes.push(ReplayScene(app, record, name))
 
 

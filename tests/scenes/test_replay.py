@@ -380,3 +380,11 @@ def test_a_record_that_opens_with_black_lines_its_moves_up_under_black(tmp_path)
     click(app, cells[4].center)
     _at(scene, 4)
     assert scene.game.position_text() == camelot_record.read(path).to_game(4).position_text()
+
+
+def test_a_kept_game_opened_by_its_path_is_titled_by_when_it_ended(tmp_path):
+    path, _ = records.keep_record(_record(), when=datetime.datetime(2026, 11, 25, 1, 45, 2))
+    app = make_app()
+    open_menu(app)
+    open_replay(app, path)
+    assert app.scenes.top.name == "2026-11-25 01:45"
