@@ -7,7 +7,8 @@ second gets ``-2``). The text is the engine's record format
 ``python -m game play camelot-board --record FILE``.
 
 Writing is the engine's atomic ``write``, which refuses a target that is not a
-regular file (as root, replacing a device node would break the machine). At
+regular file (as root, replacing a device node would break the machine); the
+temporary file of a write killed midway is removed by the next one. At
 most ``MAX_KEPT`` records are kept: the oldest go when a new one comes. Listing
 reads at most ``MAX_KEPT`` files, newest first; a file that cannot be read is
 skipped with one line saying why.
@@ -23,11 +24,12 @@ from pathlib import Path
 from game import camelot_record
 from game.camelot_record import BadRecordError, GameRecord
 
-from .files import one_line
+from .files import clean_stale_temps, one_line
 from .settings import data_dir
 
 MAX_KEPT = 200                  # a few kB each: well under a megabyte in all
 SUFFIX = ".camelot"
+TEMP_PREFIX = ".record-"        # camelot_record.write's temporary files
 _NAME_RE = re.compile(r"(\d{4}-\d{2}-\d{2}_\d{6})(?:-(\d{1,4}))?" + re.escape(SUFFIX))
 
 
@@ -83,6 +85,7 @@ def keep_record(record: GameRecord, folder: Path | None = None,
     except (OSError, BadRecordError) as exc:
         return None, one_line(f"The game was not kept: {exc}")
     prune(folder)
+    clean_stale_temps(folder, (TEMP_PREFIX,))   # what a write killed midway left
     return path, None
 
 

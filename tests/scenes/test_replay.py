@@ -388,3 +388,14 @@ def test_a_kept_game_opened_by_its_path_is_titled_by_when_it_ended(tmp_path):
     open_menu(app)
     open_replay(app, path)
     assert app.scenes.top.name == "2026-11-25 01:45"
+
+
+def test_a_temporary_file_left_by_a_killed_write_goes_at_the_next_keep(tmp_path):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    stale = folder / ".record-abc123.tmp"
+    stale.write_text("half a rec")
+    old = os.path.getmtime(stale) - 3600
+    os.utime(stale, (old, old))
+    path, problem = records.keep_record(_record(), folder)
+    assert problem is None and path.exists() and not stale.exists()
