@@ -59,6 +59,7 @@ class ReplayScene(BoardLayers, GameScene):
 
     engine = CamelotBoard
     has_hints = False
+    holds_game = False            # nothing to keep on quitting (a game below still is)
 
     def __init__(self, app, record, name: str = "") -> None:
         self.record = record
@@ -75,7 +76,6 @@ class ReplayScene(BoardLayers, GameScene):
         self._items: list[tuple] = []
         self._drawn: set[tuple] = set()
         self._move_rects: list[tuple[pygame.Rect, int]] = []
-        self._list_top = 0
         self.clock_time = 0.0
         self.analyst = Analyst()
         self.analysis = None
@@ -116,9 +116,6 @@ class ReplayScene(BoardLayers, GameScene):
 
     def layout(self, area: pygame.Rect) -> None:
         self.view.layout(area, self.scale, False)
-
-    def save_on_quit(self):
-        return None                # a replay is no game in progress
 
     def count_time(self, dt: float) -> None:
         pass
