@@ -315,7 +315,10 @@ class ReplayScene(BoardLayers, GameScene):
 
     def _panel_state(self) -> tuple:
         sides, _, first_side, note = super()._panel_state()
-        analysis = (score_words(self.analysis), line_words(self.analysis))
+        words = score_words(self.analysis)
+        if self.analysis is None and self.analyst.error:
+            words = f"Engine: no answer ({self.analyst.error})"
+        analysis = (words, line_words(self.analysis))
         return (sides, self.ply, first_side, note, analysis)
 
     def _draw_panel(self, surface: pygame.Surface, state: tuple) -> None:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (BrokenExecutor, CancelledError, Future, ProcessPoolExecutor,
+                                ThreadPoolExecutor)
 
 __all__ = ["Analyst", "analyse", "ANALYSIS_DEPTH", "ANALYSIS_SECONDS"]
 
@@ -76,13 +77,19 @@ def _executor():
         return _pool
 
 
-def shutdown() -> None:
-    """End the worker (at exit; tests)."""
+def shutdown(wait: bool = True) -> None:
+    """End the worker (at exit; tests; ``wait=False`` for one that died)."""
     global _pool
     with _pool_lock:
         pool, _pool = _pool, None
     if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def worker_pids() -> list[int]:
+    """The worker processes' ids (tests)."""
+    pool = _pool
+    return [p.pid for p in (getattr(pool, "_processes", None) or {}).values()]
 
 
 atexit.register(shutdown)
@@ -98,18 +105,27 @@ class Analyst:
         self._future: Future | None = None
         self.answer: dict | None = None
         self.error = ""
+        self._retried = False
 
     def ask(self, position: str) -> None:
         if position == self.position:
             return
         self.position, self.answer, self.error = position, None, ""
+        self._retried = False
         if self._future is not None:
             self._future.cancel()   # still queued: dropped; running: it ends within its time
         args = {"position": position, "seconds": self.seconds, "depth": self.depth}
-        try:
-            self._future = _executor().submit(analyse, args)
-        except RuntimeError as exc:      # the pool was shut down (the app is closing)
-            self._future, self.error = None, str(exc)
+        for _ in range(2):   # a worker that died is replaced once
+            try:
+                self._future = _executor().submit(analyse, args)
+                return
+            except BrokenExecutor:
+                shutdown(wait=False)
+            except RuntimeError as exc:      # shut down: the app is closing
+                self.error = str(exc)
+                break
+        self._future = None
+        self.error = self.error or "the analysis worker could not be started"
 
     @property
     def busy(self) -> bool:
@@ -122,6 +138,17 @@ class Analyst:
             self._future = None
             try:
                 self.answer = future.result()
+            except BrokenExecutor:    # the worker died: ask once more, of a new one
+                shutdown(wait=False)
+                position, self.position = self.position, None
+                if not self._retried:
+                    self.ask(position)
+                    self._retried = True
+                else:
+                    self.position = position
+                    self.error = "the analysis worker stopped unexpectedly"
+            except CancelledError:
+                pass
             except Exception as exc:  # noqa: BLE001 - a failed search is a line, not a crash
                 self.error = f"{type(exc).__name__}: {exc}"
         return self.answer

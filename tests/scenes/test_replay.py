@@ -399,3 +399,21 @@ def test_a_temporary_file_left_by_a_killed_write_goes_at_the_next_keep(tmp_path)
     os.utime(stale, (old, old))
     path, problem = records.keep_record(_record(), folder)
     assert problem is None and path.exists() and not stale.exists()
+
+
+def test_the_analysis_worker_killed_is_replaced_and_the_question_asked_again():
+    import signal
+    analyst = analysis.Analyst()
+    analyst.ask(CASTLE_WIN)
+    assert analyst.wait(ANALYSIS_WAIT)["move"] == "G15-G16"
+    [pid] = analysis.worker_pids()
+    os.kill(pid, signal.SIGKILL)
+    start = CamelotBoard().position_text()
+    analyst.ask(start)        # the pool may or may not have seen its worker die yet
+    answer = None
+    for _ in range(3):        # wait() returns when the first (broken) answer is in
+        answer = analyst.wait(ANALYSIS_WAIT)
+        if answer is not None:
+            break
+    assert answer is not None and analyst.position == start and answer["move"] is not None
+    assert analysis.worker_pids() and pid not in analysis.worker_pids()
