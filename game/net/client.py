@@ -62,7 +62,7 @@ class Client:
             try:
                 client.welcome = await client.request(
                     {"type": "hello", "version": PROTOCOL_VERSION, "name": name}, "welcome",
-                    timeout=timeout)
+                    timeout=timeout, direct=True)
             except BaseException:
                 await client.close()
                 raise
@@ -114,21 +114,27 @@ class Client:
         return message
 
     async def expect(self, kind: str, timeout: float = TIMEOUT, re_id: int | None = None,
-                     **match) -> dict:
-        """Skip messages until one of type ``kind`` whose fields equal ``match``.
+                     where=None, **match) -> dict:
+        """Skip messages until one of type ``kind`` whose fields equal ``match``
+        (and for which ``where(message)`` is true, if given).
         An error replying to ``re_id`` raises ServerRefused instead."""
         deadline = time.monotonic() + timeout
         while True:
             message = await self.next(max(0.0, deadline - time.monotonic()))
             if message.get("type") == "error" and re_id is not None and message.get("re") == re_id:
                 raise ServerRefused(message)
-            if message.get("type") == kind and all(message.get(k) == v for k, v in match.items()):
+            if message.get("type") == kind and all(message.get(k) == v for k, v in match.items()) \
+                    and (where is None or where(message)):
                 return message
 
     async def request(self, message: dict, reply: str, timeout: float = TIMEOUT,
-                      **match) -> dict:
-        """Send ``message`` and wait for ``reply`` (or the error answering it)."""
+                      direct: bool = False, **match) -> dict:
+        """Send ``message`` and wait for ``reply`` (or the error answering it). A
+        ``direct`` reply is the one carrying this request's id (``re``); others
+        (a move's record, a table's news) are broadcast and matched by fields."""
         sent = await self.send(message)
+        if direct:
+            match["re"] = sent
         return await self.expect(reply, timeout, re_id=sent, **match)
 
     def token(self, table: str) -> str:
@@ -139,7 +145,7 @@ class Client:
 
     # --- the protocol's requests ---------------------------------------------------
     async def lobby(self) -> dict:
-        return await self.request({"type": "lobby"}, "lobby")
+        return await self.request({"type": "lobby"}, "lobby", direct=True)
 
     async def lobby_chat(self, text: str) -> dict:
         return await self.request({"type": "lobby_chat", "text": text}, "lobby_chat",
@@ -150,7 +156,7 @@ class Client:
         message = {"type": "create_table", "private": private, "time": time}
         if position is not None:
             message["position"] = position
-        return await self.request(message, "table_created")
+        return await self.request(message, "table_created", direct=True)
 
     async def watch(self, table: str, invite: str | None = None) -> dict:
         message = {"type": "watch", "table": table}
@@ -162,19 +168,19 @@ class Client:
         message = {"type": "sit", "table": table, "color": color}
         if invite:
             message["invite"] = invite
-        seated = await self.request(message, "seated", table=table)
+        seated = await self.request(message, "seated", direct=True, table=table)
         self.tokens[table] = (color, seated["token"])
         return seated["token"]
 
     async def resume(self, table: str, token: str | None = None) -> dict:
         token = token or self.token(table)
         seated = await self.request({"type": "resume", "table": table, "token": token},
-                                    "seated", table=table)
+                                    "seated", direct=True, table=table)
         self.tokens[table] = (seated["color"], token)
         return await self.expect("table", table=table)
 
     async def leave(self, table: str) -> dict:
-        return await self.request({"type": "leave", "table": table}, "lobby")
+        return await self.request({"type": "leave", "table": table}, "lobby", direct=True)
 
     def _seat_message(self, kind: str, table: str, **fields) -> dict:
         return {"type": kind, "table": table, "token": self.token(table), **fields}
@@ -216,4 +222,4 @@ class Client:
             message["token"] = self.token(table)
         if invite:
             message["invite"] = invite
-        return await self.request(message, "record", table=table)
+        return await self.request(message, "record", direct=True, table=table)

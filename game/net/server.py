@@ -37,6 +37,7 @@ RATE_BURST = 30               # messages a connection may send at once
 MAX_WAITING_TABLES = 5        # tables one connection may have open and not started
 LOBBY_DELAY = 0.25            # lobby news is gathered for this long, then sent once
 LOBBY_ROWS = 500
+MAX_BACKLOG_BYTES = 1 << 20   # a client that leaves this much unread is disconnected
 
 
 def log(text: str) -> None:
@@ -92,6 +93,7 @@ class GameServer:
         self.failure: Exception | None = None
         self.stopped = asyncio.Event()
         self._lobby_pending = False
+        self._pending: list | None = None     # news made by the handler running now
         self._server = None
         self.port: int | None = None
 
@@ -133,8 +135,11 @@ class GameServer:
         self.connections.add(conn)
         try:
             async for frame in ws:
-                for reply in self.handle_frame(conn, frame):
-                    await ws.send(encode(reply))
+                self.handle_frame(conn, frame)
+                if ws.transport is not None \
+                        and ws.transport.get_write_buffer_size() > MAX_BACKLOG_BYTES:
+                    await ws.close(1008, "too many unread messages")
+                    break
         except ConnectionClosed:
             pass
         finally:
@@ -158,7 +163,19 @@ class GameServer:
             self._send_table(table, table.state(now))
 
     def handle_frame(self, conn: Connection, frame) -> list[dict]:
-        """One client frame → the direct replies (table news is broadcast here)."""
+        """One client frame: its replies go to ``conn``, then the news it made to the
+        others — all written before this returns, so every client sees events in
+        the order they happened. Returns the direct replies (for tests)."""
+        self._pending = []
+        replies = self._handle(conn, frame)
+        pending, self._pending = self._pending, None
+        for reply in replies:
+            broadcast([conn.ws], encode(reply))
+        for targets, text in pending:
+            broadcast(targets, text)
+        return replies
+
+    def _handle(self, conn: Connection, frame) -> list[dict]:
         now = time.monotonic()
         if not conn.bucket.allow(now):
             return [error("rate_limited", f"too many messages: at most {self.rate:g} a second")]
@@ -187,8 +204,16 @@ class GameServer:
         return replies
 
     # --- sending -----------------------------------------------------------------
+    def _send(self, targets, message: dict) -> None:
+        """Send now, or — inside a handler — right after its direct replies."""
+        text = encode(message)
+        if self._pending is None:
+            broadcast(targets, text)
+        else:
+            self._pending.append((list(targets), text))
+
     def _send_table(self, table: Table, message: dict) -> None:
-        broadcast([c.ws for c in table.watchers], encode(message))
+        self._send([c.ws for c in table.watchers], message)
 
     def _lobby_changed(self) -> None:
         if not self._lobby_pending:
@@ -282,7 +307,7 @@ class GameServer:
 
     def _on_lobby_chat(self, conn, m, now):
         listeners = {c.ws for c in self.connections if c.in_lobby} | {conn.ws}
-        broadcast(listeners, encode({"type": "lobby_chat", "from": conn.name, "text": m["text"]}))
+        self._send(listeners, {"type": "lobby_chat", "from": conn.name, "text": m["text"]})
 
     def _on_create_table(self, conn, m, now):
         waiting = [t for t in conn.created if t in self.tables
