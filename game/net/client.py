@@ -113,6 +113,17 @@ class Client:
             raise ConnectionLost("the server closed the connection")
         return message
 
+    def drain(self) -> list[dict]:
+        """Take every message that has already arrived, without waiting."""
+        out = []
+        while not self._queue.empty():
+            message = self._queue.get_nowait()
+            if message is None:
+                self._queue.put_nowait(None)
+                break
+            out.append(message)
+        return out
+
     async def expect(self, kind: str, timeout: float = TIMEOUT, re_id: int | None = None,
                      where=None, **match) -> dict:
         """Skip messages until one of type ``kind`` whose fields equal ``match``

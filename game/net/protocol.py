@@ -38,6 +38,8 @@ class ProtocolError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+        self.re_id: int | None = None      # the refused message's id, when it had a good one
+        self.refused: str | None = None    # the refused message's type, when known
 
 
 # --- field kinds: each checks one value and returns it (normalised) or raises ---------------
@@ -163,8 +165,10 @@ def parse_client_message(frame) -> dict:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
     try:
         data = json.loads(frame)
-    except (ValueError, RecursionError):
+    except ValueError:
         raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "the JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     kind = data.get("type")
@@ -177,15 +181,19 @@ def parse_client_message(frame) -> dict:
     message = {"type": kind}
     if "id" in data:
         message["id"] = _whole(data["id"], "id", 0, 2**31 - 1)
-    for key in data:
-        if key not in fields and key not in ("type", "id"):
-            shown = key[:30].encode("unicode_escape").decode()
-            raise ProtocolError("bad_field", f"{kind} has no field {shown!r}")
-    for key, (check, required) in fields.items():
-        if key in data:
-            message[key] = check(data[key], key)
-        elif required:
-            raise ProtocolError("bad_field", f"{kind} needs '{key}'")
+    try:
+        for key in data:
+            if key not in fields and key not in ("type", "id"):
+                shown = key[:30].encode("unicode_escape").decode()
+                raise ProtocolError("bad_field", f"{kind} has no field {shown!r}")
+        for key, (check, required) in fields.items():
+            if key in data:
+                message[key] = check(data[key], key)
+            elif required:
+                raise ProtocolError("bad_field", f"{kind} needs '{key}'")
+    except ProtocolError as exc:
+        exc.re_id, exc.refused = message.get("id"), kind
+        raise
     return message
 
 

@@ -184,7 +184,7 @@ class GameServer:
         try:
             message = parse_client_message(frame)
         except ProtocolError as exc:
-            return [error(exc.code, str(exc))]
+            return [error(exc.code, str(exc), exc.re_id, exc.refused)]
         kind, re_id = message["type"], message.get("id")
         try:
             if conn.name is None and kind != "hello":
