@@ -111,7 +111,7 @@ class GameServer:
             self._schedule_flag(table)
         self._server = await serve(
             self._serve_connection, host, port, max_size=MAX_FRAME_BYTES, compression=None,
-            logger=_quiet_logger(), ping_interval=20, ping_timeout=20)
+            logger=_quiet_logger(), ping_interval=20, ping_timeout=20, close_timeout=2)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 
