@@ -137,9 +137,9 @@ class NetBridge:
             await asyncio.sleep(delay)
 
     async def _session(self, client: Client) -> None:
-        self._inbox.put(client.welcome)
         self._online = True
         self._link("online")
+        self._inbox.put(client.welcome)
         for table, (_, token) in self.tokens.items():
             self._outgoing.put_nowait({"type": "resume", "table": table, "token": token})
         writer = asyncio.create_task(self._write(client))
