@@ -3,6 +3,7 @@
     games                                   list the game ids
     moves GAME (--seed N | --deck D | --position P)       legal moves
     play GAME (--seed N | --deck D | --position P) --moves "m1 m2 …"
+    play camelot-board --record FILE [--moves …] [--write-record FILE [--tag NAME=VALUE]]
     simulate GAME --deals N [--seed S]      the computer player over N deals
     perft [--depth N] [--position P]        board-game move-generator counts
     solve GAME (--seed N | --deck D) [--max-states N] [--max-seconds S]
@@ -25,7 +26,7 @@ import re
 import sys
 import time
 
-from . import GAME_IDS, game_class
+from . import GAME_IDS, camelot_cli, game_class
 from .base import CardGame, Game, Status
 from .cards import check_seed
 from .errors import IllegalMoveError, NotationError, RoundTableError
@@ -100,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_start(sub.add_parser("moves", help="list the legal moves"))
     p = sub.add_parser("play", help="play moves, print status and score")
     _add_start(p)
-    p.add_argument("--moves", required=True, help='"m1 m2 …" in the game\'s notation')
+    p.add_argument("--moves", help='"m1 m2 …" in the game\'s notation')
+    camelot_cli.add_play_options(p)
     s = sub.add_parser("simulate", help="the computer player over many deals")
     s.add_argument("game")
     s.add_argument("--deals", required=True, type=int)
@@ -153,8 +155,16 @@ def cmd_moves(args) -> int:
 
 
 def cmd_play(args) -> int:
-    game = new_game(args.game, args.seed, args.deck, args.position)
-    for number, text in enumerate(split_moves(args.moves), 1):
+    if args.moves is None and args.record is None:
+        raise UsageError("the following arguments are required: --moves (or --record FILE)")
+    camelot_cli.check_write_record(args)
+    record, moves = None, []
+    if args.record is not None:
+        game, moves, record = camelot_cli.start_from_record(args)
+    else:
+        game = new_game(args.game, args.seed, args.deck, args.position)
+    extra = split_moves(args.moves or "")
+    for number, text in enumerate(moves + extra, 1):
         try:
             game.play(text)
         except (IllegalMoveError, NotationError) as exc:
@@ -164,6 +174,8 @@ def cmd_play(args) -> int:
             else:
                 print(f"error: {message}", file=sys.stderr)
             return EXIT_ILLEGAL
+    if args.write_record is not None:
+        camelot_cli.write_played(game, args, record, bool(extra))
     summary = _summary(game)
     if args.json:
         print(json.dumps(summary))
