@@ -12,9 +12,12 @@ import hashlib
 import hmac
 import secrets
 import time
+from dataclasses import replace
 
+from .. import camelot_record
 from ..base import Status
 from ..camelot_board import CamelotBoard
+from ..camelot_record import GameRecord
 from ..camelot_moves import SQUARE_NAMES
 from ..errors import IllegalMoveError, NotationError
 from .protocol import COLORS, ProtocolError
@@ -31,37 +34,22 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def record_text(record: TableRecord) -> str:
-    """The game record: tag lines, then the numbered WCF moves and the result.
-
-    (The board branch's game/camelot_record.py will take this over; the moves
-    stay a plain list of WCF strings so the switch is one call.)
-    """
+def game_record(record: TableRecord, game: CamelotBoard) -> GameRecord:
+    """The finished game as a game record (game/camelot_record.py): the tags, the
+    moves as played and the result — which the server decides when a game ends by
+    resignation, agreement, time or abandonment, where the engine still says
+    "playing"."""
     names = {c: (record.seats[c].name if c in record.seats else "?") for c in COLORS}
-    result = RESULTS[record.winner] if record.status == "finished" else "*"
-    tags = [("Event", f"Round Table online, table {record.table_id}"),
-            ("Date", time.strftime("%Y.%m.%d", time.gmtime(record.created))),
-            ("White", names["white"]), ("Black", names["black"]), ("Result", result)]
-    if record.reason:
-        tags.append(("Termination", record.reason))
+    tags = {"Event": f"Round Table online, table {record.table_id}",
+            "Date": time.strftime("%Y.%m.%d", time.gmtime(record.created)),
+            "White": names["white"], "Black": names["black"]}
     if record.time_base is not None:
-        tags.append(("TimeControl", f"{record.time_base}+{record.time_increment}"))
-    board = CamelotBoard(record.start_position)
-    if record.start_position != board.__class__().position_text():
-        tags.append(("Position", record.start_position))
-    first_black = board.turn == "black"
-    words = []
-    for ply, move in enumerate(record.moves):
-        number = (ply + first_black) // 2 + 1
-        if ply == 0 and first_black:
-            words.append(f"{number}...{move}")
-        elif (ply + first_black) % 2 == 0:
-            words.append(f"{number}.{move}")
-        else:
-            words.append(move)
-    words.append(result)
-    lines = [f'[{key} "{value}"]' for key, value in tags]
-    return "\n".join(lines) + "\n\n" + " ".join(words) + "\n"
+        tags["TimeControl"] = f"{record.time_base}+{record.time_increment}"
+    made = camelot_record.from_game(game, **tags)
+    result = RESULTS[record.winner] if record.status == "finished" else "*"
+    ended = [("Termination", record.reason)] if record.reason else []
+    kept = tuple((k, result if k == "Result" else v) for k, v in made.tags if k != "Termination")
+    return replace(made, tags=kept + tuple(ended), result=result)
 
 
 class Table:
@@ -218,7 +206,7 @@ class Table:
         self.record.winner = winner
         self.record.reason = reason
         self.draw_offer = None
-        self.record.record_text = record_text(self.record)
+        self.record.record_text = camelot_record.format(game_record(self.record, self.game))
 
     def resign(self, color: str, now: float) -> None:
         self._require_playing()

@@ -3,6 +3,7 @@ import asyncio
 
 import pytest
 
+from game import camelot_record
 from game.camelot_board import CamelotBoard
 from game.net.client import Client, ServerRefused
 
@@ -30,9 +31,10 @@ def test_a_castle_win_seen_by_both_players_and_a_spectator_and_kept_as_a_record(
             assert record["moves"] == CASTLE_LINE
             assert "1.F15-F16 A5-A6 2.G15-G16 1-0" in record["text"]
             assert '[White "Alice"]' in record["text"] and '[Black "Bob"]' in record["text"]
-        replay = CamelotBoard(CASTLE_POSITION)
-        for move in record["moves"]:
-            replay.play(move)
+        parsed = camelot_record.parse(record["text"])
+        assert parsed.moves == tuple(CASTLE_LINE) and parsed.result == "1-0"
+        assert parsed.tag("Termination") == "White occupies Black's castle"
+        replay = parsed.to_game()
         assert replay.winner == "white"
         # The move record carries the engine's path, captures and position.
         assert sent[0]["path"] == ["F15", "F16"] and sent[0]["captures"] == []
@@ -69,6 +71,9 @@ def test_a_game_from_the_start_ends_by_resignation():
         assert (await carol.expect("game_over"))["result"] == "1-0"
         record = await alice.record(table)
         assert record["moves"] == OPENING and record["text"].rstrip().endswith("1-0")
+        parsed = camelot_record.parse(record["text"])      # a resignation: the server's result
+        assert (parsed.result, parsed.tag("Termination")) == ("1-0", "Black resigned")
+        assert parsed.to_game().position_text() == engine.position_text()
     run_scenario(scenario)
 
 
