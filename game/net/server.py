@@ -142,6 +142,8 @@ class GameServer:
                     break
         except ConnectionClosed:
             pass
+        except Exception as exc:      # a bug of ours: one line, and the others go on
+            log(f"connection of {conn.name or 'a visitor'} ended by an error: {exc!r}")
         finally:
             self._disconnect(conn)
 
@@ -179,13 +181,13 @@ class GameServer:
         now = time.monotonic()
         if not conn.bucket.allow(now):
             return [error("rate_limited", f"too many messages: at most {self.rate:g} a second")]
-        if self.failure is not None:
-            return [error("stopping", "the server is stopping")]
         try:
             message = parse_client_message(frame)
         except ProtocolError as exc:
             return [error(exc.code, str(exc), exc.re_id, exc.refused)]
         kind, re_id = message["type"], message.get("id")
+        if self.failure is not None:
+            return [error("stopping", "the server is stopping", re_id, kind)]
         try:
             if conn.name is None and kind != "hello":
                 raise ProtocolError("not_hello", "say hello (with your name) first")

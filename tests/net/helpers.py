@@ -24,11 +24,11 @@ CASTLE_LINE = ["F15-F16", "A5-A6", "G15-G16"]
 OPENING = ["D6-C5", "D11-C12", "I6-J5", "I11-J12"]
 
 
-def run_scenario(scenario, *, grace: float = 60.0, db: str = ":memory:",
+def run_scenario(scenario, *, grace: float = 60.0, storage=None,
                  seconds: float = SCENARIO_SECONDS, **server_options):
     """Run ``await scenario(server, url)`` against an in-process server on 127.0.0.1."""
     async def main():
-        server = GameServer(SQLiteStorage(db), grace=grace, **server_options)
+        server = GameServer(storage or SQLiteStorage(":memory:"), grace=grace, **server_options)
         port = await server.start("127.0.0.1", 0)
         try:
             return await asyncio.wait_for(scenario(server, f"ws://127.0.0.1:{port}"), seconds)
