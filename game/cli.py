@@ -9,6 +9,7 @@
     solve GAME (--seed N | --deck D) [--max-states N] [--max-seconds S]
                                             exact solver: winnable (with a line),
                                             not winnable, or unknown past a limit
+    serve [--host H] [--port P] [--db FILE] the network game server (game/net)
 
 ``--json`` on each gives machine-readable output. Bad input (unknown game, a deal
 number that is not a number, a deck that is not 52 distinct cards, a bad
@@ -33,6 +34,7 @@ from .base import CardGame, Game, Status
 from .cards import check_seed
 from .errors import IllegalMoveError, NotationError, RoundTableError
 from .parsing import MAX_SEED, parse_float, parse_int
+from .net.cli import add_serve_parser, cmd_serve
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
@@ -154,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 lambda t, w, lo, hi: parse_float(t, w, lo, hi, low_open=True)),
                    help="give up (unknown) after this many seconds")
     v.add_argument("--json", action="store_true")
+    add_serve_parser(sub)
     return parser
 
 
@@ -305,7 +308,7 @@ def cmd_solve(args) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "games": cmd_games, "moves": cmd_moves, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft}
+            "simulate": cmd_simulate, "perft": cmd_perft, "serve": cmd_serve}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,39 @@
+"""``python -m game serve``: its arguments and entry point.
+
+Kept apart from server.py so that building the command line parser does not
+import the network library.
+"""
+from __future__ import annotations
+
+DEFAULT_PORT = 8765
+DEFAULT_DB = "roundtable-server.sqlite3"
+GRACE_SECONDS = 60.0
+
+
+def add_serve_parser(sub) -> None:
+    s = sub.add_parser("serve", help="run the network game server (no display)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"port (default {DEFAULT_PORT}; 0 = any free port)")
+    s.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    s.add_argument("--grace", type=float, default=GRACE_SECONDS,
+                   help="seconds a dropped player keeps the seat before the opponent may claim")
+
+
+def cmd_serve(args) -> int:
+    import asyncio
+    import sqlite3
+
+    from ..cli import UsageError
+    from .server import log, run
+    if not 0 <= args.port <= 65535:
+        raise UsageError("--port must be 0-65535")
+    if args.grace < 0:
+        raise UsageError("--grace must be 0 or more")
+    try:
+        return asyncio.run(run(args.host, args.port, args.db, args.grace))
+    except KeyboardInterrupt:
+        return 0
+    except sqlite3.Error as exc:
+        log(f"cannot open the database {args.db}: {exc}")
+        return 1

@@ -1,0 +1,96 @@
+"""Loopback servers and scripted lines for the network tests (every wait is bounded)."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from game.camelot_board import position_from_pieces
+from game.net.client import Client
+from game.net.server import GameServer
+from game.net.storage import SQLiteStorage
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO_SECONDS = 20
+
+# White men one step from Black's castle: F15-F16, a Black move, G15-G16 wins.
+CASTLE_POSITION = position_from_pieces({"F15": "M", "G15": "M", "A5": "m", "L5": "m"})
+CASTLE_LINE = ["F15-F16", "A5-A6", "G15-G16"]
+# The first moves of a game from the start position (all plain, no capture).
+OPENING = ["D6-C5", "D11-C12", "I6-J5", "I11-J12"]
+
+
+def run_scenario(scenario, *, grace: float = 60.0, storage=None,
+                 seconds: float = SCENARIO_SECONDS, **server_options):
+    """Run ``await scenario(server, url)`` against an in-process server on 127.0.0.1."""
+    async def main():
+        server = GameServer(storage or SQLiteStorage(":memory:"), grace=grace, **server_options)
+        port = await server.start("127.0.0.1", 0)
+        try:
+            return await asyncio.wait_for(scenario(server, f"ws://127.0.0.1:{port}"), seconds)
+        finally:
+            await server.close()
+    return asyncio.run(main())
+
+
+async def seated_pair(url: str, position: str | None = None, time_control=None,
+                      spectator: bool = False):
+    """Alice (White) and Bob (Black) at a started table; optionally Carol watching."""
+    alice = await Client.connect(url, "Alice")
+    bob = await Client.connect(url, "Bob")
+    table = (await alice.create_table(position=position, time=time_control))["table"]
+    await alice.sit(table, "white")
+    await bob.sit(table, "black")
+    carol = None
+    if spectator:
+        carol = await Client.connect(url, "Carol")
+        await carol.watch(table)
+    await alice.start(table)
+    return alice, bob, carol, table
+
+
+class ServerProcess:
+    """``python -m game serve`` as a subprocess on an ephemeral port."""
+
+    def __init__(self, db: str, grace: float = 60.0) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--db", db, "--grace", str(grace)],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self._first_line(10.0)
+        match = re.search(r"ws://127\.0\.0\.1:(\d+)", line)
+        if not match:
+            self.kill()
+            raise RuntimeError(f"the server did not start: {line!r} {self.proc.stderr.read()}")
+        self.url = f"ws://127.0.0.1:{match.group(1)}"
+
+    def _first_line(self, seconds: float) -> str:
+        import selectors
+        selector = selectors.DefaultSelector()
+        selector.register(self.proc.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if selector.select(timeout=deadline - time.monotonic()):
+                return self.proc.stdout.readline()
+        return ""
+
+    def kill(self) -> str:
+        """SIGKILL; returns what the server wrote on stderr."""
+        self.proc.kill()
+        self.proc.wait(10)
+        return self.proc.stderr.read()
+
+    def stop(self) -> str:
+        """SIGTERM (a clean stop); returns stderr."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        return self.proc.stderr.read()
