@@ -1,0 +1,118 @@
+"""One player's link to a game server, shared by the lobby and the table scenes.
+
+:class:`OnlineSession` wraps :class:`~game.net.bridge.NetBridge` (the client on
+its own thread) and, when the player hosts, the server on its own thread
+(:class:`~game.net.host.ServerThread`). The scenes call :meth:`poll` from
+``update()``: it never waits, so the network never holds up a frame. The
+session keeps what both screens need — the link's state as one line, the
+lobby, the lobby chat — and hands every message on to the scene asking.
+"""
+from __future__ import annotations
+
+import socket
+from collections import deque
+
+from game.net.bridge import NetBridge
+from game.net.cli import DEFAULT_PORT
+
+CHAT_KEPT = 60                       # lines of lobby chat remembered
+SET_PHRASES = ("Hello!", "Good luck!", "Good game", "Well played!", "Thanks!", "One moment, please")
+
+
+def lan_address() -> str:
+    """This computer's address on the local network, as a friend would dial it.
+    (A UDP socket "connected" to a documentation address sends nothing; it only
+    makes the system choose the outgoing interface.)"""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+def normalise_address(text: str) -> str:
+    """"host", "host:port" or a ws:// URL → a ws:// URL (the default port if none)."""
+    text = text.strip()
+    if not text.startswith(("ws://", "wss://")):
+        text = "ws://" + text
+    scheme, rest = text.split("://", 1)
+    host = rest.split("/", 1)[0]
+    if ":" not in host.rsplit("]", 1)[-1]:
+        text = f"{scheme}://{host}:{DEFAULT_PORT}"
+    return text
+
+
+class OnlineSession:
+    def __init__(self, url: str, name: str, host=None, retry_delays=None) -> None:
+        options = {} if retry_delays is None else {"retry_delays": retry_delays}
+        self.bridge = NetBridge(url, name, **options)
+        self.url, self.name = url, name
+        self.host = host                  # a ServerThread when hosting on this computer
+        self.link, self.detail = "connecting", ""
+        self.ever_online = False
+        self.users: list[str] = []
+        self.tables: list[dict] = []
+        self.lobby_chat: deque = deque(maxlen=CHAT_KEPT)
+        self.grace = 60.0
+        self._next_id = 0
+
+    def start(self) -> None:
+        self.bridge.start()
+
+    def close(self) -> None:
+        self.bridge.close()
+        if self.host is not None:
+            self.host.stop()
+            self.host = None
+
+    @property
+    def online(self) -> bool:
+        return self.link == "online"
+
+    def send(self, message: dict) -> int:
+        """Queue ``message`` with a fresh id (returned); never waits."""
+        self._next_id += 1
+        self.bridge.send({**message, "id": self._next_id})
+        return self._next_id
+
+    def token(self, table: str) -> str | None:
+        seat = self.bridge.tokens.get(table)
+        return seat[1] if seat else None
+
+    def seat(self, table: str) -> str | None:
+        seat = self.bridge.tokens.get(table)
+        return seat[0] if seat else None
+
+    def poll(self) -> list[dict]:
+        """What has arrived; the session notes the link, the lobby and its chat."""
+        messages = self.bridge.poll()
+        for message in messages:
+            kind = message.get("type")
+            if kind == "link":
+                self.link, self.detail = message["state"], message.get("detail", "")
+                self.ever_online |= self.link == "online"
+            elif kind == "welcome":
+                self.name = message.get("name", self.name)
+                self.grace = message.get("grace", self.grace)
+            elif kind == "lobby":
+                self.users = list(message.get("users", []))
+                self.tables = list(message.get("tables", []))
+            elif kind == "lobby_chat":
+                self.lobby_chat.append((message.get("from", "?"), message.get("text", "")))
+        return messages
+
+    def link_line(self) -> str:
+        """The link in one line ("" when all is well)."""
+        if self.link == "online":
+            return ""
+        if self.link == "connecting" and not self.ever_online:
+            return f"Connecting to {self.url}…"
+        if not self.ever_online:
+            return f"{_sentence(self.detail) or 'Cannot reach the server.'} Retrying…"
+        return "Connection lost: retrying… (the game resumes when the server is back)"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") or not text else ".")
