@@ -130,6 +130,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
                    ("Play Black against the computer", choose("computer", "black")),
                    (f"Computer level: {self.level.capitalize()}", cycle_level),
                    ("Two players at this screen", choose("two")),
+                   ("Play online", lambda: _open_online(self.app)),
                    ("Main menu" if first or self.mode is None else "Cancel", back)]
         dialog = DialogScene(self.app, "Camelot", ["Who plays? White moves first."], buttons,
                              on_back=back)
@@ -570,3 +571,9 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.clock_time += dt
         self._poll_ai()
         self.update_travel(dt)
+
+
+def _open_online(app) -> None:
+    """The "Play online" mode: the connect screen and lobby (scenes/screens/online.py)."""
+    from ..screens.online import open_online
+    open_online(app)

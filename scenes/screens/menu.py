@@ -33,7 +33,8 @@ class MenuScene(Scene):
         self.idle = 0.0
         self.tiles = [Button(title(gid), self._starter(gid), enabled=has_scene(gid)) for gid in GAME_IDS]
         self.tile_ids = list(GAME_IDS)
-        self.buttons = [Button("Watch a demo", self.demo), Button("How to play", self.help),
+        self.buttons = [Button("Play online", self.online),
+                        Button("Watch a demo", self.demo), Button("How to play", self.help),
                         Button("Statistics", self.statistics), Button("Settings", self.settings),
                         Button("Quit", lambda: self.app.quit())]
         self.focus = FocusButtons(self.tiles + self.buttons)
@@ -71,6 +72,10 @@ class MenuScene(Scene):
             f"Resume {describe(data)}?", "It was left in the middle when the game was closed."],
             [("Resume", resume), ("Discard", discard)], on_back=discard)
         self.app.scenes.push(dialog)
+
+    def online(self) -> None:
+        from .online import open_online
+        open_online(self.app)
 
     def statistics(self) -> None:
         from .statistics import StatsScene

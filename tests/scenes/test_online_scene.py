@@ -1,0 +1,220 @@
+"""Camelot online in the real app, headless, against a scripted client.
+
+A server runs on a thread on 127.0.0.1 (an ephemeral port, a database in
+tmp_path). The app goes from the board game's "Play online" mode to the
+connect screen (the address typed in), the lobby and a seat; Bob is a scripted
+client (game.net's NetBridge over game.net.client). Every wait is bounded by
+wall-clock seconds, and the frames keep coming while the app waits: the network
+never blocks the frame loop.
+"""
+import time
+
+import pygame
+import pytest
+
+from game.camelot_moves import parse_square
+from game.net.bridge import NetBridge
+from game.net.host import ServerThread
+from scenes.games.camelot_online import CamelotOnlineScene, clock_text
+from scenes.screens.navigation import open_game
+from scenes.screens.online import OnlineScene, parse_invite
+from scenes.table.board_view import PATH_COMPUTER, PATH_PLAYER
+from tests.net.test_bridge import of, wait_for
+
+from .harness import click, key, make_app, pad, post, settle, step
+
+WAIT = 5.0
+
+
+def until(app, condition, what: str, seconds: float = WAIT) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        step(app)
+        time.sleep(0.003)
+
+
+def type_text(app, text: str) -> None:
+    post(pygame.TEXTINPUT, text=text)
+    step(app)
+
+
+def replace_text(app, field, text: str) -> None:
+    click(app, field.rect.center)
+    assert field.active and app.input.typing
+    for _ in range(len(field.text)):
+        key(app, pygame.K_BACKSPACE)
+    assert field.text == ""
+    type_text(app, text)
+
+
+def button(scene, label: str):
+    return next(b for b in scene.focus.buttons if b.label == label)
+
+
+def toolbar(scene, label: str):
+    return next(b for b in scene.toolbar.buttons if b.label == label)
+
+
+def square(scene, name):
+    return scene.view.square_centre(parse_square(name))
+
+
+def focus_to(app, scene, name):
+    target = parse_square(name)
+    keys = {"up": pygame.K_UP, "down": pygame.K_DOWN, "left": pygame.K_LEFT, "right": pygame.K_RIGHT}
+    for _ in range(40):
+        if scene.focus_sq == target:
+            return
+        (fx, fy), (tx, ty) = scene.view.square_centre(scene.focus_sq), scene.view.square_centre(target)
+        if abs(tx - fx) >= abs(ty - fy):
+            key(app, keys["right" if tx > fx else "left"])
+        else:
+            key(app, keys["down" if ty > fy else "up"])
+    raise AssertionError(f"focus never reached {name}")
+
+
+def toasts(app) -> str:
+    return " | ".join(text for text, _ in app._toasts)
+
+
+@pytest.fixture
+def served(tmp_path):
+    db = str(tmp_path / "host.sqlite3")
+    hosts = [ServerThread(db)]
+    hosts[0].start()
+    links = []
+    yield db, hosts, links
+    for link in links:
+        link.close()
+    for host in hosts:
+        host.stop()
+
+
+def test_a_game_online_through_the_apps_own_input(served):
+    db, hosts, links = served
+    port = hosts[0].port
+    bob = NetBridge(hosts[0].url, "Bob", retry_delays=(0.1,))
+    links.append(bob)
+    bob.start()
+    wait_for(bob, of("welcome"))
+    bob.send({"type": "create_table", "private": False, "time": {"base": 600, "increment": 5}})
+    table_id = wait_for(bob, of("table_created"))["table"]
+    bob.send({"type": "sit", "table": table_id, "color": "white"})
+    token = wait_for(bob, of("seated"))["token"]
+
+    # The board game's modes → "Play online" → the connect screen; the address is typed.
+    app = make_app()
+    open_game(app, "camelot-board")
+    step(app, 2)
+    click(app, button(app.scenes.top, "Play online").rect.center)
+    online = app.scenes.top
+    assert isinstance(online, OnlineScene) and online.state == "connect"
+    replace_text(app, online.name_field, "Alice")
+    replace_text(app, online.address_field, f"127.0.0.1:{port}")
+    key(app, pygame.K_h)                          # a letter while typing is text, not Hint
+    assert online.address_field.text == f"127.0.0.1:{port}"
+    key(app, pygame.K_RETURN)
+    assert online.state == "lobby" and not app.input.typing
+    until(app, lambda: online.session.online and online.session.tables, "the lobby")
+    assert set(online.session.users) == {"Alice", "Bob"}
+
+    # Bob's table in the list → Sit as Black → the table opens over the lobby.
+    click(app, online.focus.buttons[0].rect.center)
+    click(app, button(app.scenes.top, "Sit as Black").rect.center)
+    until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")
+    scene = app.scenes.top
+    assert scene.color == "black" and scene.flipped
+    bob.send({"type": "start", "table": table_id, "token": token})
+    until(app, lambda: scene.table.get("status") == "playing", "the start")
+    assert clock_text(scene.clock_ms("white")) == "10:00"
+
+    # Bob's move arrives and travels like the computer's: the path first, then the piece.
+    bob.send({"type": "move", "table": table_id, "token": token, "move": "D6-C5"})
+    until(app, lambda: scene.travel is not None, "Bob's move")
+    assert scene.travel.color == PATH_COMPUTER and not scene.travel.moving
+    assert scene.game.history == ["D6-C5"]
+    settle(app, scene)
+    assert scene.last_move[0] == (parse_square("D6"), parse_square("C5"))
+
+    # Alice plays with the mouse: sent, and played only when the server acknowledges it.
+    # (The send is held back here, so the frames in between are seen.)
+    held, send = [], scene.session.bridge.send
+    scene.session.bridge.send = held.append
+    click(app, square(scene, "D11"))
+    click(app, square(scene, "C12"))
+    step(app, 5)
+    assert [m["move"] for m in held] == ["D11-C12"] and held[0]["token"]
+    assert scene.pending == "D11-C12" and len(scene.game.history) == 1
+    assert scene.status_line() == "Sending D11-C12…"
+    assert not scene.interactive
+    scene.session.bridge.send = send
+    send(held.pop())
+    until(app, lambda: len(scene.game.history) == 2, "the acknowledgement")
+    assert scene.pending is None and scene.game.history[-1] == "D11-C12"
+    assert wait_for(bob, of("moved", ply=2))["by"] == "black"
+
+    # A refusal from the server is shown in one line; the game is unchanged.
+    click(app, toolbar(scene, "Offer draw").rect.center)
+    wait_for(bob, of("draw_offer", by="black"))
+    click(app, toolbar(scene, "Offer draw").rect.center)
+    until(app, lambda: "The server refused" in toasts(app), "the refusal")
+    assert "\n" not in toasts(app) and scene.game.history == ["D6-C5", "D11-C12"]
+    bob.send({"type": "decline_draw", "table": table_id, "token": token})
+    until(app, lambda: any("declines" in text for _, text in scene.chat), "the decline")
+
+    # The server goes away: one line says so, and the app keeps drawing frames.
+    hosts[0].stop()
+    until(app, lambda: scene.session.link == "offline", "the lost connection")
+    line = scene.status_line()
+    assert line.startswith("Connection lost") and "\n" not in line
+    assert scene._hud_texts()["centre"][0][0] == line
+    step(app, 10)
+    # Back on the same port and database: the seat is resumed, the game goes on.
+    hosts.append(ServerThread(db, port=port))
+    hosts[-1].start()
+    until(app, lambda: scene.session.online, "the reconnection")
+    assert not scene.status_line().startswith("Connection lost")
+    wait_for(bob, of("table", table=table_id))
+    until(app, lambda: all((scene.table["seats"][c] or {}).get("present") for c in ("white", "black")),
+          "both players back")
+    assert scene.game.history == ["D6-C5", "D11-C12"]
+    bob.send({"type": "move", "table": table_id, "token": token, "move": "I6-J5"})
+    until(app, lambda: len(scene.game.history) == 3, "Bob's move after the restart")
+    settle(app, scene)
+
+    # Alice moves with the keyboard: arrows, Enter on the piece, Enter on the square.
+    key(app, pygame.K_DOWN)                        # the keyboard takes over from the mouse
+    focus_to(app, scene, "I11")
+    key(app, pygame.K_RETURN)
+    assert scene.selected == parse_square("I11")
+    focus_to(app, scene, "J12")
+    key(app, pygame.K_RETURN)
+    until(app, lambda: len(scene.game.history) == 4, "the keyboard move")
+    assert scene.travel is None or scene.travel.color == PATH_PLAYER
+    assert wait_for(bob, of("moved", ply=4))["move"] == "I11-J12"
+
+    # Chat: typed on the keyboard, and a gamepad's set phrase.
+    bob.send({"type": "chat", "table": table_id, "text": "Good luck!"})
+    until(app, lambda: ("Bob", "Good luck!") in scene.chat, "Bob's chat")
+    click(app, scene.chat_field.rect.center)
+    type_text(app, "Thanks, you too")
+    key(app, pygame.K_RETURN)
+    assert wait_for(bob, of("chat", **{"from": "Alice"}))["text"] == "Thanks, you too"
+    pad(app, pygame.CONTROLLER_BUTTON_X)           # the set phrases
+    pad(app, pygame.CONTROLLER_BUTTON_A)           # the first one
+    assert wait_for(bob, of("chat", **{"from": "Alice"}))["text"] == "Hello!"
+
+    # Bob resigns: the game is over for Alice too.
+    bob.send({"type": "resign", "table": table_id, "token": token})
+    until(app, lambda: scene.over_shown, "the end")
+    assert app.scenes.top.title == "You won!"
+    online.session.close()
+
+
+def test_invite_codes_are_read_leniently_and_refused_when_wrong():
+    assert parse_invite("T3-ABCD") == ("T3", "ABCD")
+    assert parse_invite(" t12 / x9y8 ") == ("T12", "X9Y8")
+    assert parse_invite("ABCD") is None
+    assert parse_invite("T-ABCD") is None
