@@ -290,6 +290,8 @@ class CamelotOnlineScene(CamelotBoardScene):
                 self.pending = None
             self.app.toast("Not connected: retrying…", 2.0)
             return
+        if message.get("refused") == "start" and message.get("code") in ("already_started", "not_ready"):
+            return                          # the other player's start came first, or a seat emptied
         if message.get("refused") == "move":
             self.pending = None
             self.app.sound.play("invalid")
@@ -365,6 +367,13 @@ class CamelotOnlineScene(CamelotBoardScene):
                 self.show_state()
         if self.pending is not None and self.game.turn != self.color:
             self.pending = None
+        seats = table.get("seats") or {}
+        if (table.get("status") == "waiting" and self.color is not None
+                and all(seat and seat.get("present") for seat in seats.values())):
+            # Both players are here: the game starts (either may ask; a second ask is refused
+            # harmlessly, see _refused).
+            self.session.send({"type": "start", "table": self.table_id,
+                               "token": self.session.token(self.table_id)})
         if table.get("status") == "finished" and self.result is None:
             self._finished(table.get("winner"), table.get("reason") or "")
         if table.get("draw_offer") == self.color and self.color is not None:

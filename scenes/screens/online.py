@@ -64,7 +64,7 @@ class OnlineScene(Scene):
         self.name_field = TextField(app, "Your name", NAME_LIMIT, lambda _: self.connect(),
                                     name or f"Player {random.randrange(100, 1000)}")
         self.address_field = TextField(app, "Server address", 200, lambda _: self.connect(), address)
-        self.invite_field = TextField(app, "Invite code, e.g. T3-ABCD", 30, self.join_by_code)
+        self.invite_field = TextField(app, "Invite code (like T3-ABCD), then Enter", 30, self.join_by_code)
         self.chat_field = TextField(app, "Say something to the lobby", 500, self.lobby_say)
         self.fields = [self.name_field, self.address_field, self.invite_field, self.chat_field]
         self._tables_key = None
@@ -357,6 +357,10 @@ class OnlineScene(Scene):
         if not self.table_buttons:
             draw_text(surface, "No open tables yet: start one below.", 22 * s,
                       (p.x + int(20 * s), p.y + int(64 * s)), INK_DIM)
+        else:
+            last = self.focus.buttons[self.table_buttons - 1].rect
+            draw_text(surface, "Choose a table to sit down or to watch.", 20 * s,
+                      (p.x + int(20 * s), last.bottom + int(10 * s)), INK_DIM)
         side = self.side
         surface.blit(rounded_panel(side.size, radius=int(16 * s)), side)
         x, y, width = side.x + int(16 * s), side.y + int(16 * s), side.w - int(32 * s)

@@ -126,8 +126,9 @@ def test_a_game_online_through_the_apps_own_input(served):
     until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")
     scene = app.scenes.top
     assert scene.color == "black" and scene.flipped
-    bob.send({"type": "start", "table": table_id, "token": token})
+    # Both seats are taken: the app starts the game itself.
     until(app, lambda: scene.table.get("status") == "playing", "the start")
+    wait_for(bob, of("table", status="playing"))
     assert clock_text(scene.clock_ms("white")) == "10:00"
 
     # Bob's move arrives and travels like the computer's: the path first, then the piece.
@@ -218,3 +219,50 @@ def test_invite_codes_are_read_leniently_and_refused_when_wrong():
     assert parse_invite(" t12 / x9y8 ") == ("T12", "X9Y8")
     assert parse_invite("ABCD") is None
     assert parse_invite("T-ABCD") is None
+
+
+def test_a_private_table_by_invite_code_and_a_watcher(served):
+    db, hosts, links = served
+    bob = NetBridge(hosts[0].url, "Bob")
+    links.append(bob)
+    bob.start()
+    wait_for(bob, of("welcome"))
+    bob.send({"type": "create_table", "private": True, "time": None})
+    created = wait_for(bob, of("table_created"))
+    table_id, invite = created["table"], created["invite"]
+    bob.send({"type": "sit", "table": table_id, "color": "white", "invite": invite})
+    token = wait_for(bob, of("seated"))["token"]
+
+    app = make_app()
+    online = OnlineScene(app, name="Alice", address=f"127.0.0.1:{hosts[0].port}")
+    app.scenes.reset(online)
+    step(app)
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_DOWN)                        # the keyboard reaches "Connect"
+    key(app, pygame.K_RETURN)
+    until(app, lambda: online.session.online, "the lobby")
+    assert online.session.tables == []             # a private table is not listed
+    click(app, online.invite_field.rect.center)
+    type_text(app, f"{table_id.lower()}-{invite.lower()}")
+    key(app, pygame.K_RETURN)
+    until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the private table")
+    scene = app.scenes.top
+    assert scene.color == "black"
+    until(app, lambda: scene.table.get("status") == "playing", "the start")
+
+    # Carol watches from another app-side session: she sees the moves and cannot play.
+    carol = NetBridge(hosts[0].url, "Carol")
+    links.append(carol)
+    carol.start()
+    wait_for(carol, of("welcome"))
+    carol.send({"type": "watch", "table": table_id, "invite": invite})
+    until(app, lambda: scene.table.get("spectators") == ["Carol"], "the watcher")
+    bob.send({"type": "move", "table": table_id, "token": token, "move": "F7-F8"})
+    assert wait_for(carol, of("moved", ply=1))["move"] == "F7-F8"
+    until(app, lambda: scene.game.history == ["F7-F8"], "Bob's move")
+
+    # Back to the lobby: the seat is left, the lobby takes over.
+    click(app, toolbar(scene, "Lobby").rect.center)
+    assert app.scenes.top is online
+    until(app, lambda: online.session.users, "the lobby again")
+    online.session.close()
