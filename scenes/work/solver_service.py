@@ -253,13 +253,8 @@ class SolverService:
 # --- winnable deals ----------------------------------------------------------------
 def cached_winnable_deals(game_id: str) -> list[int]:
     """Deal numbers proven winnable, from ``data/winnable-GAME.txt`` ([] if none)."""
-    path = DATA_DIR / f"winnable-{game_id}.txt"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return []
-    return [int(w) for line in text.splitlines() if not line.startswith("#")
-            for w in line.split() if w.isdigit()]
+    from game.parsing import read_deal_list   # bounded, regular file, ASCII digits only
+    return read_deal_list(DATA_DIR / f"winnable-{game_id}.txt")
 
 
 def winnable_deal(game_id: str, rng: random.Random | None = None,
