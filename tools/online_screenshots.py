@@ -104,7 +104,7 @@ def shoot(size, out: Path) -> None:
         until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")
         table = app.scenes.top
         carol.send({"type": "watch", "table": bob_table})
-        until(app, lambda: table.table.get("status") == "playing", "the start")
+        until(app, lambda: table.table_info.get("status") == "playing", "the start")
         chooser = random.Random(5)
         for ply in range(8):
             game = table.game

@@ -52,6 +52,25 @@ def clock_text(ms: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
+def open_phrases(app, say, field: TextField) -> None:
+    """A gamepad's way to chat: a few set phrases, or the keyboard (``field``)."""
+    def choose(text):
+        def run():
+            app.scenes.remove(dialog)
+            say(text)
+        return run
+
+    def type_():
+        app.scenes.remove(dialog)
+        field.activate()
+
+    buttons = [(phrase, choose(phrase)) for phrase in SET_PHRASES]
+    buttons += [("Type a message…", type_), ("Cancel", lambda: app.scenes.remove(dialog))]
+    dialog = DialogScene(app, "Say", [], buttons, update_below=True,
+                         on_back=lambda: app.scenes.remove(dialog))
+    app.scenes.push(dialog)
+
+
 class CamelotOnlineScene(CamelotBoardScene):
     title = "Camelot online"
     keeps_save = False             # an online game lives on the server, not in the save file
@@ -59,7 +78,7 @@ class CamelotOnlineScene(CamelotBoardScene):
     def __init__(self, app, session: OnlineSession, table: dict, on_leave=None) -> None:
         self.session = session
         self.table_id = table["table"]
-        self.table = table
+        self.table_info = table
         self.color = session.seat(self.table_id)      # None: watching
         self.result: tuple | None = None               # (winner, reason) from the server
         self.pending: str | None = None                # our move, sent, not yet acknowledged
@@ -80,7 +99,7 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     def enter(self) -> None:
         super().enter()
-        self._sync(self.table)
+        self._sync(self.table_info)
 
     def leave(self) -> None:
         super().leave()
@@ -130,11 +149,11 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     # --- who plays ----------------------------------------------------------------------
     def _seat(self, color: str) -> dict | None:
-        return (self.table.get("seats") or {}).get(color)
+        return (self.table_info.get("seats") or {}).get(color)
 
     def _seated_and_playing(self) -> bool:
         return (self.color is not None and self.result is None
-                and self.table.get("status") == "playing")
+                and self.table_info.get("status") == "playing")
 
     def _computer_side(self, color: str) -> bool:
         return False
@@ -166,7 +185,7 @@ class CamelotOnlineScene(CamelotBoardScene):
         if self.result is not None:
             reason = self.result[1] or "The game is over"
             return reason[:1].upper() + reason[1:]
-        status = self.table.get("status")
+        status = self.table_info.get("status")
         if status == "waiting":
             return "Waiting for both seats to be taken"
         if self.pending is not None:
@@ -215,21 +234,7 @@ class CamelotOnlineScene(CamelotBoardScene):
     # --- chat -------------------------------------------------------------------------------
     def hint(self) -> None:
         """H, gamepad X, the Chat button: a few set phrases, or typing."""
-        def say(text):
-            def run():
-                self.app.scenes.remove(dialog)
-                self._say(text)
-            return run
-
-        def type_():
-            self.app.scenes.remove(dialog)
-            self.chat_field.activate()
-
-        buttons = [(phrase, say(phrase)) for phrase in SET_PHRASES]
-        buttons += [("Type a message…", type_), ("Cancel", lambda: self.app.scenes.remove(dialog))]
-        dialog = DialogScene(self.app, "Say", [], buttons, update_below=True,
-                             on_back=lambda: self.app.scenes.remove(dialog))
-        self.app.scenes.push(dialog)
+        open_phrases(self.app, self._say, self.chat_field)
 
     def _say(self, text: str) -> None:
         self.session.send({"type": "chat", "table": self.table_id, "text": text})
@@ -255,7 +260,7 @@ class CamelotOnlineScene(CamelotBoardScene):
         if kind == "link":
             if message["state"] == "online" and self.color is None:
                 self.session.send({"type": "watch", "table": self.table_id,
-                                   **({"invite": self.table["invite"]} if self.table.get("invite") else {})})
+                                   **({"invite": self.table_info["invite"]} if self.table_info.get("invite") else {})})
             elif message["state"] == "offline":
                 self.pending = None         # sends were refused; the move is the player's again
             return
@@ -273,13 +278,13 @@ class CamelotOnlineScene(CamelotBoardScene):
         elif kind == "chat":
             self.chat.append((message.get("from", "?"), message.get("text", "")))
         elif kind == "draw_offer":
-            self.table["draw_offer"] = message.get("to")
+            self.table_info["draw_offer"] = message.get("to")
             if message.get("to") == self.color:
                 self._offer_dialog()
             else:
                 self.chat.append(("", f"{message.get('by', '?').capitalize()} offers a draw."))
         elif kind == "draw_declined":
-            self.table["draw_offer"] = None
+            self.table_info["draw_offer"] = None
             self.chat.append(("", f"{message.get('by', '?').capitalize()} declines the draw."))
         elif kind == "game_over":
             self._finished(message.get("winner"), message.get("reason", ""))
@@ -300,7 +305,7 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     def _finished(self, winner, reason: str) -> None:
         self.result = (winner, reason)
-        self.table["status"] = "finished"
+        self.table_info["status"] = "finished"
         self._close_offer_dialog()
 
     def _set_clocks(self, clocks) -> None:
@@ -347,7 +352,7 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     def _sync(self, table: dict) -> None:
         """The server's view of the table replaces ours where they differ."""
-        self.table = table
+        self.table_info = table
         self._set_clocks(table.get("clocks"))
         moves, history = list(table.get("moves", [])), list(self.game.history)
         if moves != history:
@@ -446,10 +451,10 @@ class CamelotOnlineScene(CamelotBoardScene):
     def _side_state(self) -> tuple:
         clocks = tuple(None if (ms := self.clock_ms(c)) is None else clock_text(ms) for c in COLORS)
         running = self._clocks[0].get("running") if self._clocks else None
-        watchers = tuple(self.table.get("spectators", []))
+        watchers = tuple(self.table_info.get("spectators", []))
         return (clocks, running, watchers, tuple(self.chat), self.chat_field.text,
                 self.chat_field.active, self.session.link_line(),
-                tuple(self._side_name(c) for c in COLORS), self.table.get("invite"))
+                tuple(self._side_name(c) for c in COLORS), self.table_info.get("invite"))
 
     def resting_changes(self) -> list[pygame.Rect]:
         rects = super().resting_changes()
@@ -512,4 +517,4 @@ class CamelotOnlineScene(CamelotBoardScene):
         self.chat_field.draw(surface, s)
 
 
-__all__ = ["CamelotOnlineScene", "game_from_table", "clock_text"]
+__all__ = ["CamelotOnlineScene", "game_from_table", "clock_text", "open_phrases"]

@@ -109,10 +109,18 @@ class OnlineSession:
         if self.link == "connecting" and not self.ever_online:
             return f"Connecting to {self.url}…"
         if not self.ever_online:
-            return f"{_sentence(self.detail) or 'Cannot reach the server.'} Retrying…"
+            if self.detail.startswith("cannot reach") or not self.detail:
+                refused = "Connect call failed" in self.detail or "refused" in self.detail
+                why = "nothing answers there" if refused else "no answer"
+                return f"Cannot reach {self.url}: {why}. Retrying…"
+            return f"{_sentence(self.detail)} Retrying…"
         return "Connection lost: retrying… (the game resumes when the server is back)"
 
 
 def _sentence(text: str) -> str:
+    """The bridge's detail as a sentence ("name_taken: that name …" → "That name …")."""
     text = text.strip()
+    code, _, rest = text.partition(": ")
+    if rest and code.replace("_", "").isalpha() and code.islower():
+        text = rest
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") or not text else ".")

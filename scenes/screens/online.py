@@ -11,6 +11,7 @@ in ``update()`` without waiting.
 """
 from __future__ import annotations
 
+import os
 import random
 
 import pygame
@@ -23,12 +24,22 @@ from ..core.scene import Scene
 from ..core.text_field import TextField
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                        rounded_panel, ui_scale, wrap_text)
-from ..games.camelot_online import CamelotOnlineScene
+from ..games.camelot_online import CamelotOnlineScene, open_phrases
 from ..games.online_session import OnlineSession, lan_address, normalise_address
 from .navigation import open_menu
 
 TABLES_SHOWN = 8
 NAME_LIMIT = 24
+LOOPBACK_ONLY = "ROUNDTABLE_NET_LOOPBACK"   # set (the monkey run): no other address is used
+
+
+def network_defaults() -> dict:
+    """Where "Host on this computer" listens and what "Connect" dials at first. With
+    ROUNDTABLE_NET_LOOPBACK=1 (automated runs that press every button) the host listens
+    on 127.0.0.1 only, on an ephemeral port, and no address is filled in."""
+    if os.environ.get(LOOPBACK_ONLY):
+        return {"address": "", "bind": "127.0.0.1", "port": 0}
+    return {"address": f"127.0.0.1:{DEFAULT_PORT}", "bind": "0.0.0.0", "port": DEFAULT_PORT}
 
 
 def parse_invite(text: str) -> tuple[str, str] | None:
@@ -51,11 +62,15 @@ def describe_table(table: dict) -> str:
 
 
 class OnlineScene(Scene):
-    def __init__(self, app, address: str = f"127.0.0.1:{DEFAULT_PORT}", name: str | None = None,
-                 bind: str = "0.0.0.0", port: int = DEFAULT_PORT, db: str | None = None,
+    def __init__(self, app, address: str | None = None, name: str | None = None,
+                 bind: str | None = None, port: int | None = None, db: str | None = None,
                  retry_delays=None) -> None:
         super().__init__(app)
-        self.bind, self.port, self.db = bind, port, db
+        defaults = network_defaults()
+        address = defaults["address"] if address is None else address
+        self.bind = defaults["bind"] if bind is None else bind
+        self.port = defaults["port"] if port is None else port
+        self.db = db
         self.retry_delays = retry_delays
         self.session: OnlineSession | None = None
         self.friend_address = ""
@@ -95,6 +110,9 @@ class OnlineScene(Scene):
         name = " ".join(self.name_field.text.split())
         if not name:
             self.app.toast("Type a name first", 2.0)
+            return
+        if url is None and not self.address_field.text.strip():
+            self.app.toast("Type the server's address first (like 192.168.1.20:8765)", 2.5)
             return
         try:
             url = url or normalise_address(self.address_field.text)
@@ -264,7 +282,7 @@ class OnlineScene(Scene):
             else:
                 open_menu(self.app)
         elif event.action == Action.HINT and self.state == "lobby":
-            self.chat_field.activate()
+            open_phrases(self.app, self.lobby_say, self.chat_field)
 
     def _field_visible(self, field: TextField) -> bool:
         return field in self.field_buttons.values()

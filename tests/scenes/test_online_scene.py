@@ -92,13 +92,20 @@ def served(tmp_path):
         host.stop()
 
 
+def scripted(served, name: str, **options) -> NetBridge:
+    """A scripted client (closed after the test), once the server has welcomed it."""
+    _, hosts, links = served
+    link = NetBridge(hosts[-1].url, name, **options)
+    links.append(link)
+    link.start()
+    wait_for(link, of("welcome"))
+    return link
+
+
 def test_a_game_online_through_the_apps_own_input(served):
     db, hosts, links = served
     port = hosts[0].port
-    bob = NetBridge(hosts[0].url, "Bob", retry_delays=(0.1,))
-    links.append(bob)
-    bob.start()
-    wait_for(bob, of("welcome"))
+    bob = scripted(served, "Bob", retry_delays=(0.1,))
     bob.send({"type": "create_table", "private": False, "time": {"base": 600, "increment": 5}})
     table_id = wait_for(bob, of("table_created"))["table"]
     bob.send({"type": "sit", "table": table_id, "color": "white"})
@@ -127,7 +134,7 @@ def test_a_game_online_through_the_apps_own_input(served):
     scene = app.scenes.top
     assert scene.color == "black" and scene.flipped
     # Both seats are taken: the app starts the game itself.
-    until(app, lambda: scene.table.get("status") == "playing", "the start")
+    until(app, lambda: scene.table_info.get("status") == "playing", "the start")
     wait_for(bob, of("table", status="playing"))
     assert clock_text(scene.clock_ms("white")) == "10:00"
 
@@ -178,7 +185,7 @@ def test_a_game_online_through_the_apps_own_input(served):
     until(app, lambda: scene.session.online, "the reconnection")
     assert not scene.status_line().startswith("Connection lost")
     wait_for(bob, of("table", table=table_id))
-    until(app, lambda: all((scene.table["seats"][c] or {}).get("present") for c in ("white", "black")),
+    until(app, lambda: all((scene.table_info["seats"][c] or {}).get("present") for c in ("white", "black")),
           "both players back")
     assert scene.game.history == ["D6-C5", "D11-C12"]
     bob.send({"type": "move", "table": table_id, "token": token, "move": "I6-J5"})
@@ -223,10 +230,7 @@ def test_invite_codes_are_read_leniently_and_refused_when_wrong():
 
 def test_a_private_table_by_invite_code_and_a_watcher(served):
     db, hosts, links = served
-    bob = NetBridge(hosts[0].url, "Bob")
-    links.append(bob)
-    bob.start()
-    wait_for(bob, of("welcome"))
+    bob = scripted(served, "Bob")
     bob.send({"type": "create_table", "private": True, "time": None})
     created = wait_for(bob, of("table_created"))
     table_id, invite = created["table"], created["invite"]
@@ -248,15 +252,12 @@ def test_a_private_table_by_invite_code_and_a_watcher(served):
     until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the private table")
     scene = app.scenes.top
     assert scene.color == "black"
-    until(app, lambda: scene.table.get("status") == "playing", "the start")
+    until(app, lambda: scene.table_info.get("status") == "playing", "the start")
 
     # Carol watches from another app-side session: she sees the moves and cannot play.
-    carol = NetBridge(hosts[0].url, "Carol")
-    links.append(carol)
-    carol.start()
-    wait_for(carol, of("welcome"))
+    carol = scripted(served, "Carol")
     carol.send({"type": "watch", "table": table_id, "invite": invite})
-    until(app, lambda: scene.table.get("spectators") == ["Carol"], "the watcher")
+    until(app, lambda: scene.table_info.get("spectators") == ["Carol"], "the watcher")
     bob.send({"type": "move", "table": table_id, "token": token, "move": "F7-F8"})
     assert wait_for(carol, of("moved", ply=1))["move"] == "F7-F8"
     until(app, lambda: scene.game.history == ["F7-F8"], "Bob's move")
@@ -265,4 +266,60 @@ def test_a_private_table_by_invite_code_and_a_watcher(served):
     click(app, toolbar(scene, "Lobby").rect.center)
     assert app.scenes.top is online
     until(app, lambda: online.session.users, "the lobby again")
+    online.session.close()
+
+
+def test_a_name_in_use_and_a_server_away_are_each_one_line(served):
+    db, hosts, links = served
+    scripted(served, "Alice")
+    app = make_app()
+    online = OnlineScene(app, name="Alice", address=f"127.0.0.1:{hosts[0].port}",
+                         retry_delays=(0.2,))
+    app.scenes.reset(online)
+    step(app)
+    online.connect()
+    until(app, lambda: online.session.link == "offline", "the refusal")
+    assert online.session.link_line() == "'Alice' is already online. Retrying…"
+    online.disconnect()
+    assert online.state == "connect"
+    # Nothing listens here any more: the same one line, with the reason.
+    port = hosts[0].port
+    hosts[0].stop()
+    online.connect(f"ws://127.0.0.1:{port}")
+    until(app, lambda: online.session.link == "offline", "the failure")
+    line = online.session.link_line()
+    assert line == f"Cannot reach ws://127.0.0.1:{port}: nothing answers there. Retrying…"
+    online.disconnect()
+
+
+def test_watching_a_game_from_the_lobby(served):
+    db, hosts, links = served
+    bob, dave = scripted(served, "Bob"), scripted(served, "Dave")
+    bob.send({"type": "create_table", "private": False, "time": None})
+    table_id = wait_for(bob, of("table_created"))["table"]
+    bob.send({"type": "sit", "table": table_id, "color": "white"})
+    bob_token = wait_for(bob, of("seated"))["token"]
+    dave.send({"type": "sit", "table": table_id, "color": "black"})
+    wait_for(dave, of("seated"))
+    bob.send({"type": "start", "table": table_id, "token": bob_token})
+    wait_for(bob, of("table", status="playing"))
+
+    app = make_app()
+    online = OnlineScene(app, name="Carol", address=f"127.0.0.1:{hosts[0].port}")
+    app.scenes.reset(online)
+    step(app)
+    online.connect()
+    until(app, lambda: online.session.tables, "the lobby")
+    click(app, online.focus.buttons[0].rect.center)
+    dialog = app.scenes.top
+    assert [b.label for b in dialog.focus.buttons] == ["Watch", "Cancel"]   # no free seat
+    click(app, button(dialog, "Watch").rect.center)
+    until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")
+    scene = app.scenes.top
+    assert scene.color is None and not scene.interactive
+    click(app, square(scene, "F7"))                # a watcher's click selects nothing
+    assert scene.selected is None
+    bob.send({"type": "move", "table": table_id, "token": bob_token, "move": "F7-F8"})
+    until(app, lambda: scene.travel is not None, "the move")
+    assert scene.travel.color == PATH_COMPUTER and "Carol" in scene.table_info["spectators"]
     online.session.close()
