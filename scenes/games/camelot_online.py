@@ -286,6 +286,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         elif kind == "draw_declined":
             self.table_info["draw_offer"] = None
             self.chat.append(("", f"{message.get('by', '?').capitalize()} declines the draw."))
+        elif kind == "record":
+            self._save_record(message)
         elif kind == "game_over":
             self._finished(message.get("winner"), message.get("reason", ""))
 
@@ -429,10 +431,36 @@ class CamelotOnlineScene(CamelotBoardScene):
                  f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played."]
         dialog = DialogScene(self.app, title, [line for line in lines if line],
                              [("Back to the lobby", lambda: (close(), self.back_to_lobby())),
+                              ("Save the game record", self.ask_record),
                               ("Look at the board", close), ("Main menu", lambda: open_menu(self.app))],
                              accent=GOLD if good else ILLEGAL, update_below=True, dim=60,
                              on_back=close)
         self.app.scenes.push(dialog)
+
+    def ask_record(self) -> None:
+        """Download the finished game's record (written when it arrives)."""
+        message = {"type": "record", "table": self.table_id}
+        token = self.session.token(self.table_id)
+        if token:
+            message["token"] = token
+        elif self.table_info.get("invite"):
+            message["invite"] = self.table_info["invite"]
+        self.session.send(message)
+
+    def _save_record(self, message: dict) -> None:
+        from ..store.settings import data_dir
+        folder = data_dir() / "records"
+        path = folder / f"camelot-online-{self.table_id}.txt"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(".tmp")
+            temporary.write_text(message.get("text", ""), encoding="utf-8")
+            temporary.replace(path)
+        except OSError as exc:
+            self.app.toast(f"The record could not be saved: {exc.strerror or exc}", 4.0)
+            return
+        self.saved_record = path
+        self.app.toast(f"Game record saved: {path}", 5.0)
 
     # --- the column beside the board ----------------------------------------------------------
     def layout(self, area: pygame.Rect) -> None:

@@ -30,6 +30,9 @@ from .navigation import open_menu
 
 TABLES_SHOWN = 8
 NAME_LIMIT = 24
+TIME_CONTROLS = (("No clock", None), ("10 minutes + 5 s a move", {"base": 600, "increment": 5}),
+                 ("5 minutes + 3 s a move", {"base": 300, "increment": 3}),
+                 ("30 minutes, no increment", {"base": 1800, "increment": 0}))
 LOOPBACK_ONLY = "ROUNDTABLE_NET_LOOPBACK"   # set (the monkey run): no other address is used
 
 
@@ -161,8 +164,18 @@ class OnlineScene(Scene):
 
     # --- lobby requests ------------------------------------------------------------------
     def create_table(self, private: bool) -> None:
-        self.session.send({"type": "create_table", "private": private, "time": None})
-        self._pending_create = True
+        """A new table (the creator sits as White); first its clock."""
+        def create(time_control):
+            def run():
+                self.app.scenes.remove(dialog)
+                self.session.send({"type": "create_table", "private": private, "time": time_control})
+            return run
+        buttons = [(label, create(control)) for label, control in TIME_CONTROLS]
+        buttons.append(("Cancel", lambda: self.app.scenes.remove(dialog)))
+        kind = "private table (an invite code)" if private else "public table"
+        dialog = DialogScene(self.app, "New table", [f"A {kind}: which clock?"], buttons,
+                             on_back=lambda: self.app.scenes.remove(dialog))
+        self.app.scenes.push(dialog)
 
     def open_table(self, table: dict) -> None:
         """A table in the list: sit at a free seat, or watch."""

@@ -172,6 +172,13 @@ def test_a_game_online_through_the_apps_own_input(served):
     bob.send({"type": "decline_draw", "table": table_id, "token": token})
     until(app, lambda: any("declines" in text for _, text in scene.chat), "the decline")
 
+    # Bob offers a draw: Alice is asked, and declines with the gamepad's B.
+    bob.send({"type": "offer_draw", "table": table_id, "token": token})
+    until(app, lambda: getattr(app.scenes.top, "title", "") == "Draw offered", "the offer")
+    pad(app, pygame.CONTROLLER_BUTTON_B)
+    wait_for(bob, of("draw_declined", by="black"))
+    assert app.scenes.top is scene
+
     # The server goes away: one line says so, and the app keeps drawing frames.
     hosts[0].stop()
     until(app, lambda: scene.session.link == "offline", "the lost connection")
@@ -218,6 +225,10 @@ def test_a_game_online_through_the_apps_own_input(served):
     bob.send({"type": "resign", "table": table_id, "token": token})
     until(app, lambda: scene.over_shown, "the end")
     assert app.scenes.top.title == "You won!"
+    click(app, button(app.scenes.top, "Save the game record").rect.center)
+    until(app, lambda: getattr(scene, "saved_record", None) is not None, "the record")
+    text = scene.saved_record.read_text(encoding="utf-8")
+    assert '[Result "0-1"]' in text and "1.D6-C5 D11-C12" in text
     online.session.close()
 
 
