@@ -208,6 +208,12 @@ class CamelotOnlineScene(CamelotBoardScene):
         self._deselect()
         self.focus_sq = move.to_square
 
+    def _update_toolbar(self) -> None:
+        super()._update_toolbar()
+        for b in self.toolbar.buttons:
+            if b.label in ("Offer draw", "Resign"):
+                b.enabled = self._seated_and_playing()
+
     def _seat_request(self, kind: str) -> None:
         if not self._seated_and_playing():
             self.app.toast("Only a player in a game in progress can do that", 2.0)
@@ -478,10 +484,10 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     def _side_state(self) -> tuple:
         clocks = tuple(None if (ms := self.clock_ms(c)) is None else clock_text(ms) for c in COLORS)
-        running = self._clocks[0].get("running") if self._clocks else None
+        running = self._clocks[0].get("running") if self._clocks and self.result is None else None
         watchers = tuple(self.table_info.get("spectators", []))
         return (clocks, running, watchers, tuple(self.chat), self.chat_field.text,
-                self.chat_field.active, self.session.link_line(),
+                self.chat_field.active,
                 tuple(self._side_name(c) for c in COLORS), self.table_info.get("invite"))
 
     def resting_changes(self) -> list[pygame.Rect]:
@@ -508,7 +514,7 @@ class CamelotOnlineScene(CamelotBoardScene):
         pad = int(14 * s)
         x, y, width = rect.x + pad, rect.y + pad, rect.w - 2 * pad
         state = self._side_state()
-        (clocks, running, watchers, chat, _, _, link, names, invite) = state
+        (clocks, running, watchers, chat, _, _, names, invite) = state
         draw_text(surface, f"Table {self.table_id}" + (f" · invite code {self.table_id}-{invite}" if invite else ""),
                   22 * s, (x, y), INK_DIM)
         y += int(30 * s)
@@ -526,10 +532,6 @@ class CamelotOnlineScene(CamelotBoardScene):
         y += int(6 * s)
         pygame.draw.line(surface, (90, 120, 100), (x, y), (rect.right - pad, y), max(1, int(s)))
         y += int(8 * s)
-        if link:
-            for line in wrap_text(link, int(20 * s), width)[:3]:
-                draw_text(surface, line, 20 * s, (x, y), ILLEGAL)
-                y += int(23 * s)
         draw_text(surface, "Chat", 21 * s, (x, y), INK_DIM)
         y += int(26 * s)
         px = int(19 * s)
