@@ -118,7 +118,7 @@ def shoot(size, out: Path) -> None:
             until(app, lambda: len(table.game.history) == ply + 1 and not table.busy, move)
         bob.send({"type": "chat", "table": bob_table, "text": "Good luck!"})
         table.session.send({"type": "chat", "table": bob_table, "text": "You too. Nice opening."})
-        carol.send({"type": "chat", "table": bob_table, "text": "Sharp capture there."})
+        carol.send({"type": "chat", "table": bob_table, "text": "Nice canter, Bob."})
         until(app, lambda: len(table.chat) >= 3, "the table chat")
         bob.send({"type": "move", "table": bob_table, "token": bob_token,
                   "move": table.game.move_text(chooser.choice(table.game.legal_moves()))})

@@ -18,6 +18,7 @@ from game.net.host import ServerThread
 from scenes.games.camelot_online import CamelotOnlineScene, clock_text
 from scenes.screens.navigation import open_game
 from scenes.screens.online import OnlineScene, parse_invite
+from scenes.store.saves import in_progress
 from scenes.table.board_view import PATH_COMPUTER, PATH_PLAYER
 from tests.net.test_bridge import of, wait_for
 
@@ -161,6 +162,7 @@ def test_a_game_online_through_the_apps_own_input(served):
     send(held.pop())
     until(app, lambda: len(scene.game.history) == 2, "the acknowledgement")
     assert scene.pending is None and scene.game.history[-1] == "D11-C12"
+    assert not in_progress(scene)                  # the server keeps it, not the save file
     assert wait_for(bob, of("moved", ply=2))["by"] == "black"
 
     # A refusal from the server is shown in one line; the game is unchanged.
@@ -321,6 +323,12 @@ def test_watching_a_game_from_the_lobby(served):
     step(app)
     online.connect()
     until(app, lambda: online.session.tables, "the lobby")
+    erin = scripted(served, "Erin")                # in the lobby (Bob and Dave sit at a table)
+    click(app, online.chat_field.rect.center)      # the lobby chat, typed
+    type_text(app, "Who is winning?")
+    key(app, pygame.K_RETURN)
+    assert wait_for(erin, of("lobby_chat", **{"from": "Carol"}))["text"] == "Who is winning?"
+    until(app, lambda: ("Carol", "Who is winning?") in online.session.lobby_chat, "the echo")
     click(app, online.focus.buttons[0].rect.center)
     dialog = app.scenes.top
     assert [b.label for b in dialog.focus.buttons] == ["Watch", "Cancel"]   # no free seat
