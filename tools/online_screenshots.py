@@ -64,9 +64,13 @@ def seat(link, table: str, color: str) -> str:
     return expect(link, "seated", table=table)["token"]
 
 
+def new_app(size, speed: str = "fast") -> App:
+    return App(AppOptions(size=size, save_settings=False),
+               settings=Settings(fullscreen=False, animation_speed=speed, sound=False))
+
+
 def shoot(size, out: Path) -> None:
-    app = App(AppOptions(size=size, save_settings=False),
-              settings=Settings(fullscreen=False, animation_speed="fast", sound=False))
+    app = new_app(size)
     lobby = OnlineScene(app, name="Alice", bind="127.0.0.1", port=8765, db=":memory:")
     app.scenes.reset(lobby)
     app.step(DT)

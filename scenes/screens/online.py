@@ -228,7 +228,11 @@ class OnlineScene(Scene):
         if self.session is None:
             return
         for message in self.session.poll():
-            self.receive(message)
+            if self.table_scene is not None:
+                # The table opened earlier in this batch: the rest is the table's.
+                self.table_scene.receive(message)
+            else:
+                self.receive(message)
         key = tuple(describe_table(t) for t in self.session.tables[:TABLES_SHOWN])
         if key != self._tables_key:
             self._build_focus()

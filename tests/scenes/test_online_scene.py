@@ -342,3 +342,34 @@ def test_watching_a_game_from_the_lobby(served):
     until(app, lambda: scene.travel is not None, "the move")
     assert scene.travel.color == PATH_COMPUTER and "Carol" in scene.table_info["spectators"]
     online.session.close()
+
+
+def test_news_in_the_same_frame_as_the_seat_reaches_the_table(served):
+    """Alice's seat and Bob's arrive in one poll: the table that opens on the
+    first must still get the second (it once went to the lobby and was lost)."""
+    bob = scripted(served, "Bob")
+    bob.send({"type": "create_table", "private": False, "time": None})
+    table_id = wait_for(bob, of("table_created"))["table"]
+    app = make_app()
+    online = OnlineScene(app, name="Alice", address=f"127.0.0.1:{served[1][0].port}")
+    app.scenes.reset(online)
+    step(app)
+    online.connect()
+    until(app, lambda: online.session.tables, "the lobby")
+    inbox = online.session.bridge._inbox          # no frame runs until all three are in
+
+    def arrived(count):
+        deadline = time.monotonic() + WAIT
+        while inbox.qsize() < count:
+            assert time.monotonic() < deadline, "the messages never came"
+            time.sleep(0.005)
+    online.sit(table_id, "black")
+    arrived(2)                                     # seated, table
+    bob.send({"type": "sit", "table": table_id, "color": "white"})
+    arrived(3)                                     # table, with Bob
+    step(app)
+    scene = app.scenes.top
+    assert isinstance(scene, CamelotOnlineScene)
+    assert scene.table_info["seats"]["white"]["name"] == "Bob"
+    until(app, lambda: scene.table_info.get("status") == "playing", "the start")
+    online.session.close()
