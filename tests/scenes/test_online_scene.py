@@ -103,6 +103,17 @@ def scripted(served, name: str, **options) -> NetBridge:
     return link
 
 
+def lobby_as(served, name: str, **options):
+    """The app at the lobby of the test's server, as ``name``."""
+    app = make_app()
+    online = OnlineScene(app, name=name, address=f"127.0.0.1:{served[1][-1].port}", **options)
+    app.scenes.reset(online)
+    step(app)
+    online.connect()
+    until(app, lambda: online.session.online, "the lobby")
+    return app, online
+
+
 def test_a_game_online_through_the_apps_own_input(served):
     db, hosts, links = served
     port = hosts[0].port
@@ -317,12 +328,8 @@ def test_watching_a_game_from_the_lobby(served):
     bob.send({"type": "start", "table": table_id, "token": bob_token})
     wait_for(bob, of("table", status="playing"))
 
-    app = make_app()
-    online = OnlineScene(app, name="Carol", address=f"127.0.0.1:{hosts[0].port}")
-    app.scenes.reset(online)
-    step(app)
-    online.connect()
-    until(app, lambda: online.session.tables, "the lobby")
+    app, online = lobby_as(served, "Carol")
+    until(app, lambda: online.session.tables, "the tables")
     erin = scripted(served, "Erin")                # in the lobby (Bob and Dave sit at a table)
     click(app, online.chat_field.rect.center)      # the lobby chat, typed
     type_text(app, "Who is winning?")
@@ -350,12 +357,8 @@ def test_news_in_the_same_frame_as_the_seat_reaches_the_table(served):
     bob = scripted(served, "Bob")
     bob.send({"type": "create_table", "private": False, "time": None})
     table_id = wait_for(bob, of("table_created"))["table"]
-    app = make_app()
-    online = OnlineScene(app, name="Alice", address=f"127.0.0.1:{served[1][0].port}")
-    app.scenes.reset(online)
-    step(app)
-    online.connect()
-    until(app, lambda: online.session.tables, "the lobby")
+    app, online = lobby_as(served, "Alice")
+    until(app, lambda: online.session.tables, "the tables")
     inbox = online.session.bridge._inbox          # no frame runs until all three are in
 
     def arrived(count):
