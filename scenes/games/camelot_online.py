@@ -28,6 +28,7 @@ from game.errors import RoundTableError
 
 from ..core.overlays import DialogScene
 from ..core.text_field import TextField
+from ..store.settings import data_dir
 from ..core.ui import GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, rounded_panel, wrap_text
 from ..table.board_layers import COLORS
 from .camelot_board_scene import CamelotBoardScene
@@ -129,8 +130,6 @@ class CamelotOnlineScene(CamelotBoardScene):
             self.app.scenes.remove(self)
 
     def open_pause(self, reason: str = "") -> None:
-        from ..screens.navigation import open_menu
-
         def then(action):
             def run():
                 self.app.scenes.remove(dialog)
@@ -141,7 +140,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         if self._seated_and_playing():
             buttons += [("Offer a draw", then(self.offer_draw)), ("Resign", then(self.resign))]
         buttons += [("Back to the lobby", then(self.back_to_lobby)),
-                    ("How to play", self.open_help), ("Main menu", lambda: open_menu(self.app))]
+                    ("How to play", self.open_help),
+                    ("Main menu", lambda: self.app.navigator.open_menu())]
         lines = ([reason] if reason else []) + [self._players_line()]
         dialog = DialogScene(self.app, "Paused", lines, buttons,
                              on_back=lambda: self.app.scenes.remove(dialog), update_below=True)
@@ -417,7 +417,6 @@ class CamelotOnlineScene(CamelotBoardScene):
             self.app.scenes.remove(dialog)
 
     def show_game_over(self) -> None:
-        from ..screens.navigation import open_menu
         self.over_shown = True
         self.autoplay = False
         winner, reason = self.result or (self.game.winner, self.game.status_reason)
@@ -438,7 +437,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         dialog = DialogScene(self.app, title, [line for line in lines if line],
                              [("Back to the lobby", lambda: (close(), self.back_to_lobby())),
                               ("Save the game record", self.ask_record),
-                              ("Look at the board", close), ("Main menu", lambda: open_menu(self.app))],
+                              ("Look at the board", close),
+                              ("Main menu", lambda: self.app.navigator.open_menu())],
                              accent=GOLD if good else ILLEGAL, update_below=True, dim=60,
                              on_back=close)
         self.app.scenes.push(dialog)
@@ -454,7 +454,6 @@ class CamelotOnlineScene(CamelotBoardScene):
         self.session.send(message)
 
     def _save_record(self, message: dict) -> None:
-        from ..store.settings import data_dir
         folder = data_dir() / "records"
         path = folder / f"camelot-online-{self.table_id}.txt"
         try:

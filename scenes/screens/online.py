@@ -17,6 +17,7 @@ import random
 import pygame
 
 from game.net.cli import DEFAULT_PORT
+from game.net.host import ServerThread
 
 from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
@@ -26,7 +27,7 @@ from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, lay
                        rounded_panel, ui_scale, wrap_text)
 from ..games.camelot_online import CamelotOnlineScene, open_phrases
 from ..games.online_session import OnlineSession, lan_address, normalise_address
-from .navigation import open_menu
+from ..store.settings import data_dir
 
 TABLES_SHOWN = 8
 NAME_LIMIT = 24
@@ -130,8 +131,6 @@ class OnlineScene(Scene):
 
     def host_here(self) -> None:
         """Start the server on this computer and join it."""
-        from game.net.host import ServerThread
-        from ..store.settings import data_dir
         db = self.db
         if db is None:
             folder = data_dir()
@@ -261,7 +260,7 @@ class OnlineScene(Scene):
         if self.state == "connect":
             buttons = [Button("", self.name_field.activate), Button("", self.address_field.activate),
                        Button("Connect", self.connect), Button("Host on this computer", self.host_here),
-                       Button("Back", lambda: open_menu(self.app))]
+                       Button("Back", lambda: self.app.navigator.open_menu())]
             self.field_buttons = {0: self.name_field, 1: self.address_field}
         else:
             tables = self.session.tables[:TABLES_SHOWN]
@@ -273,7 +272,7 @@ class OnlineScene(Scene):
                         Button("", self.invite_field.activate),
                         Button("", self.chat_field.activate),
                         Button("Disconnect", self.disconnect),
-                        Button("Main menu", lambda: open_menu(self.app))]
+                        Button("Main menu", lambda: self.app.navigator.open_menu())]
             self.table_buttons = n
             self.field_buttons = {n + 2: self.invite_field, n + 3: self.chat_field}
         old = getattr(self, "focus", None)
@@ -297,7 +296,7 @@ class OnlineScene(Scene):
             if self.state == "lobby":
                 self.disconnect()
             else:
-                open_menu(self.app)
+                self.app.navigator.open_menu()
         elif event.action == Action.HINT and self.state == "lobby":
             open_phrases(self.app, self.lobby_say, self.chat_field)
 
