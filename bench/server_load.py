@@ -133,6 +133,7 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     setup = time.perf_counter() - setup_started
     rss_before, _ = server_memory(pid)
     cpu_before = server_cpu_seconds(pid)
+    clients_cpu_before = time.process_time()
     started = time.monotonic()
     stop_at = started + seconds
     tasks = []
@@ -150,6 +151,7 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
                          for m in c.received if m.get("type") == "error")
     rss, peak = server_memory(pid)
     cpu = server_cpu_seconds(pid) - cpu_before
+    clients_cpu = time.process_time() - clients_cpu_before
     await asyncio.gather(*(c.close() for white, black, _ in pairs for c in (white, black)))
     trips = stats.round_trips
     return {"games": games, "connections": 2 * games, "setup_s": setup, "seconds": elapsed,
@@ -157,7 +159,8 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
             "p50_ms": 1000 * percentile(trips, 0.50), "p99_ms": 1000 * percentile(trips, 0.99),
             "max_ms": 1000 * max(trips, default=0.0),
             "mean_ms": 1000 * statistics.fmean(trips) if trips else 0.0,
-            "games_finished": stats.games_over, "server_cpu_s": cpu, "rss_kib_idle": rss_before, "rss_kib": rss,
+            "games_finished": stats.games_over, "server_cpu_s": cpu,
+            "clients_cpu_s": clients_cpu, "load": os.getloadavg()[0], "rss_kib_idle": rss_before, "rss_kib": rss,
             "peak_rss_kib": peak, "errors": stats.errors, "errors_on_wire": errors_on_wire}
 
 
@@ -203,7 +206,9 @@ def main() -> int:
     print(f"move round trip: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
           f"max {out['max_ms']:.1f} ms, mean {out['mean_ms']:.1f} ms")
     print(f"server CPU: {out['server_cpu_s']:.2f} s over the play "
-          f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included)")
+          f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included); "
+          f"the clients' process: {out['clients_cpu_s']:.2f} s; load average {out['load']:.1f} "
+          f"on {os.cpu_count()} cores")
     print(f"server memory: RSS {out['rss_kib'] / 1024:.1f} MiB "
           f"(after set-up {out['rss_kib_idle'] / 1024:.1f} MiB, peak {out['peak_rss_kib'] / 1024:.1f} MiB)")
     errors = out["errors"] + ([f"{out['errors_on_wire']} error messages on the wire"]
