@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -164,9 +165,10 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
             "peak_rss_kib": peak, "errors": stats.errors, "errors_on_wire": errors_on_wire}
 
 
-def start_server(db: str) -> tuple[subprocess.Popen, str]:
+def start_server(db: str, stats: str) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db],
+        [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
+         "--stats", stats],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -186,7 +188,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        proc, url = start_server(str(Path(folder) / "load.sqlite3"))
+        stats = Path(folder) / "stats.json"
+        proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats))
         try:
             out = asyncio.run(asyncio.wait_for(
                 run(url, proc.pid, args.games, args.seconds, args.think, args.seed),
@@ -198,6 +201,7 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
             server_errors = proc.stderr.read()
+        inside = json.loads(stats.read_text())["move_seconds"] if stats.exists() else []
     print(f"{out['games']} games, {out['connections']} connections on {url} "
           f"(set up in {out['setup_s']:.1f} s), think {args.think:g} s ± 50 %, "
           f"{out['seconds']:.1f} s of play")
@@ -205,6 +209,10 @@ def main() -> int:
           f"games finished: {out['games_finished']}")
     print(f"move round trip: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
           f"max {out['max_ms']:.1f} ms, mean {out['mean_ms']:.1f} ms")
+    if inside:
+        print(f"inside the server (frame in → move stored → replies written): "
+              f"p50 {1000 * percentile(inside, 0.5):.2f} ms, p99 {1000 * percentile(inside, 0.99):.2f} ms, "
+              f"max {1000 * max(inside):.1f} ms over {len(inside)} moves")
     print(f"server CPU: {out['server_cpu_s']:.2f} s over the play "
           f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included); "
           f"the clients' process: {out['clients_cpu_s']:.2f} s; load average {out['load']:.1f} "

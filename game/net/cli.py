@@ -18,6 +18,8 @@ def add_serve_parser(sub) -> None:
     s.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
     s.add_argument("--grace", type=float, default=GRACE_SECONDS,
                    help="seconds a dropped player keeps the seat before the opponent may claim")
+    s.add_argument("--stats", metavar="FILE",
+                   help="on exit, write the time each move took the server here (benchmarks)")
 
 
 def cmd_serve(args) -> int:
@@ -31,7 +33,7 @@ def cmd_serve(args) -> int:
     if args.grace < 0:
         raise UsageError("--grace must be 0 or more")
     try:
-        return asyncio.run(run(args.host, args.port, args.db, args.grace))
+        return asyncio.run(run(args.host, args.port, args.db, args.grace, args.stats))
     except KeyboardInterrupt:
         return 0
     except sqlite3.Error as exc:
