@@ -5,9 +5,11 @@ import pytest
 
 from game import camelot_record
 from game.camelot_board import CamelotBoard
+from game.camelot_moves import SQUARE_NAMES
 from game.net.client import Client, ServerRefused
 
-from .helpers import CASTLE_LINE, CASTLE_POSITION, OPENING, run_scenario, seated_pair
+from .helpers import (CASTLE_GAME, CASTLE_LINE, CASTLE_POSITION, OPENING, run_scenario,
+                      seated_pair)
 
 
 def test_a_castle_win_seen_by_both_players_and_a_spectator_and_kept_as_a_record():
@@ -42,6 +44,27 @@ def test_a_castle_win_seen_by_both_players_and_a_spectator_and_kept_as_a_record(
         with pytest.raises(ServerRefused) as refused:
             await bob.move(table, "A6-A7")
         assert refused.value.code == "not_playing"
+    run_scenario(scenario)
+
+
+def test_a_whole_game_from_the_start_to_a_castle_win():
+    async def scenario(server, url):
+        alice, bob, carol, table = await seated_pair(url, spectator=True)
+        engine = CamelotBoard()
+        for ply, move in enumerate(CASTLE_GAME):
+            moved = await (alice if ply % 2 == 0 else bob).move(table, move)
+            record = engine.play(move)
+            assert moved["position"] == engine.position_text()
+            assert moved["captures"] == sorted(SQUARE_NAMES[s] for s in record.move.captured)
+        assert (moved["status"], moved["winner"]) == ("won", "black")
+        assert moved["reason"] == "Black occupies White's castle"
+        seen = [(await carol.expect("moved", table=table))["move"] for _ in CASTLE_GAME]
+        assert seen == CASTLE_GAME
+        assert (await carol.expect("game_over", table=table))["result"] == "0-1"
+        text = (await alice.record(table))["text"]
+        parsed = camelot_record.parse(text)
+        assert parsed.moves == tuple(CASTLE_GAME) and parsed.result == "0-1"
+        assert parsed.to_game().winner == "black"
     run_scenario(scenario)
 
 
