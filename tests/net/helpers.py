@@ -102,3 +102,21 @@ class ServerProcess:
             self.proc.kill()
             self.proc.wait(10)
         return self.proc.stderr.read()
+
+
+async def play_line(white: Client, black: Client, table: str, line: list[str],
+                    start: str | None = None) -> list[dict]:
+    """Play ``line`` (White first) and check every ``moved`` record against the
+    engine playing the same moves: ply, position and captured squares."""
+    from game.camelot_board import CamelotBoard
+    from game.camelot_moves import SQUARE_NAMES
+    engine = CamelotBoard(start) if start else CamelotBoard()
+    records = []
+    for ply, move in enumerate(line):
+        moved = await (white if ply % 2 == 0 else black).move(table, move)
+        played = engine.play(move)
+        assert moved["ply"] == ply + 1 and moved["move"] == played.notation
+        assert moved["position"] == engine.position_text()
+        assert moved["captures"] == sorted(SQUARE_NAMES[s] for s in played.move.captured)
+        records.append(moved)
+    return records
