@@ -59,13 +59,14 @@ def server_memory(pid: int) -> tuple[int, int]:
     return field("VmRSS"), field("VmHWM")
 
 
-def server_cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used (0 where /proc is missing)."""
+def server_cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds a process has used ((0, 0) where /proc is missing)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -151,7 +152,8 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     errors_on_wire = sum(1 for white, black, _ in pairs for c in (white, black)
                          for m in c.received if m.get("type") == "error")
     rss, peak = server_memory(pid)
-    cpu = server_cpu_seconds(pid) - cpu_before
+    user, system = (after - before for after, before in zip(server_cpu_seconds(pid), cpu_before))
+    cpu = user + system
     clients_cpu = time.process_time() - clients_cpu_before
     await asyncio.gather(*(c.close() for white, black, _ in pairs for c in (white, black)))
     trips = stats.round_trips
@@ -160,7 +162,7 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
             "p50_ms": 1000 * percentile(trips, 0.50), "p99_ms": 1000 * percentile(trips, 0.99),
             "max_ms": 1000 * max(trips, default=0.0),
             "mean_ms": 1000 * statistics.fmean(trips) if trips else 0.0,
-            "games_finished": stats.games_over, "server_cpu_s": cpu,
+            "games_finished": stats.games_over, "server_cpu_s": cpu, "server_system_s": system,
             "clients_cpu_s": clients_cpu, "load": os.getloadavg()[0], "rss_kib_idle": rss_before, "rss_kib": rss,
             "peak_rss_kib": peak, "errors": stats.errors, "errors_on_wire": errors_on_wire}
 
@@ -214,7 +216,8 @@ def main() -> int:
               f"p50 {1000 * percentile(inside, 0.5):.2f} ms, p99 {1000 * percentile(inside, 0.99):.2f} ms, "
               f"max {1000 * max(inside):.1f} ms over {len(inside)} moves")
     print(f"server CPU: {out['server_cpu_s']:.2f} s over the play "
-          f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included); "
+          f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included, "
+          f"{100 * out['server_system_s'] / max(1e-9, out['server_cpu_s']):.0f} % of it in the kernel); "
           f"the clients' process: {out['clients_cpu_s']:.2f} s; load average {out['load']:.1f} "
           f"on {os.cpu_count()} cores")
     print(f"server memory: RSS {out['rss_kib'] / 1024:.1f} MiB "
