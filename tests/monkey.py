@@ -42,12 +42,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from game.base import CardGame, Status  # noqa: E402
-from scenes.app import App, AppOptions  # noqa: E402
-from scenes.game_scene import GameScene  # noqa: E402
-from scenes.menu import MenuScene, SettingsScene  # noqa: E402
-from scenes.navigation import open_menu, playable_games  # noqa: E402
-from scenes.overlays import DialogScene  # noqa: E402
-from scenes.settings import Settings  # noqa: E402
+from scenes.core.app import App, AppOptions  # noqa: E402
+from scenes.table.game_scene import GameScene  # noqa: E402
+from scenes.screens.menu import MenuScene, SettingsScene  # noqa: E402
+from scenes.screens.navigation import open_menu, playable_games  # noqa: E402
+from scenes.core.overlays import DialogScene  # noqa: E402
+from scenes.store.settings import Settings  # noqa: E402
 
 DT = 1 / 60
 STAY_LIMIT = 260          # events in one scene before the monkey walks away
@@ -55,8 +55,8 @@ CHECK_EVERY = 250         # events between routine invariant checks
 # Every scene (by kind) a long enough run must have seen.
 REQUIRED_SCENES = frozenset({"menu", "settings", "demo", "pause", "game-over", "board-setup",
                              *(f"game:{gid}" for gid in playable_games()),
-                             *(["help"] if importlib.util.find_spec("scenes.help_scene") else []),
-                             *(["stats"] if importlib.util.find_spec("scenes.stats_scene") else [])})
+                             *(["help"] if importlib.util.find_spec("scenes.screens.help") else []),
+                             *(["stats"] if importlib.util.find_spec("scenes.screens.statistics") else [])})
 
 KEYS = [pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN,
         pygame.K_SPACE, pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_TAB, pygame.K_p,
@@ -537,7 +537,7 @@ class Monkey:
 
     def close(self) -> None:
         """Leave every scene (workers closed), then make sure no process is left."""
-        from scenes.ai_worker import close_all
+        from scenes.work.ai_worker import close_all
         try:
             while self.app.scenes.scenes:
                 self.app.scenes.pop()

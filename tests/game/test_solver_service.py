@@ -6,17 +6,17 @@ import sys
 
 import pytest
 
-import scenes.solver_service as service_module
+import scenes.work.solver_service as service_module
 from game.base import Status
 from game.camelot_solitaire import CamelotSolitaire
 from game.hamilton import Hamilton
-from scenes.solver_service import SolverService, cached_winnable_deals, winnable_deal
+from scenes.work.solver_service import SolverService, cached_winnable_deals, winnable_deal
 from game.solver_common import NOT_WINNABLE, WINNABLE
 
 
 def test_no_pygame_needed():
     import subprocess
-    code = "import sys, scenes.solver_service; print('pygame' in sys.modules)"
+    code = "import sys, scenes.work.solver_service; print('pygame' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"

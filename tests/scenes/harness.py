@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pygame
 
-from scenes.app import App, AppOptions
-from scenes.settings import Settings
+from scenes.core.app import App, AppOptions
+from scenes.store.settings import Settings
 
 DT = 1 / 60
 

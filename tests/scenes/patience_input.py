@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from scenes.actions import Action
+from scenes.core.actions import Action
 
 from .harness import click, drag, key, make_app, pad, settle, step
 

@@ -10,12 +10,12 @@ import pytest
 from game.base import Status
 from game.camelot_board import CamelotBoard
 from game.camelot_moves import parse_square, path_text, square_name
-from scenes.ai_worker import AIWorker, close_all
-from scenes.camelot_board_scene import CamelotBoardScene
-from scenes.camelot_view import HOVER
-from scenes.menu import MenuScene
-from scenes.navigation import open_game
-from scenes.overlays import DialogScene
+from scenes.work.ai_worker import AIWorker, close_all
+from scenes.games.camelot_board_scene import CamelotBoardScene
+from scenes.table.board_view import HOVER
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game
+from scenes.core.overlays import DialogScene
 
 from .harness import click, key, make_app, pad, post, settle, step
 

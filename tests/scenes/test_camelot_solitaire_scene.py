@@ -5,10 +5,10 @@ import pytest
 from game.base import Status
 from game.camelot_solitaire import CamelotSolitaire
 from game.cards import FULL_DECK, Card
-from scenes.camelot_solitaire_scene import CamelotSolitaireScene
-from scenes.menu import MenuScene
-from scenes.navigation import open_game
-from scenes.overlays import DialogScene
+from scenes.games.camelot_solitaire_scene import CamelotSolitaireScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game
+from scenes.core.overlays import DialogScene
 
 from .harness import click, drag, key, make_app, pad, post, settle, step
 from .patience_input import card_point, open_scene, perform, play_line

@@ -6,10 +6,10 @@ import pytest
 
 from game.base import Status
 from game.clock import CENTRE, Clock, hour_pile, play_out
-from scenes.clock_scene import ClockScene
-from scenes.menu import MenuScene
-from scenes.navigation import open_game
-from scenes.overlays import DialogScene
+from scenes.games.clock_scene import ClockScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game
+from scenes.core.overlays import DialogScene
 
 from .harness import click, drag, image_difference, key, make_app, pad, post, settle, step
 

@@ -7,11 +7,11 @@ import pytest
 from game.base import Status
 from game.cards import Card
 from game.hamilton import Hamilton
-from scenes.hamilton_scene import HamiltonScene
-from scenes.menu import MenuScene
-from scenes.navigation import open_game
-from scenes.overlays import DialogScene
-from scenes.thinker import Thinker
+from scenes.games.hamilton_scene import HamiltonScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game
+from scenes.core.overlays import DialogScene
+from scenes.work.thinker import Thinker
 
 from .harness import click, drag, key, make_app, pad, post, settle, step
 from .patience_input import card_point, focus_to, open_scene, perform, play_line

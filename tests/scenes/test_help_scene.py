@@ -5,9 +5,9 @@ import pygame
 import pytest
 
 from game import GAME_IDS
-from scenes.actions import Action, InputEvent
-from scenes.help_scene import HELP_TEXT, PAGES, HelpScene, controls_for
-from scenes.menu import MenuScene
+from scenes.core.actions import Action, InputEvent
+from scenes.screens.help import HELP_TEXT, PAGES, HelpScene, controls_for
+from scenes.screens.menu import MenuScene
 from tests.scenes.harness import click, key, make_app, pad, post, step
 
 
@@ -143,7 +143,7 @@ def test_layout_fits(size):
                     assert screen.contains(rect), (gid, page, rect)
                 # every line of text fits the width of its column
                 for text, px, _, y in scene.rules_lines:
-                    from scenes.ui import FONTS
+                    from scenes.core.ui import FONTS
                     assert FONTS.font(px).size(text)[0] <= scene.rules_view.w, text
                 for _, r in scene.controls_lines:
                     assert r.right <= scene.controls_view.w

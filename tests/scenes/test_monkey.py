@@ -53,8 +53,8 @@ def test_a_window_shrunk_below_the_minimum_grows_back():
     """Resizing to a few pixels used to raise pygame.error (a zero-size panel)."""
     import pygame
 
-    from scenes.app import MIN_WINDOW
-    from scenes.navigation import open_game, open_menu
+    from scenes.core.app import MIN_WINDOW
+    from scenes.screens.navigation import open_game, open_menu
 
     from .harness import make_app, step
     app = make_app((960, 540))
@@ -75,8 +75,8 @@ def test_undo_and_redo_during_the_win_celebration():
     import pygame
 
     from game.base import Status
-    from scenes.navigation import open_game
-    from scenes.overlays import DialogScene
+    from scenes.screens.navigation import open_game
+    from scenes.core.overlays import DialogScene
 
     from .harness import key, make_app, step
     app = make_app((960, 540))
@@ -109,7 +109,7 @@ def test_the_thinker_process_does_not_outlive_a_killed_app(tmp_path):
         "import os, signal, sys, time, multiprocessing\n"
         f"sys.path.insert(0, {os.getcwd()!r})\n"
         "if __name__ == '__main__':\n"
-        "    from scenes.thinker import Thinker\n"
+        "    from scenes.work.thinker import Thinker\n"
         "    from game.hamilton import Hamilton\n"
         "    t = Thinker(True)\n"
         "    t.ask(Hamilton(seed=1), 1)\n"

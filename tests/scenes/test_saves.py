@@ -4,15 +4,15 @@ import json
 
 import pygame
 
-from scenes.app import App, AppOptions
-from scenes.camelot_board_scene import CamelotBoardScene
-from scenes.clock_scene import ClockScene
-from scenes.hamilton_scene import HamiltonScene
-from scenes.menu import MenuScene
-from scenes.navigation import open_game, open_menu
-from scenes.overlays import DialogScene
-from scenes.saves import SAVE_FILE_VERSION, load_save, save_game, save_path
-from scenes.settings import Settings, config_dir, save_settings
+from scenes.core.app import App, AppOptions
+from scenes.games.camelot_board_scene import CamelotBoardScene
+from scenes.games.clock_scene import ClockScene
+from scenes.games.hamilton_scene import HamiltonScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game, open_menu
+from scenes.core.overlays import DialogScene
+from scenes.store.saves import SAVE_FILE_VERSION, load_save, save_game, save_path
+from scenes.store.settings import Settings, config_dir, save_settings
 
 from .harness import click, key, make_app, post, settle, step
 

@@ -8,11 +8,11 @@ import pytest
 from game.camelot_solitaire import CamelotSolitaire
 from game.camelot_solver import solve as solve_camelot
 from game.hamilton import Hamilton
-from scenes.camelot_solitaire_scene import CamelotSolitaireScene
-from scenes.hamilton_scene import HamiltonScene
-from scenes.patience_scene import PatienceScene
-from scenes.settings import Settings
-from scenes.solver_service import cached_winnable_deals
+from scenes.games.camelot_solitaire_scene import CamelotSolitaireScene
+from scenes.games.hamilton_scene import HamiltonScene
+from scenes.table.patience_scene import PatienceScene
+from scenes.store.settings import Settings
+from scenes.work.solver_service import cached_winnable_deals
 
 from .harness import make_app, settle, step
 from .patience_input import open_scene
@@ -75,7 +75,7 @@ def test_the_setting_is_validated_and_defaults_off():
 
 
 def test_the_settings_scene_toggles_winnable_only():
-    from scenes.menu import SettingsScene
+    from scenes.screens.menu import SettingsScene
     app = make_app()
     scene = SettingsScene(app)
     app.scenes.reset(scene)

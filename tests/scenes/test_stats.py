@@ -5,12 +5,12 @@ import json
 import pygame
 
 from game.base import Status
-from scenes.clock_scene import ClockScene
-from scenes.menu import MenuScene
-from scenes.navigation import open_menu
-from scenes.settings import Settings, config_dir, data_dir, save_settings
-from scenes.stats import HISTORY_CAP, STATS_VERSION, GameStats, Stats, load_stats
-from scenes.stats_scene import StatsScene, format_time
+from scenes.games.clock_scene import ClockScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_menu
+from scenes.store.settings import Settings, config_dir, data_dir, save_settings
+from scenes.store.stats import HISTORY_CAP, STATS_VERSION, GameStats, Stats, load_stats
+from scenes.screens.statistics import StatsScene, format_time
 
 from .harness import click, key, make_app, pad, settle, step
 
@@ -91,7 +91,7 @@ def test_bad_values_in_stats_are_rejected_not_half_loaded():
 
 def test_stats_from_the_future_and_the_app_still_starts(monkeypatch):
     path = _bad_stats_and_a_good_everything_else(json.dumps({"version": 99, "games": {}}))
-    from scenes.app import App, AppOptions
+    from scenes.core.app import App, AppOptions
     app = App(AppOptions(size=(1280, 720)))
     assert app.settings.animation_speed == "slow" and not app.settings.sound   # settings loaded
     assert app.stats.games == {}

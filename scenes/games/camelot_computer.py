@@ -2,7 +2,7 @@
 for moves and hints, and playing its answers when the board is ready.
 
 :class:`ComputerTurns` is a mixin for
-:class:`~scenes.camelot_board_scene.CamelotBoardScene`. One search runs at a
+:class:`~scenes.games.camelot_board_scene.CamelotBoardScene`. One search runs at a
 time; each answer belongs to the position string it was asked for and is thrown
 away once the game has moved on (undo, a new game, the player's own move).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from game.base import Status
 from game.errors import RoundTableError
 
-from .game_scene import AUTOPLAY_PAUSE
+from ..table.game_scene import AUTOPLAY_PAUSE
 
 LEVELS = ("easy", "medium", "hard")
 DEMO_LEVEL = "medium"

@@ -42,7 +42,7 @@ from game.solver_common import SOLVER_MODULES, WINNABLE, SolveResult, solver_for
 
 __all__ = ["SolverService", "Reply", "winnable_deal", "cached_winnable_deals", "solve_request"]
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 DEFAULT_LIMITS = {"camelot-solitaire": (2_000_000, 20.0), "hamilton": (1_000_000, 20.0),
                   "clock": (None, None)}
 
@@ -253,13 +253,8 @@ class SolverService:
 # --- winnable deals ----------------------------------------------------------------
 def cached_winnable_deals(game_id: str) -> list[int]:
     """Deal numbers proven winnable, from ``data/winnable-GAME.txt`` ([] if none)."""
-    path = DATA_DIR / f"winnable-{game_id}.txt"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return []
-    return [int(w) for line in text.splitlines() if not line.startswith("#")
-            for w in line.split() if w.isdigit()]
+    from game.parsing import read_deal_list   # bounded, regular file, ASCII digits only
+    return read_deal_list(DATA_DIR / f"winnable-{game_id}.txt")
 
 
 def winnable_deal(game_id: str, rng: random.Random | None = None,

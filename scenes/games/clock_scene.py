@@ -12,11 +12,11 @@ import pygame
 
 from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 
-from .actions import DIRECTIONS, Action, InputEvent
-from .card_table import CardTable, Slot
-from .game_scene import GameScene
-from .ui import FOCUS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
-from .focus import nearest_in_direction
+from ..core.actions import DIRECTIONS, Action, InputEvent
+from ..table.card_table import CardTable, Slot
+from ..table.game_scene import GameScene
+from ..core.ui import FOCUS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
+from ..core.focus import nearest_in_direction
 
 HOUR_LABELS = {1: "A", 11: "J", 12: "Q"}
 DRAG_THRESHOLD = 6

@@ -34,13 +34,13 @@ import pygame
 from game.base import Status
 from game.solver_common import NOT_WINNABLE, WINNABLE, SolveResult
 
-from .actions import DIRECTIONS, Action, InputEvent
+from ..core.actions import DIRECTIONS, Action, InputEvent
 from .card_table import CardTable
-from .focus import nearest_in_direction
+from ..core.focus import nearest_in_direction
 from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
-from .anim import Timer
-from .thinker import Thinker, warm_up
-from .ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
+from ..core.anim import Timer
+from ..work.thinker import Thinker, warm_up
+from ..core.ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 
 DRAG_THRESHOLD = 6        # px the pointer travels before a press becomes a drag
 HINT_SECONDS = 2.5
@@ -54,7 +54,7 @@ _solver_owner: list = []   # the one scene whose solver runs (one game is played
 def pick_winnable_deal(game_id: str, rng) -> int | None:
     """A deal number from the proven-winnable cache list (None if there is none).
     Only the cache: solving deals to find one would block the frame loop."""
-    from .solver_service import cached_winnable_deals, winnable_deal
+    from ..work.solver_service import cached_winnable_deals, winnable_deal
     if not cached_winnable_deals(game_id):
         return None
     return winnable_deal(game_id, rng)
@@ -296,7 +296,7 @@ class PatienceScene(GameScene):
             return
         if (self._solve_version != self._version and self.game.status is Status.PLAYING
                 and self.app.scenes.top is self):
-            from .solver_service import SolverService
+            from ..work.solver_service import SolverService
             if self._solver is None:
                 for other in list(_solver_owner):     # a scene dropped without leave()
                     other.stop_solver()

@@ -18,7 +18,7 @@ import pygame
 from game.camelot_moves import MIDPOINT, SQUARE_COORDS, rank_span
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
-from .ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel
 
 # Colours of the overlays (one meaning each, throughout).
 HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus
@@ -336,5 +336,5 @@ class BoardView:
 
 
 def _wrap(text: str, px: int, width: int) -> list[str]:
-    from .ui import wrap_text
+    from ..core.ui import wrap_text
     return wrap_text(text, px, width)

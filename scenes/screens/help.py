@@ -17,10 +17,10 @@ import math
 
 import pygame
 
-from .actions import Action, InputEvent
-from .overlays import FocusButtons
-from .scene import Scene
-from .ui import (BUTTON, FOCUS, GOLD, INK, INK_DIM, LEGAL, ILLEGAL, Button, FONTS, draw_text,
+from ..core.actions import Action, InputEvent
+from ..core.overlays import FocusButtons
+from ..core.scene import Scene
+from ..core.ui import (BUTTON, FOCUS, GOLD, INK, INK_DIM, LEGAL, ILLEGAL, Button, FONTS, draw_text,
                  felt, rounded_panel, ui_scale, wrap_text)
 
 # --------------------------------------------------------------------------- the words
@@ -223,7 +223,7 @@ def _card(surface, art, code: str | None, pos, ring=None) -> pygame.Rect:
 
 
 def draw_clock_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
-    from .card_art import CardArt, card_height_for
+    from ..table.card_art import CardArt, card_height_for
     side = min(rect.w, rect.h)
     cw = max(12, int(side * 0.105))
     art = CardArt(cw)
@@ -260,7 +260,7 @@ def draw_clock_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> 
 
 
 def draw_camelot_solitaire_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
-    from .card_art import CardArt, card_height_for
+    from ..table.card_art import CardArt, card_height_for
     gap_f = 0.14
     cw = int(min(rect.w / (4 + 3 * gap_f), rect.h / ((4 + 3 * gap_f) * 1.4)))
     cw = max(12, cw)
@@ -286,7 +286,7 @@ def draw_camelot_solitaire_diagram(surface: pygame.Surface, rect: pygame.Rect, s
 
 
 def draw_hamilton_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
-    from .card_art import CardArt, card_height_for
+    from ..table.card_art import CardArt, card_height_for
     fan_x, fan_y = 0.42, 0.27
     label_px = max(10, int(20 * s))
     label_h = int(label_px * 1.6)
@@ -325,7 +325,7 @@ def draw_hamilton_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) 
 
 
 def draw_board_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
-    from .board_art import BoardArt
+    from ..table.board_art import BoardArt
     files, ranks = range(0, 5), range(2, 9)   # A–E, 2–8: a corner of White's side
     cell = int(min(rect.w / (len(files) + 0.9), rect.h / (len(ranks) + 0.4)))
     cell = max(10, cell)

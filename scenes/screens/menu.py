@@ -7,13 +7,13 @@ import pygame
 
 from game import GAME_IDS, title
 
-from .actions import Action, InputEvent
+from ..core.actions import Action, InputEvent
 from .navigation import has_scene, open_game, open_menu
-from .overlays import FocusButtons
-from .scene import Scene
-from .card_art import BACK_STYLES
-from .settings import ANIMATION_SPEEDS
-from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_row,
+from ..core.overlays import FocusButtons
+from ..core.scene import Scene
+from ..table.card_art import BACK_STYLES
+from ..store.settings import ANIMATION_SPEEDS
+from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_row,
                  rounded_panel, ui_scale)
 
 BLURBS = {  # two lines under each game's name
@@ -47,16 +47,16 @@ class MenuScene(Scene):
         if getattr(self.app, "_resume_offered", False):
             return
         self.app._resume_offered = True
-        from .saves import load_save
+        from ..store.saves import load_save
         data, message = load_save()
         if message:
-            self.app.toast(message, 6)
+            self.app.report(message)
         if data is not None:
             self.offer_resume(data)
 
     def offer_resume(self, data: dict) -> None:
-        from .overlays import DialogScene
-        from .saves import clear_save, describe, resume_scene
+        from ..core.overlays import DialogScene
+        from ..store.saves import clear_save, describe, resume_scene
 
         def resume():
             self.app.settings.last_game = data["game_id"]
@@ -73,7 +73,7 @@ class MenuScene(Scene):
         self.app.scenes.push(dialog)
 
     def statistics(self) -> None:
-        from .stats_scene import StatsScene
+        from .statistics import StatsScene
         self.app.scenes.push(StatsScene(self.app, self._chosen_game()))
 
     def resume(self) -> None:
@@ -96,7 +96,7 @@ class MenuScene(Scene):
         open_game(self.app, self._chosen_game(), demo=True)
 
     def help(self) -> None:
-        from .help_scene import HelpScene
+        from .help import HelpScene
         self.app.scenes.push(HelpScene(self.app, self._chosen_game()))
 
     def settings(self) -> None:
@@ -108,7 +108,7 @@ class MenuScene(Scene):
         w, h = size
         n = len(self.tiles)
         gap = int(24 * s)
-        tile_w = int(min(260 * s, (w - gap * (n + 1)) / n))
+        tile_w = max(1, int(min(260 * s, (w - gap * (n + 1)) / n)))   # App keeps w ≥ 640; never < 1
         tile_h = int(tile_w * 1.25)
         x = (w - (tile_w * n + gap * (n - 1))) // 2
         top = int(h * 0.30)
@@ -288,7 +288,7 @@ class SettingsScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
-        from .ui import layout_column
+        from ..core.ui import layout_column
         layout_column(self.rows, size[0] // 2, int(size[1] * 0.27), int(520 * s), int(52 * s), int(12 * s))
 
     def handle(self, event: InputEvent) -> None:

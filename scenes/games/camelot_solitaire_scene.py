@@ -16,9 +16,9 @@ import pygame
 
 from game.camelot_solitaire import CELL_PICTURE, CamelotSolitaire, cell_id, cell_index
 
-from .card_table import Slot
-from .patience_scene import PatienceScene
-from .ui import INK_DIM
+from ..table.card_table import Slot
+from ..table.patience_scene import PatienceScene
+from ..core.ui import INK_DIM
 
 PICTURE_LETTERS = {13: "K", 12: "Q", 11: "J"}
 

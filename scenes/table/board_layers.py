@@ -1,7 +1,7 @@
 """The Camelot board scene's pictures: a move travelling its path, and the
 three drawing layers (see ``GameScene``) filled from the scene's state.
 
-:class:`BoardLayers` is a mixin for :class:`~scenes.camelot_board_scene.CamelotBoardScene`:
+:class:`BoardLayers` is a mixin for :class:`~scenes.games.camelot_board_scene.CamelotBoardScene`:
 it reads the scene's ``shown`` pieces, ``travel``, selection, preview and hint,
 lists them as *items* (``camelot_view``) and repaints only the items that
 changed since the last frame.
@@ -16,11 +16,11 @@ from game.base import Status
 from game.camelot_board import CamelotBoard
 from game.camelot_moves import ADJACENT
 
-from .anim import ease_in_out_cubic
-from .camelot_view import (
+from ..core.anim import ease_in_out_cubic
+from .board_view import (
     CAPTURE, HOVER, LAST_FROM, LAST_TO, LAST_VIA, PATH_HINT, PATH_PLAYER, SELECT_TINT, SELECTED,
     START_COUNTS)
-from .ui import GOLD, INK, felt
+from ..core.ui import GOLD, INK, felt
 
 STEP_TIME = 0.2            # s per plain step of a travelling piece (normal speed)
 LEAP_TIME = 0.27           # s per leap

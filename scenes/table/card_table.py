@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import pygame
 
-from .anim import Tween, ease_in_out_cubic, ease_in_quad, ease_out_cubic
+from ..core.anim import Tween, ease_in_out_cubic, ease_in_quad, ease_out_cubic
 from .card_art import CardArt
-from .ui import merge_rects
+from ..core.ui import merge_rects
 
 FLIGHT = 0.32      # s for a card to fly to its pile
 FLIP = 0.22        # s for a card to turn over

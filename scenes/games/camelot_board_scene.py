@@ -24,7 +24,7 @@ shows its path in blue; Auto (A, gamepad Back) lets the computer play for you;
 Undo (U, Ctrl+Z, gamepad Y) against the computer takes back its reply and your
 move; New game (N) opens the setup dialog, Restart (R) replays the same players.
 
-The computer thinks in a worker process (``scenes.ai_worker``), so the frames
+The computer thinks in a worker process (``scenes.work.ai_worker``), so the frames
 keep coming while it searches. Its move is shown as a path for a moment, then
 the piece travels square by square and each captured piece vanishes as it is
 jumped. Every rule question goes to ``game.camelot_board``.
@@ -38,15 +38,15 @@ from game.camelot_board import CamelotBoard, PieceCaptured, PieceMoved, parse_pa
 from game.camelot_moves import CASTLES
 from game.errors import RoundTableError
 
-from .actions import DIRECTIONS, Action, InputEvent
-from .ai_worker import AIWorker
-from .anim import Timer
+from ..core.actions import DIRECTIONS, Action, InputEvent
+from ..work.ai_worker import AIWorker
+from ..core.anim import Timer
 from .camelot_computer import DEMO_LEVEL, LEVELS, ComputerTurns
-from .camelot_layers import COLORS, BoardLayers, Travel
-from .camelot_view import PATH_COMPUTER, PATH_PLAYER, BoardView, path_captures
-from .game_scene import DEMO_NEXT_DEAL, GameScene
-from .overlays import DialogScene
-from .ui import GOLD, ILLEGAL, Button
+from ..table.board_layers import COLORS, BoardLayers, Travel
+from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView, path_captures
+from ..table.game_scene import DEMO_NEXT_DEAL, GameScene
+from ..core.overlays import DialogScene
+from ..core.ui import GOLD, ILLEGAL, Button
 
 PREVIEW_TIME = 0.8         # s the computer's path is shown before it moves
 
@@ -107,7 +107,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
     def open_setup(self, first: bool = False) -> None:
         """The small dialog: against the computer (colour, level) or two players."""
-        from .navigation import open_menu
+        from ..screens.navigation import open_menu
         level_cell = [self.level]
 
         def choose(mode, human="white"):
@@ -163,7 +163,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.start_game(self.mode or "two", self.human)
 
     def open_pause(self, reason: str = "") -> None:
-        from .navigation import open_menu
+        from ..screens.navigation import open_menu
 
         def resume():
             self.app.scenes.pop()
@@ -182,7 +182,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             on_back=resume))
 
     def show_game_over(self) -> None:
-        from .navigation import open_menu
+        from ..screens.navigation import open_menu
         self.over_shown = True
         if self.demo:
             self._timers.append(Timer(DEMO_NEXT_DEAL, lambda: self.start_game("demo")))
@@ -201,7 +201,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             result = "drawn" if title == "Draw" else "won" if good else "lost"
             self.record_result(good, result, self.level)
         else:
-            from .saves import clear_save
+            from ..store.saves import clear_save
             clear_save()
 
         def then(action):

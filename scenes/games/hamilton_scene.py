@@ -21,9 +21,9 @@ import pygame
 
 from game.hamilton import Hamilton, MoveCards, foundation_id, rank_name, tableau_id
 
-from .card_table import Slot
-from .patience_scene import PatienceScene
-from .ui import INK_DIM
+from ..table.card_table import Slot
+from ..table.patience_scene import PatienceScene
+from ..core.ui import INK_DIM
 
 TABLEAU = [tableau_id(i) for i in range(7)]
 FOUNDATIONS = [foundation_id(k) for k in range(4)]

@@ -206,7 +206,7 @@ class BoardArt:
         return max(12, int(self.cell * 0.5))
 
     def _draw_badge(self, number: int, color) -> pygame.Surface:
-        from .ui import FONTS
+        from ..core.ui import FONTS
         size = self.badge_size
         big = pygame.Surface((size * SS, size * SS), pygame.SRCALPHA)
         centre = (size * SS / 2, size * SS / 2)
@@ -248,7 +248,7 @@ class BoardArt:
 
     def _draw_board(self, flipped: bool) -> pygame.Surface:
         from game.camelot_moves import CASTLES, SQUARE_COORDS
-        from .ui import FONTS
+        from ..core.ui import FONTS
         c = self.cell
         surf = pygame.Surface(board_pixel_size(c), pygame.SRCALPHA)
         rects = {}

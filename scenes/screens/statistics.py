@@ -12,12 +12,12 @@ import pygame
 
 from game import title
 
-from .actions import Action, InputEvent
+from ..core.actions import Action, InputEvent
 from .navigation import playable_games
-from .overlays import FocusButtons
-from .scene import Scene
-from .stats import RESULTS, GameStats
-from .ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
+from ..core.overlays import FocusButtons
+from ..core.scene import Scene
+from ..store.stats import RESULTS, GameStats
+from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
                  rounded_panel, ui_scale)
 
 DRAWN = (150, 170, 200)
@@ -172,7 +172,7 @@ class StatsScene(Scene):
 
     def _draw_level_bars(self, surface, rect: pygame.Rect, g: GameStats) -> None:
         """Against the computer: won / lost / drawn for each level."""
-        from .camelot_computer import LEVELS
+        from ..games.camelot_computer import LEVELS
         s = self.scale
         y = self._heading(surface, rect, "Against the computer")
         colors = {"won": LEGAL, "lost": ILLEGAL, "drawn": DRAWN}

@@ -7,10 +7,10 @@ from game import GAME_IDS, title
 
 # game id → "module:Class" of its scene; a game without a scene yet is missing.
 GAME_SCENES = {
-    "camelot-solitaire": "scenes.camelot_solitaire_scene:CamelotSolitaireScene",
-    "hamilton": "scenes.hamilton_scene:HamiltonScene",
-    "clock": "scenes.clock_scene:ClockScene",
-    "camelot-board": "scenes.camelot_board_scene:CamelotBoardScene",
+    "camelot-solitaire": "scenes.games.camelot_solitaire_scene:CamelotSolitaireScene",
+    "hamilton": "scenes.games.hamilton_scene:HamiltonScene",
+    "clock": "scenes.games.clock_scene:ClockScene",
+    "camelot-board": "scenes.games.camelot_board_scene:CamelotBoardScene",
 }
 
 

@@ -15,12 +15,12 @@ import pygame
 from game.base import MoveRecord, Status
 from game.errors import IllegalMoveError, NotationError
 
-from .actions import Action, InputEvent
-from .anim import Timer
-from .overlays import DialogScene, FocusButtons
-from .scene import Scene
-from .sound import sound_for_events
-from .ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
+from ..core.actions import Action, InputEvent
+from ..core.anim import Timer
+from ..core.overlays import DialogScene, FocusButtons
+from ..core.scene import Scene
+from ..core.sound import sound_for_events
+from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                  merge_rects, ui_scale)
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
@@ -117,6 +117,9 @@ class GameScene(Scene):
             self.app.sound.play("invalid")
             self.on_illegal(move)
             return None
+        # End checks kept out of play() (Hamilton's dead ends); run here until the
+        # background-work service takes them off the frame loop.
+        self.game.settle()
         self.sound_of(record)
         self.hint_move = None
         self._fresh_deal = False
@@ -194,7 +197,7 @@ class GameScene(Scene):
         self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
 
     def open_pause(self, reason: str = "") -> None:
-        from .navigation import open_menu
+        from ..screens.navigation import open_menu
         self.autoplay = False if not self.demo else self.autoplay
 
         def resume():
@@ -216,7 +219,7 @@ class GameScene(Scene):
             on_back=resume))
 
     def open_help(self) -> None:
-        from .help_scene import HelpScene
+        from ..screens.help import HelpScene
         self.app.scenes.push(HelpScene(self.app, self.game_id))
 
     # --- statistics and the saved game --------------------------------------
@@ -225,7 +228,7 @@ class GameScene(Scene):
         self.play_seconds = 0.0
         self._recorded = None
         if not self.demo:
-            from .saves import clear_save
+            from ..store.saves import clear_save
             clear_save()
 
     def count_time(self, dt: float) -> None:
@@ -237,7 +240,7 @@ class GameScene(Scene):
         """The game ended: into the statistics (once per game), and no save."""
         if self.demo:
             return
-        from .saves import clear_save
+        from ..store.saves import clear_save
         clear_save()
         if self._recorded is self.game:
             return
@@ -275,7 +278,7 @@ class GameScene(Scene):
         if not (self.demo_cycle or self.app.options.demo == "all"):
             self.new_deal()
             return
-        from .navigation import open_game, playable_games
+        from ..screens.navigation import open_game, playable_games
         games = playable_games()
         following = games[(games.index(self.game_id) + 1) % len(games)]
         if following == self.game_id:
@@ -284,7 +287,7 @@ class GameScene(Scene):
             open_game(self.app, following, demo=True, cycle=True)
 
     def _game_over_dialog(self) -> None:
-        from .navigation import open_menu
+        from ..screens.navigation import open_menu
         won = self.game.status is Status.WON
 
         def then(action):
@@ -314,7 +317,7 @@ class GameScene(Scene):
         if self.demo:
             if a not in (Action.POINTER_MOVE, Action.POINTER_UP, Action.FOCUS_LOST,
                          Action.DEVICE_ADDED):
-                from .navigation import open_menu
+                from ..screens.navigation import open_menu
                 open_menu(self.app)
             return
         if a == Action.DEVICE_LOST:

@@ -1,0 +1,1 @@
+"""One scene per game, each built on the table layer."""
