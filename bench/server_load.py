@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -58,13 +59,14 @@ def server_memory(pid: int) -> tuple[int, int]:
     return field("VmRSS"), field("VmHWM")
 
 
-def server_cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used (0 where /proc is missing)."""
+def server_cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds a process has used ((0, 0) where /proc is missing)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -133,6 +135,7 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     setup = time.perf_counter() - setup_started
     rss_before, _ = server_memory(pid)
     cpu_before = server_cpu_seconds(pid)
+    clients_cpu_before = time.process_time()
     started = time.monotonic()
     stop_at = started + seconds
     tasks = []
@@ -149,7 +152,9 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     errors_on_wire = sum(1 for white, black, _ in pairs for c in (white, black)
                          for m in c.received if m.get("type") == "error")
     rss, peak = server_memory(pid)
-    cpu = server_cpu_seconds(pid) - cpu_before
+    user, system = (after - before for after, before in zip(server_cpu_seconds(pid), cpu_before))
+    cpu = user + system
+    clients_cpu = time.process_time() - clients_cpu_before
     await asyncio.gather(*(c.close() for white, black, _ in pairs for c in (white, black)))
     trips = stats.round_trips
     return {"games": games, "connections": 2 * games, "setup_s": setup, "seconds": elapsed,
@@ -157,13 +162,15 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
             "p50_ms": 1000 * percentile(trips, 0.50), "p99_ms": 1000 * percentile(trips, 0.99),
             "max_ms": 1000 * max(trips, default=0.0),
             "mean_ms": 1000 * statistics.fmean(trips) if trips else 0.0,
-            "games_finished": stats.games_over, "server_cpu_s": cpu, "rss_kib_idle": rss_before, "rss_kib": rss,
+            "games_finished": stats.games_over, "server_cpu_s": cpu, "server_system_s": system,
+            "clients_cpu_s": clients_cpu, "load": os.getloadavg()[0], "rss_kib_idle": rss_before, "rss_kib": rss,
             "peak_rss_kib": peak, "errors": stats.errors, "errors_on_wire": errors_on_wire}
 
 
-def start_server(db: str) -> tuple[subprocess.Popen, str]:
+def start_server(db: str, stats: str) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db],
+        [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
+         "--stats", stats],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -183,7 +190,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        proc, url = start_server(str(Path(folder) / "load.sqlite3"))
+        stats = Path(folder) / "stats.json"
+        proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats))
         try:
             out = asyncio.run(asyncio.wait_for(
                 run(url, proc.pid, args.games, args.seconds, args.think, args.seed),
@@ -195,6 +203,7 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
             server_errors = proc.stderr.read()
+        inside = json.loads(stats.read_text())["move_seconds"] if stats.exists() else []
     print(f"{out['games']} games, {out['connections']} connections on {url} "
           f"(set up in {out['setup_s']:.1f} s), think {args.think:g} s ± 50 %, "
           f"{out['seconds']:.1f} s of play")
@@ -202,8 +211,15 @@ def main() -> int:
           f"games finished: {out['games_finished']}")
     print(f"move round trip: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
           f"max {out['max_ms']:.1f} ms, mean {out['mean_ms']:.1f} ms")
+    if inside:
+        print(f"inside the server (frame in → move stored → replies written): "
+              f"p50 {1000 * percentile(inside, 0.5):.2f} ms, p99 {1000 * percentile(inside, 0.99):.2f} ms, "
+              f"max {1000 * max(inside):.1f} ms over {len(inside)} moves")
     print(f"server CPU: {out['server_cpu_s']:.2f} s over the play "
-          f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included)")
+          f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included, "
+          f"{100 * out['server_system_s'] / max(1e-9, out['server_cpu_s']):.0f} % of it in the kernel); "
+          f"the clients' process: {out['clients_cpu_s']:.2f} s; load average {out['load']:.1f} "
+          f"on {os.cpu_count()} cores")
     print(f"server memory: RSS {out['rss_kib'] / 1024:.1f} MiB "
           f"(after set-up {out['rss_kib_idle'] / 1024:.1f} MiB, peak {out['peak_rss_kib'] / 1024:.1f} MiB)")
     errors = out["errors"] + ([f"{out['errors_on_wire']} error messages on the wire"]

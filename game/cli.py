@@ -33,8 +33,8 @@ from . import GAME_IDS, camelot_cli, game_class
 from .base import CardGame, Game, Status
 from .cards import check_seed
 from .errors import BadPositionError, IllegalMoveError, NotationError, RoundTableError
-from .parsing import MAX_SEED, parse_float, parse_int
 from .net.cli import add_serve_parser, cmd_serve
+from .parsing import MAX_SEED, parse_float, parse_int
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 lambda t, w, lo, hi: parse_float(t, w, lo, hi, low_open=True)),
                    help="give up (unknown) after this many seconds")
     v.add_argument("--json", action="store_true")
-    add_serve_parser(sub)
+    add_serve_parser(sub, _number)
     return parser
 
 

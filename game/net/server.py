@@ -13,6 +13,7 @@ acknowledged, and a restart resumes from the database).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import signal
@@ -37,6 +38,7 @@ RATE_BURST = 30               # messages a connection may send at once
 MAX_WAITING_TABLES = 5        # tables one connection may have open and not started
 LOBBY_DELAY = 0.25            # lobby news is gathered for this long, then sent once
 LOBBY_ROWS = 500
+MAX_TIMINGS = 1_000_000
 MAX_BACKLOG_BYTES = 1 << 20   # a client that leaves this much unread is disconnected
 
 
@@ -94,6 +96,8 @@ class GameServer:
         self.stopped = asyncio.Event()
         self._lobby_pending = False
         self._pending: list | None = None     # news made by the handler running now
+        self._kind: str | None = None
+        self.move_seconds: list[float] = []   # frame in → replies written, per move (bench)
         self._server = None
         self.port: int | None = None
 
@@ -168,13 +172,16 @@ class GameServer:
         """One client frame: its replies go to ``conn``, then the news it made to the
         others — all written before this returns, so every client sees events in
         the order they happened. Returns the direct replies (for tests)."""
-        self._pending = []
+        started = time.perf_counter()
+        self._pending, self._kind = [], None
         replies = self._handle(conn, frame)
         pending, self._pending = self._pending, None
         for reply in replies:
             broadcast([conn.ws], encode(reply))
         for targets, text in pending:
             broadcast(targets, text)
+        if self._kind == "move" and len(self.move_seconds) < MAX_TIMINGS:
+            self.move_seconds.append(time.perf_counter() - started)
         return replies
 
     def _handle(self, conn: Connection, frame) -> list[dict]:
@@ -186,6 +193,7 @@ class GameServer:
         except ProtocolError as exc:
             return [error(exc.code, str(exc), exc.re_id, exc.refused)]
         kind, re_id = message["type"], message.get("id")
+        self._kind = kind
         if self.failure is not None:
             return [error("stopping", "the server is stopping", re_id, kind)]
         try:
@@ -467,7 +475,8 @@ class GameServer:
                  "text": record.record_text}]
 
 
-async def run(host: str, port: int, db: str, grace: float = GRACE_SECONDS) -> int:
+async def run(host: str, port: int, db: str, grace: float = GRACE_SECONDS,
+              stats: str | None = None) -> int:
     server = GameServer(SQLiteStorage(db), grace=grace)
     try:
         bound = await server.start(host, port)
@@ -483,4 +492,7 @@ async def run(host: str, port: int, db: str, grace: float = GRACE_SECONDS) -> in
             pass
     await server.stopped.wait()
     await server.close()
+    if stats:
+        with open(stats, "w", encoding="utf-8") as out:
+            json.dump({"move_seconds": server.move_seconds}, out)
     return 1 if server.failure else 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
@@ -108,11 +109,35 @@ _COLUMNS = ("id, private, invite, start_position, time_base, time_increment, sea
 
 
 class SQLiteStorage(Storage):
-    def __init__(self, path: str = ":memory:") -> None:
+    """SQLite in WAL mode. A commit appends to the write-ahead log without waiting
+    for the disk; copying the log into the database (a checkpoint, which does wait
+    for the disk, tens of ms on a busy one) runs on a thread of its own every
+    ``checkpoint_every`` seconds, so no game waits for it."""
+
+    def __init__(self, path: str = ":memory:", checkpoint_every: float = 1.0) -> None:
         self._db = sqlite3.connect(path, isolation_level=None)   # explicit transactions
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self._stop = threading.Event()
+        self._checkpointer = None
+        if path != ":memory:" and not path.startswith("file::memory:"):
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop, args=(path, checkpoint_every),
+                name="roundtable-checkpoint", daemon=True)
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self, path: str, every: float) -> None:
+        db = sqlite3.connect(path, isolation_level=None)
+        try:
+            while not self._stop.wait(every):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:
+                    pass            # busy or failing: the log just grows until the next try
+        finally:
+            db.close()
 
     # --- writing ---------------------------------------------------------------
     def _state(self, r: TableRecord) -> tuple:
@@ -179,4 +204,11 @@ class SQLiteStorage(Storage):
         return None if row is None else self._record(row)
 
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(10)
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass
         self._db.close()

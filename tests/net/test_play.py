@@ -4,10 +4,10 @@ import asyncio
 import pytest
 
 from game import camelot_record
-from game.camelot_board import CamelotBoard
 from game.net.client import Client, ServerRefused
 
-from .helpers import CASTLE_LINE, CASTLE_POSITION, OPENING, run_scenario, seated_pair
+from .helpers import (CASTLE_GAME, CASTLE_LINE, CASTLE_POSITION, OPENING, play_line,
+                      run_scenario, seated_pair)
 
 
 def test_a_castle_win_seen_by_both_players_and_a_spectator_and_kept_as_a_record():
@@ -45,6 +45,22 @@ def test_a_castle_win_seen_by_both_players_and_a_spectator_and_kept_as_a_record(
     run_scenario(scenario)
 
 
+def test_a_whole_game_from_the_start_to_a_castle_win():
+    async def scenario(server, url):
+        alice, bob, carol, table = await seated_pair(url, spectator=True)
+        moved = (await play_line(alice, bob, table, CASTLE_GAME))[-1]
+        assert (moved["status"], moved["winner"]) == ("won", "black")
+        assert moved["reason"] == "Black occupies White's castle"
+        seen = [(await carol.expect("moved", table=table))["move"] for _ in CASTLE_GAME]
+        assert seen == CASTLE_GAME
+        assert (await carol.expect("game_over", table=table))["result"] == "0-1"
+        text = (await alice.record(table))["text"]
+        parsed = camelot_record.parse(text)
+        assert parsed.moves == tuple(CASTLE_GAME) and parsed.result == "0-1"
+        assert parsed.to_game().winner == "black"
+    run_scenario(scenario)
+
+
 def test_a_capture_is_broadcast_with_its_captured_square():
     from game.camelot_board import position_from_pieces
     position = position_from_pieces({"E8": "M", "E9": "m", "L4": "M", "A13": "m"})
@@ -59,12 +75,7 @@ def test_a_capture_is_broadcast_with_its_captured_square():
 def test_a_game_from_the_start_ends_by_resignation():
     async def scenario(server, url):
         alice, bob, carol, table = await seated_pair(url, spectator=True)
-        engine = CamelotBoard()
-        for ply, move in enumerate(OPENING):
-            moved = await (alice if ply % 2 == 0 else bob).move(table, move)
-            engine.play(move)
-            assert moved["position"] == engine.position_text()
-            assert moved["ply"] == ply + 1
+        last = (await play_line(alice, bob, table, OPENING))[-1]
         over = await bob.resign(table)
         assert (over["winner"], over["reason"]) == ("white", "Black resigned")
         assert [(await carol.expect("moved"))["move"] for _ in OPENING] == OPENING
@@ -73,7 +84,7 @@ def test_a_game_from_the_start_ends_by_resignation():
         assert record["moves"] == OPENING and record["text"].rstrip().endswith("1-0")
         parsed = camelot_record.parse(record["text"])      # a resignation: the server's result
         assert (parsed.result, parsed.tag("Termination")) == ("1-0", "Black resigned")
-        assert parsed.to_game().position_text() == engine.position_text()
+        assert parsed.to_game().position_text() == last["position"]
     run_scenario(scenario)
 
 

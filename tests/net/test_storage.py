@@ -1,5 +1,6 @@
 """SQLite storage: what is written is what a restart reads back."""
 import sqlite3
+import time
 
 import pytest
 
@@ -65,3 +66,20 @@ def test_a_move_that_cannot_be_stored_is_never_announced_and_the_server_stops():
         assert refusal.value.code == "stopping"
         assert all(m["type"] != "moved" for m in bob.drain())
     run_scenario(scenario, storage=FailingStorage(":memory:"))
+
+
+def test_the_write_ahead_log_is_copied_into_the_database_by_the_checkpoint_thread(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    store = SQLiteStorage(str(path), checkpoint_every=0.05)
+    size_before = path.stat().st_size
+    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+    store.create_table(record)
+    for ply in range(200):
+        record.moves.append(f"F{ply % 9 + 1}-F{ply % 9 + 2}")
+        store.add_move(record)
+    deadline = time.monotonic() + 5
+    while path.stat().st_size <= size_before and time.monotonic() < deadline:
+        time.sleep(0.02)                 # only a checkpoint writes the database file itself
+    assert path.stat().st_size > size_before
+    store.close()
+    assert SQLiteStorage(str(path)).load_table(record.id).moves == record.moves
