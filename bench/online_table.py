@@ -59,7 +59,7 @@ def main() -> None:
         lobby.sit(created, "black")
         until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")
         table = app.scenes.top
-        until(app, lambda: table.table_info.get("status") == "playing", "the start")
+        until(app, lambda: table.info.status == "playing", "the start")
         chooser = random.Random(3)
         cpu, wall, moves = [], [], 0
         for frame in range(args.frames):

@@ -108,7 +108,7 @@ def shoot(size, out: Path) -> None:
         until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")
         table = app.scenes.top
         carol.send({"type": "watch", "table": bob_table})
-        until(app, lambda: table.table_info.get("status") == "playing", "the start")
+        until(app, lambda: table.info.status == "playing", "the start")
         chooser = random.Random(5)
         for ply in range(8):
             game = table.game
@@ -123,7 +123,7 @@ def shoot(size, out: Path) -> None:
         bob.send({"type": "chat", "table": bob_table, "text": "Good luck!"})
         table.session.send({"type": "chat", "table": bob_table, "text": "You too. Nice opening."})
         carol.send({"type": "chat", "table": bob_table, "text": "Nice canter, Bob."})
-        until(app, lambda: len(table.chat) >= 3, "the table chat")
+        until(app, lambda: len(table.info.chat) >= 3, "the table chat")
         bob.send({"type": "move", "table": bob_table, "token": bob_token,
                   "move": table.game.move_text(chooser.choice(table.game.legal_moves()))})
         until(app, lambda: table.travel is not None, "Bob's move")

@@ -16,8 +16,6 @@ lost. The network never blocks a frame: ``update_table`` polls the session.
 """
 from __future__ import annotations
 
-import time
-from collections import deque
 
 import pygame
 
@@ -34,8 +32,16 @@ from ..table.board_layers import COLORS
 from .camelot_board_scene import CamelotBoardScene
 from .online_session import SET_PHRASES, OnlineSession
 
-CHAT_KEPT = 80                     # lines of table chat remembered
+CHAT_SHOWN = 40                    # the last chat lines there may be room for
 CHAT_LIMIT = 500                   # characters, as the server allows
+
+
+def error_line(message: dict) -> str:
+    """An ``error`` message as one line for the player."""
+    text = str(message.get("message") or message.get("code") or "refused")
+    if message.get("local"):
+        return text[:1].upper() + text[1:]
+    return "The server refused: " + text[:1].lower() + text[1:]
 
 
 def game_from_table(table: dict) -> CamelotBoard:
@@ -79,14 +85,13 @@ class CamelotOnlineScene(CamelotBoardScene):
     def __init__(self, app, session: OnlineSession, table: dict, on_leave=None) -> None:
         self.session = session
         self.table_id = table["table"]
-        self.table_info = table
+        # The table as the server last described it (seats, clocks, chat …), folded
+        # from its messages by game.net.view; the board below is the scene's own.
+        self.info = session.state.table(self.table_id)
         self.color = session.seat(self.table_id)      # None: watching
-        self.result: tuple | None = None               # (winner, reason) from the server
         self.pending: str | None = None                # our move, sent, not yet acknowledged
-        self.chat: deque = deque(maxlen=CHAT_KEPT)
         self.chat_field = TextField(app, "Chat: click here or press H", CHAT_LIMIT, self._say)
         self.on_leave = on_leave
-        self._clocks: tuple | None = None              # (clocks dict, monotonic when received)
         self._draw_dialog = None
         self._side_drawn = None
         self.side_rect = pygame.Rect(0, 0, 0, 0)
@@ -100,7 +105,7 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     def enter(self) -> None:
         super().enter()
-        self._sync(self.table_info)
+        self._sync()
 
     def leave(self) -> None:
         super().leave()
@@ -149,11 +154,15 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     # --- who plays ----------------------------------------------------------------------
     def _seat(self, color: str) -> dict | None:
-        return (self.table_info.get("seats") or {}).get(color)
+        return (self.info.seats or {}).get(color)
 
     def _seated_and_playing(self) -> bool:
-        return (self.color is not None and self.result is None
-                and self.table_info.get("status") == "playing")
+        return self.color is not None and self.info.status == "playing"
+
+    @property
+    def result(self) -> tuple | None:
+        """(winner, reason) once the server says the game is over."""
+        return (self.info.winner, self.info.reason) if self.info.status == "finished" else None
 
     def _computer_side(self, color: str) -> bool:
         return False
@@ -185,8 +194,7 @@ class CamelotOnlineScene(CamelotBoardScene):
         if self.result is not None:
             reason = self.result[1] or "The game is over"
             return reason[:1].upper() + reason[1:]
-        status = self.table_info.get("status")
-        if status == "waiting":
+        if self.info.status == "waiting":
             return "Waiting for both seats to be taken"
         if self.pending is not None:
             return f"Sending {self.pending}…"
@@ -265,8 +273,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         kind = message.get("type")
         if kind == "link":
             if message["state"] == "online" and self.color is None:
-                self.session.send({"type": "watch", "table": self.table_id,
-                                   **({"invite": self.table_info["invite"]} if self.table_info.get("invite") else {})})
+                invite = {"invite": self.info.invite} if self.info.invite else {}
+                self.session.send({"type": "watch", "table": self.table_id, **invite})
             elif message["state"] == "offline":
                 self.pending = None         # sends were refused; the move is the player's again
             return
@@ -276,26 +284,22 @@ class CamelotOnlineScene(CamelotBoardScene):
         if message.get("table") != self.table_id:
             return
         if kind == "table":
-            self._sync(message)
+            self._sync(message.get("moves", []))
         elif kind == "moved":
             self._moved(message)
         elif kind == "seated":
             self.color = message["color"]
-        elif kind == "chat":
-            self.chat.append((message.get("from", "?"), message.get("text", "")))
         elif kind == "draw_offer":
-            self.table_info["draw_offer"] = message.get("to")
             if message.get("to") == self.color:
                 self._offer_dialog()
             else:
-                self.chat.append(("", f"{message.get('by', '?').capitalize()} offers a draw."))
+                self.info.chat.append(("", f"{message.get('by', '?').capitalize()} offers a draw."))
         elif kind == "draw_declined":
-            self.table_info["draw_offer"] = None
-            self.chat.append(("", f"{message.get('by', '?').capitalize()} declines the draw."))
+            self.info.chat.append(("", f"{message.get('by', '?').capitalize()} declines the draw."))
         elif kind == "record":
             self._save_record(message)
         elif kind == "game_over":
-            self._finished(message.get("winner"), message.get("reason", ""))
+            self._close_offer_dialog()
 
     def _refused(self, message: dict) -> None:
         if message.get("code") == "offline":
@@ -308,30 +312,14 @@ class CamelotOnlineScene(CamelotBoardScene):
         if message.get("refused") == "move":
             self.pending = None
             self.app.sound.play("invalid")
-        text = message.get("message") or message.get("code") or "refused"
-        self.app.toast("The server refused: " + text[:1].lower() + text[1:], 3.0)
-
-    def _finished(self, winner, reason: str) -> None:
-        self.result = (winner, reason)
-        self.table_info["status"] = "finished"
-        self._close_offer_dialog()
-
-    def _set_clocks(self, clocks) -> None:
-        self._clocks = (clocks, time.monotonic()) if clocks else None
+        self.app.toast(error_line(message), 3.0)
 
     def clock_ms(self, color: str) -> float | None:
-        if self._clocks is None:
-            return None
-        clocks, when = self._clocks
-        ms = clocks.get(color)
-        if ms is None:
-            return None
-        if clocks.get("running") == color and self.result is None:
-            ms -= (time.monotonic() - when) * 1000
-        return max(0.0, ms)
+        """What ``color``'s clock shows now (counted down since the server's word)."""
+        clocks = self.info.clocks_now()
+        return None if clocks is None else clocks.get(color)
 
     def _moved(self, message: dict) -> None:
-        self._set_clocks(message.get("clocks"))
         ply, played = message.get("ply", 0), len(self.game.history)
         if ply <= played:
             return                                      # already shown (a resync came first)
@@ -347,8 +335,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         if mine:
             self.pending = None
         self.play(move, by_computer=not mine)
-        if message.get("status") not in (None, "playing"):
-            self._finished(message.get("winner"), message.get("reason", ""))
+        if self.result is not None:
+            self._close_offer_dialog()
 
     def _rebuild_soon(self) -> None:
         """The local game lost step: ask for the table's whole state."""
@@ -358,11 +346,11 @@ class CamelotOnlineScene(CamelotBoardScene):
         else:
             self.session.send({"type": "watch", "table": self.table_id})
 
-    def _sync(self, table: dict) -> None:
+    def _sync(self, moves: list | None = None) -> None:
         """The server's view of the table replaces ours where they differ."""
-        self.table_info = table
-        self._set_clocks(table.get("clocks"))
-        moves, history = list(table.get("moves", [])), list(self.game.history)
+        info = self.info
+        moves = list(info.moves if moves is None else moves)
+        history = list(self.game.history)
         if moves != history:
             if moves[:len(history)] == history and len(moves) == len(history) + 1:
                 try:
@@ -373,25 +361,24 @@ class CamelotOnlineScene(CamelotBoardScene):
                     self.play(move, by_computer=self.game.turn != self.color)
             if list(self.game.history) != moves:
                 try:
-                    self.game = game_from_table(table)
+                    self.game = game_from_table({"start_position": info.start_position,
+                                                 "moves": moves})
                 except RoundTableError:
                     self.app.toast("The server's game could not be replayed here", 4.0)
                     return
                 self.show_state()
         if self.pending is not None and self.game.turn != self.color:
             self.pending = None
-        seats = table.get("seats") or {}
-        if (table.get("status") == "waiting" and self.color is not None
+        seats = info.seats or {}
+        if (info.status == "waiting" and self.color is not None and len(seats) == 2
                 and all(seat and seat.get("present") for seat in seats.values())):
             # Both players are here: the game starts (either may ask; a second ask is refused
             # harmlessly, see _refused).
             self.session.send({"type": "start", "table": self.table_id,
                                "token": self.session.token(self.table_id)})
-        if table.get("status") == "finished" and self.result is None:
-            self._finished(table.get("winner"), table.get("reason") or "")
-        if table.get("draw_offer") == self.color and self.color is not None:
+        if info.draw_offer == self.color and self.color is not None and self.result is None:
             self._offer_dialog()
-        elif table.get("draw_offer") is None:
+        elif info.draw_offer is None:
             self._close_offer_dialog()
 
     # --- draw offers and the end ----------------------------------------------------------
@@ -449,8 +436,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         token = self.session.token(self.table_id)
         if token:
             message["token"] = token
-        elif self.table_info.get("invite"):
-            message["invite"] = self.table_info["invite"]
+        elif self.info.invite:
+            message["invite"] = self.info.invite
         self.session.send(message)
 
     def _save_record(self, message: dict) -> None:
@@ -483,11 +470,11 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     def _side_state(self) -> tuple:
         clocks = tuple(None if (ms := self.clock_ms(c)) is None else clock_text(ms) for c in COLORS)
-        running = self._clocks[0].get("running") if self._clocks and self.result is None else None
-        watchers = tuple(self.table_info.get("spectators", []))
-        return (clocks, running, watchers, tuple(self.chat), self.chat_field.text,
+        running = (self.info.clocks or {}).get("running") if self.result is None else None
+        watchers = tuple(self.info.spectators)
+        return (clocks, running, watchers, tuple(self.info.chat)[-CHAT_SHOWN:], self.chat_field.text,
                 self.chat_field.active,
-                tuple(self._side_name(c) for c in COLORS), self.table_info.get("invite"))
+                tuple(self._side_name(c) for c in COLORS), self.info.invite)
 
     def resting_changes(self) -> list[pygame.Rect]:
         rects = super().resting_changes()
@@ -546,4 +533,4 @@ class CamelotOnlineScene(CamelotBoardScene):
         self.chat_field.draw(surface, s)
 
 
-__all__ = ["CamelotOnlineScene", "game_from_table", "clock_text", "open_phrases"]
+__all__ = ["CamelotOnlineScene", "error_line", "game_from_table", "clock_text", "open_phrases"]

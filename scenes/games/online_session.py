@@ -3,19 +3,19 @@
 :class:`OnlineSession` wraps :class:`~game.net.bridge.NetBridge` (the client on
 its own thread) and, when the player hosts, the server on its own thread
 (:class:`~game.net.host.ServerThread`). The scenes call :meth:`poll` from
-``update()``: it never waits, so the network never holds up a frame. The
-session keeps what both screens need — the link's state as one line, the
-lobby, the lobby chat — and hands every message on to the scene asking.
+``update()``: it never waits, so the network never holds up a frame. Every
+message is folded into ``state`` (:class:`~game.net.view.OnlineState`: the link,
+the lobby and its chat, each table as the server describes it) and handed on to
+the scene asking; the session adds the link as one line for a person.
 """
 from __future__ import annotations
 
 import socket
-from collections import deque
 
 from game.net.bridge import NetBridge
 from game.net.cli import DEFAULT_PORT
+from game.net.view import OnlineState
 
-CHAT_KEPT = 60                       # lines of lobby chat remembered
 SET_PHRASES = ("Hello!", "Good luck!", "Good game", "Well played!", "Thanks!", "One moment, please")
 
 
@@ -49,11 +49,8 @@ class OnlineSession:
         self.bridge = NetBridge(url, name, **options)
         self.url, self.name = url, name
         self.host = host                  # a ServerThread when hosting on this computer
-        self.link, self.detail = "connecting", ""
+        self.state = OnlineState(name)
         self.ever_online = False
-        self.users: list[str] = []
-        self.tables: list[dict] = []
-        self.lobby_chat: deque = deque(maxlen=CHAT_KEPT)
         self.grace = 60.0
         self._next_id = 0
 
@@ -70,6 +67,27 @@ class OnlineSession:
     def online(self) -> bool:
         return self.link == "online"
 
+    @property
+    def link(self) -> str:
+        return self.state.link
+
+    @property
+    def detail(self) -> str:
+        return self.state.link_detail
+
+    @property
+    def users(self) -> list[str]:
+        return self.state.users
+
+    @property
+    def tables(self) -> list[dict]:
+        """The lobby's tables (public, not finished)."""
+        return self.state.lobby_tables
+
+    @property
+    def lobby_chat(self):
+        return self.state.lobby_chat
+
     def send(self, message: dict) -> int:
         """Queue ``message`` with a fresh id (returned); never waits."""
         self._next_id += 1
@@ -85,21 +103,25 @@ class OnlineSession:
         return seat[0] if seat else None
 
     def poll(self) -> list[dict]:
-        """What has arrived; the session notes the link, the lobby and its chat."""
+        """What has arrived (never waits), each message folded into ``state`` first."""
         messages = self.bridge.poll()
-        for message in messages:
+        for index, message in enumerate(messages):
+            try:
+                self.state.apply(message)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                # Not what protocol v1 promises (another server, a newer version):
+                # one line for the player, and the message goes no further.
+                message = messages[index] = {
+                    "type": "error", "code": "bad_message", "local": True,
+                    "message": f"the server sent a {str(message.get('type'))[:30]!r} message "
+                               "this app cannot read"}
+                continue
             kind = message.get("type")
             if kind == "link":
-                self.link, self.detail = message["state"], message.get("detail", "")
                 self.ever_online |= self.link == "online"
             elif kind == "welcome":
                 self.name = message.get("name", self.name)
                 self.grace = message.get("grace", self.grace)
-            elif kind == "lobby":
-                self.users = list(message.get("users", []))
-                self.tables = list(message.get("tables", []))
-            elif kind == "lobby_chat":
-                self.lobby_chat.append((message.get("from", "?"), message.get("text", "")))
         return messages
 
     def link_line(self) -> str:

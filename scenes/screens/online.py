@@ -25,7 +25,7 @@ from ..core.scene import Scene
 from ..core.text_field import TextField
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                        rounded_panel, ui_scale, wrap_text)
-from ..games.camelot_online import CamelotOnlineScene, open_phrases
+from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
 from ..games.online_session import OnlineSession, lan_address, normalise_address
 from ..store.settings import data_dir
 
@@ -251,9 +251,8 @@ class OnlineScene(Scene):
                 return
             if message.get("refused") in ("sit", "watch"):
                 self.joining = None
-            text = message.get("message") or message.get("code", "refused")
             if message.get("code") != "offline":
-                self.app.toast("The server refused: " + text, 3.0)
+                self.app.toast(error_line(message), 3.0)
 
     # --- input ---------------------------------------------------------------------------
     def _build_focus(self) -> None:

@@ -146,7 +146,7 @@ def test_a_game_online_through_the_apps_own_input(served):
     scene = app.scenes.top
     assert scene.color == "black" and scene.flipped
     # Both seats are taken: the app starts the game itself.
-    until(app, lambda: scene.table_info.get("status") == "playing", "the start")
+    until(app, lambda: scene.info.status == "playing", "the start")
     wait_for(bob, of("table", status="playing"))
     assert clock_text(scene.clock_ms("white")) == "10:00"
 
@@ -183,7 +183,7 @@ def test_a_game_online_through_the_apps_own_input(served):
     until(app, lambda: "The server refused" in toasts(app), "the refusal")
     assert "\n" not in toasts(app) and scene.game.history == ["D6-C5", "D11-C12"]
     bob.send({"type": "decline_draw", "table": table_id, "token": token})
-    until(app, lambda: any("declines" in text for _, text in scene.chat), "the decline")
+    until(app, lambda: any("declines" in text for _, text in scene.info.chat), "the decline")
 
     # Bob offers a draw: Alice is asked, and declines with the gamepad's B.
     bob.send({"type": "offer_draw", "table": table_id, "token": token})
@@ -191,6 +191,12 @@ def test_a_game_online_through_the_apps_own_input(served):
     pad(app, pygame.CONTROLLER_BUTTON_B)
     wait_for(bob, of("draw_declined", by="black"))
     assert app.scenes.top is scene
+
+    # A message this app cannot read (not protocol v1): one line, nothing changes.
+    scene.session.bridge._inbox.put({"type": "moved", "table": table_id, "ply": 3})
+    step(app)
+    assert "The server sent a 'moved' message this app cannot read" in toasts(app)
+    assert len(scene.game.history) == 2
 
     # The server goes away: one line says so, and the app keeps drawing frames.
     hosts[0].stop()
@@ -205,7 +211,7 @@ def test_a_game_online_through_the_apps_own_input(served):
     until(app, lambda: scene.session.online, "the reconnection")
     assert not scene.status_line().startswith("Connection lost")
     wait_for(bob, of("table", table=table_id))
-    until(app, lambda: all((scene.table_info["seats"][c] or {}).get("present") for c in ("white", "black")),
+    until(app, lambda: all((scene.info.seats[c] or {}).get("present") for c in ("white", "black")),
           "both players back")
     assert scene.game.history == ["D6-C5", "D11-C12"]
     bob.send({"type": "move", "table": table_id, "token": token, "move": "I6-J5"})
@@ -225,7 +231,7 @@ def test_a_game_online_through_the_apps_own_input(served):
 
     # Chat: typed on the keyboard, and a gamepad's set phrase.
     bob.send({"type": "chat", "table": table_id, "text": "Good luck!"})
-    until(app, lambda: ("Bob", "Good luck!") in scene.chat, "Bob's chat")
+    until(app, lambda: ("Bob", "Good luck!") in scene.info.chat, "Bob's chat")
     click(app, scene.chat_field.rect.center)
     type_text(app, "Thanks, you too")
     key(app, pygame.K_RETURN)
@@ -276,12 +282,12 @@ def test_a_private_table_by_invite_code_and_a_watcher(served):
     until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the private table")
     scene = app.scenes.top
     assert scene.color == "black"
-    until(app, lambda: scene.table_info.get("status") == "playing", "the start")
+    until(app, lambda: scene.info.status == "playing", "the start")
 
     # Carol watches from another app-side session: she sees the moves and cannot play.
     carol = scripted(served, "Carol")
     carol.send({"type": "watch", "table": table_id, "invite": invite})
-    until(app, lambda: scene.table_info.get("spectators") == ["Carol"], "the watcher")
+    until(app, lambda: scene.info.spectators == ["Carol"], "the watcher")
     bob.send({"type": "move", "table": table_id, "token": token, "move": "F7-F8"})
     assert wait_for(carol, of("moved", ply=1))["move"] == "F7-F8"
     until(app, lambda: scene.game.history == ["F7-F8"], "Bob's move")
@@ -347,7 +353,7 @@ def test_watching_a_game_from_the_lobby(served):
     assert scene.selected is None
     bob.send({"type": "move", "table": table_id, "token": bob_token, "move": "F7-F8"})
     until(app, lambda: scene.travel is not None, "the move")
-    assert scene.travel.color == PATH_COMPUTER and "Carol" in scene.table_info["spectators"]
+    assert scene.travel.color == PATH_COMPUTER and "Carol" in scene.info.spectators
     online.session.close()
 
 
@@ -373,6 +379,6 @@ def test_news_in_the_same_frame_as_the_seat_reaches_the_table(served):
     step(app)
     scene = app.scenes.top
     assert isinstance(scene, CamelotOnlineScene)
-    assert scene.table_info["seats"]["white"]["name"] == "Bob"
-    until(app, lambda: scene.table_info.get("status") == "playing", "the start")
+    assert scene.info.seats["white"]["name"] == "Bob"
+    until(app, lambda: scene.info.status == "playing", "the start")
     online.session.close()
