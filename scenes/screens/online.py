@@ -187,11 +187,18 @@ class OnlineScene(Scene):
             return run
         buttons = [(f"Sit as {c.capitalize()}", then(lambda c=c: self.sit(tid, c)))
                    for c in ("white", "black") if not table.get(c) and table.get("status") == "waiting"]
+        if self.session.token(tid):
+            buttons = [("Back to your seat", then(lambda: self.take_back(tid)))]
         buttons += [("Watch", then(lambda: self.watch(tid))),
                     ("Cancel", lambda: self.app.scenes.remove(dialog))]
         dialog = DialogScene(self.app, f"Table {tid}", [describe_table(table)], buttons,
                              on_back=lambda: self.app.scenes.remove(dialog))
         self.app.scenes.push(dialog)
+
+    def take_back(self, table: str) -> None:
+        """The seat this player left (its token is kept): sit there again."""
+        self.joining = table
+        self.session.send({"type": "resume", "table": table, "token": self.session.token(table)})
 
     def sit(self, table: str, color: str, invite: str | None = None) -> None:
         message = {"type": "sit", "table": table, "color": color}
@@ -215,7 +222,10 @@ class OnlineScene(Scene):
             return
         self.invite_field.text = ""
         self.invite_field.deactivate()
-        self.sit(code[0], "black", code[1])
+        if self.session.token(code[0]):
+            self.take_back(code[0])
+        else:
+            self.sit(code[0], "black", code[1])
 
     def lobby_say(self, text: str) -> None:
         self.session.send({"type": "lobby_chat", "text": text})

@@ -292,10 +292,21 @@ def test_a_private_table_by_invite_code_and_a_watcher(served):
     assert wait_for(carol, of("moved", ply=1))["move"] == "F7-F8"
     until(app, lambda: scene.game.history == ["F7-F8"], "Bob's move")
 
-    # Back to the lobby: the seat is left, the lobby takes over.
+    # Back to the lobby: the seat is left (kept, absent), the lobby takes over.
     click(app, toolbar(scene, "Lobby").rect.center)
     assert app.scenes.top is online
-    until(app, lambda: online.session.users, "the lobby again")
+    wait_for(bob, lambda m: m.get("type") == "table"
+             and (m["seats"]["black"] or {}).get("present") is False)
+    # The same code again takes the seat back, and the game goes on.
+    click(app, online.invite_field.rect.center)
+    type_text(app, f"{table_id}-{invite}")
+    key(app, pygame.K_RETURN)
+    until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the seat again")
+    again = app.scenes.top
+    assert again.color == "black" and again.game.history == ["F7-F8"]
+    wait_for(bob, lambda m: m.get("type") == "table"
+             and (m["seats"]["black"] or {}).get("present") is True)
+    until(app, lambda: again.interactive, "Alice's turn")
     online.session.close()
 
 
