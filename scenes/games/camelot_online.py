@@ -178,7 +178,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         where = f"Table {self.table_id} on {self.session.url}"
         if self.color is None:
             return f"{where}: you watch {names[0]} (White) against {names[1]} (Black)."
-        return f"{where}: you play {self.color.capitalize()} against {names[COLORS.index(self.color) ^ 1]}."
+        opponent = names[COLORS.index(self.color) ^ 1]
+        return f"{where}: you play {self.color.capitalize()} against {opponent}."
 
     def _side_name(self, color: str) -> str:
         seat = self._seat(color)
@@ -195,6 +196,8 @@ class CamelotOnlineScene(CamelotBoardScene):
             reason = self.result[1] or "The game is over"
             return reason[:1].upper() + reason[1:]
         if self.info.status == "waiting":
+            if self.info.invite and self.color is not None:
+                return f"Waiting for an opponent: give a friend the code {self.table_id}-{self.info.invite}"
             return "Waiting for both seats to be taken"
         if self.pending is not None:
             return f"Sending {self.pending}…"

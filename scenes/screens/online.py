@@ -131,10 +131,17 @@ class OnlineScene(Scene):
 
     def host_here(self) -> None:
         """Start the server on this computer and join it."""
+        if not self.name_field.text.split():
+            self.app.toast("Type a name first", 2.0)
+            return
         db = self.db
         if db is None:
             folder = data_dir()
-            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                self.app.toast(f"Cannot host here: no folder for the games ({exc.strerror})", 4.0)
+                return
             db = str(folder / "server.sqlite3")
         host = None
         for port in (self.port, 0):             # the usual port, or any free one
@@ -152,7 +159,11 @@ class OnlineScene(Scene):
         where = "127.0.0.1" if self.bind == "127.0.0.1" else lan_address()
         self.friend_address = f"{where}:{host.port}"
         self.connect(f"ws://127.0.0.1:{host.port}")
-        self.session.host = host
+        if self.session is None:
+            host.stop()
+            self.friend_address = ""
+            return
+        self.session.host = host                # stopped with the session
 
     def disconnect(self) -> None:
         if self.session is not None:

@@ -393,3 +393,26 @@ def test_news_in_the_same_frame_as_the_seat_reaches_the_table(served):
     assert scene.info.seats["white"]["name"] == "Bob"
     until(app, lambda: scene.info.status == "playing", "the start")
     online.session.close()
+
+
+def test_host_on_this_computer_then_a_friend_joins(monkeypatch, tmp_path):
+    monkeypatch.setenv("ROUNDTABLE_NET_LOOPBACK", "1")    # 127.0.0.1 only, any free port
+    app = make_app()
+    online = OnlineScene(app, name="Alice", db=str(tmp_path / "hosted.sqlite3"))
+    app.scenes.reset(online)
+    step(app)
+    assert online.address_field.text == ""           # nothing to dial by accident
+    click(app, button(online, "Host on this computer").rect.center)
+    until(app, lambda: online.session is not None and online.session.online, "the hosted server")
+    host, port = online.friend_address.split(":")
+    assert host == "127.0.0.1" and int(port) > 0
+    friend = NetBridge(f"ws://{online.friend_address}", "Bob")
+    try:
+        friend.start()
+        wait_for(friend, of("welcome"))
+        until(app, lambda: set(online.session.users) == {"Alice", "Bob"}, "the friend")
+        click(app, button(online, "Disconnect").rect.center)   # the server stops with it
+        assert online.state == "connect" and online.friend_address == ""
+        wait_for(friend, of("link", state="offline"))
+    finally:
+        friend.close()
