@@ -258,6 +258,11 @@ def test_invite_codes_are_read_leniently_and_refused_when_wrong():
     assert parse_invite("T-ABCD") is None
 
 
+def test_a_text_field_drops_control_and_invisible_characters():
+    from scenes.core.text_field import clean
+    assert clean("a\u202eb\x07c\u200dd é") == "abcd é"
+
+
 def test_a_private_table_by_invite_code_and_a_watcher(served):
     db, hosts, links = served
     bob = scripted(served, "Bob")
