@@ -471,3 +471,15 @@ def test_a_full_screen_window_that_reports_a_size_below_the_minimum_becomes_a_wi
     step(app, 2)
     assert not app.fullscreen and app.size[0] >= MIN_WINDOW[0] and app.size[1] >= MIN_WINDOW[1]
     assert app.settings.fullscreen      # the player's choice is unchanged; F11 goes back
+
+
+def test_the_menu_lays_out_in_any_size_it_is_given():
+    """Should a window manager still hand over a few pixels, the menu does not fail."""
+    from scenes.screens.menu import MenuScene
+
+    from .harness import make_app
+    app = make_app()
+    menu = MenuScene(app)
+    for size in [(1, 1), (10, 10), (1, 1000), (1000, 1)]:
+        menu.resize(size)
+        assert all(tile.rect.w >= 1 for tile in menu.tiles)
