@@ -8,7 +8,6 @@ never overwritten, and the player is told in one line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
 from game.base import Status
 from game.parsing import MAX_SEED
@@ -57,25 +56,9 @@ def rebuild_engine(data: dict):
     return game_class(data["game_id"]).from_json(data["engine"])
 
 
-def check_players(game_id: str, extra: dict) -> None:
-    """What a save's ``extra`` holds must fit its game: the board game's players
-    (mode, side, level, all three), nothing for a patience. From the engine's
-    names only, so this layer needs no scene."""
-    from game.camelot_ai import LEVELS
-    if game_id == "camelot-board":
-        if set(extra) != set(BOARD_PLAYERS):
-            raise DamagedFileError("the players are missing")
-        choice(extra["mode"], "mode", ("computer", "two"))
-        choice(extra["human"], "side", ("white", "black"))
-        choice(extra["level"], "level", LEVELS)
-    elif extra:
-        raise DamagedFileError(f"{game_id} takes no {', '.join(sorted(map(shown, extra)))}")
-
-
-def _check(data: dict, check_options: Callable[[str, dict], None] | None = None) -> None:
+def _check(data: dict) -> None:
     """Every field against the save's schema and its game; DamagedFileError says
-    which is wrong. Nothing is resumed that a scene could not take as it is.
-    ``check_options(game_id, extra)``, if given, adds the screens' own check."""
+    which is wrong. Nothing is resumed that a scene could not take as it is."""
     from game import GAME_IDS
     from game.errors import RoundTableError
 
@@ -93,9 +76,15 @@ def _check(data: dict, check_options: Callable[[str, dict], None] | None = None)
     if isinstance(start, dict) and "seed" in start and start["seed"] != seed:
         raise DamagedFileError(f"the game is deal {shown(start['seed'])}, not deal {seed}")
     extra = mapping(data.get("extra", {}), "the players")
-    check_players(game_id, extra)
-    if check_options is not None:
-        check_options(game_id, extra)
+    if game_id == "camelot-board":
+        from ..games.camelot_computer import LEVELS
+        if set(extra) != set(BOARD_PLAYERS):
+            raise DamagedFileError("the players are missing")
+        choice(extra["mode"], "mode", ("computer", "two"))
+        choice(extra["human"], "side", ("white", "black"))
+        choice(extra["level"], "level", LEVELS)
+    elif extra:
+        raise DamagedFileError(f"{game_id} takes no {', '.join(sorted(map(shown, extra)))}")
     try:
         game = rebuild_engine(data)
     except RoundTableError as exc:
@@ -104,17 +93,15 @@ def _check(data: dict, check_options: Callable[[str, dict], None] | None = None)
         raise DamagedFileError("the saved game is already over")
 
 
-def load_save(path: Path | None = None,
-              check_options: Callable[[str, dict], None] | None = None) -> tuple[dict | None, str | None]:
+def load_save(path: Path | None = None) -> tuple[dict | None, str | None]:
     """The saved game's data (None when there is none) and a one-line message
-    when it could not be used (a damaged one is moved aside). ``check_options
-    (game_id, extra)`` raises ValueError when the screens cannot take the save."""
+    when it could not be used (a damaged one is moved aside)."""
     path = path or save_path()
     data, message = load_versioned(path, SAVE_FILE_VERSION, "Saved game", SAVE_MAX_BYTES)
     if data is None:
         return None, message
     try:
-        _check(data, check_options)
+        _check(data)
     except (ValueError, TypeError, KeyError) as exc:
         return None, moved_aside_message(path, "Saved game", exc)
     return data, None

@@ -483,17 +483,3 @@ def test_the_menu_lays_out_in_any_size_it_is_given():
     for size in [(1, 1), (10, 10), (1, 1000), (1000, 1)]:
         menu.resize(size)
         assert all(tile.rect.w >= 1 for tile in menu.tiles)
-
-
-def test_the_screens_can_add_their_own_check_of_a_save():
-    save_path().parent.mkdir(parents=True, exist_ok=True)
-    save_path().write_text(json.dumps(good_save()))
-    seen = []
-    assert load_save(check_options=lambda game_id, extra: seen.append((game_id, extra)))[1] is None
-    assert seen == [("clock", {})]
-
-    def refuse(game_id, extra):
-        raise ValueError(f"{game_id} is not on this screen")
-
-    data, line = load_save(check_options=refuse)
-    assert data is None and line.startswith("Saved game was unreadable (clock is not on this screen); kept as")
