@@ -175,7 +175,7 @@ def _summary(game: Game) -> dict:
 
 def cmd_games(args) -> int:
     from . import GAMES, is_available
-    rows = [{"id": gid, "title": GAMES[gid][2], "available": is_available(gid)} for gid in GAME_IDS]
+    rows = [{"id": gid, "title": GAMES[gid].title, "available": is_available(gid)} for gid in GAME_IDS]
     if args.json:
         print(json.dumps(rows))
     else:
@@ -289,10 +289,11 @@ def cmd_perft(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from .solver_common import SOLVER_MODULES, solver_for
-    if args.game not in SOLVER_MODULES:
+    from . import SOLVER_IDS
+    from .solver_common import solver_for
+    if args.game not in SOLVER_IDS:
         game_class(args.game)                          # unknown game: its own message
-        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_MODULES)}")
+        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_IDS)}")
     game = new_game(args.game, args.seed, args.deck)
     solve = solver_for(args.game)
     kwargs = {"max_seconds": args.max_seconds}
@@ -319,7 +320,9 @@ COMMANDS = {"solve": cmd_solve, "games": cmd_games, "moves": cmd_moves, "play": 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()          # a closed pipe shows here, not at exit
+        return code
     except (UsageError, RoundTableError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -16,9 +16,13 @@ import pygame
 
 from .actions import Action, InputEvent
 from .input import InputMapper
+from .navigator import Navigator
 from .scene import Scene, SceneStack
-from ..store.settings import Settings, load_settings, save_settings
+from .sound import Sound
 from .ui import FONTS, INK, draw_text, rounded_panel, ui_scale
+from ..store.files import LEFT_AS_IT_IS, one_line
+from ..store.settings import Settings, load_settings, prepare_folders, save_settings
+from ..store.stats import load_stats
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -32,7 +36,6 @@ def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
     try:
         pygame.image.save(surface, path)
     except (pygame.error, OSError) as exc:
-        from ..store.files import one_line
         return one_line(f"could not save the screenshot to {path!r}: {exc}", 200)
     return None
 
@@ -71,9 +74,10 @@ class App:
         self.window_size = opt.size or WINDOW_DEFAULT
         self.screen = self._set_mode()
         self.input = InputMapper()
-        from .sound import Sound
         self.sound = Sound(enabled=settings.sound, volume=settings.volume)
         self.scenes = SceneStack()
+        self.navigator = Navigator()     # the screens layer puts in its own
+        self.art_cache: dict = {}        # shared art kept across scenes (the table layer's)
         self.running = True
         self.exit_code = 0
         self.frame_count = 0
@@ -91,9 +95,6 @@ class App:
         file that could not be used. A folder that cannot be written is said
         once, and nothing is written there this run; a file that is there but
         could not be read is never overwritten."""
-        from ..store.files import LEFT_AS_IT_IS
-        from ..store.settings import prepare_folders
-        from ..store.stats import load_stats
         folder_problem = prepare_folders()
         self.keep_files = folder_problem is None
         self.keep_settings = self.keep_files
@@ -161,23 +162,6 @@ class App:
         if problem:
             self.toast(problem)
 
-    # --- shared art -----------------------------------------------------------
-    def card_art(self, card_width: int):
-        """Card pictures at this width with the chosen back, all rendered now (a
-        face rendered on first sight would cost a visible hitch mid-animation);
-        the last two are kept, so a new deal or a return from the menu costs nothing."""
-        from ..table.card_art import CardArt
-        cache = self.__dict__.setdefault("_card_art", {})
-        key = (card_width, self.settings.card_back)
-        art = cache.get(key)
-        if art is None:
-            art = CardArt(card_width, self.settings.card_back)
-            art.prerender()
-            if len(cache) >= 2:
-                cache.pop(next(iter(cache)))
-            cache[key] = art
-        return art
-
     # --- messages -----------------------------------------------------------
     def toast(self, text: str, seconds: float = 3.0) -> None:
         """A one-line message at the bottom of the screen for a few seconds."""
@@ -223,13 +207,10 @@ class App:
         """Quitting in the middle of a game keeps it for the next launch."""
         if self.fixed_step or not self.keep_files:
             return  # screenshots, timedemos: nothing of the player's; or nowhere to keep it
-        from ..table.game_scene import GameScene
-        from ..store.saves import in_progress, save_game
-        scene = next((s for s in reversed(self.scenes.scenes) if isinstance(s, GameScene)), None)
-        if scene is not None and in_progress(scene):
-            problem = save_game(scene)
-            if problem:
-                print(f"roundtable: {problem}")
+        scene = next((s for s in reversed(self.scenes.scenes) if s.holds_game), None)
+        problem = scene.save_on_quit() if scene is not None else None
+        if problem:
+            print(f"roundtable: {problem}")
 
     def dispatch(self, event: InputEvent) -> None:
         if event.action == Action.QUIT:

@@ -169,9 +169,11 @@ def sound_for_events(events) -> list[str]:
       the waste or the chooser, a face-down card coming up) is a ``flip``;
       any other card moved is a ``place``.
     """
+    # start-up: the app loads this module before the menu; the engine's event
+    # types load with the first game.
     from game.base import CardFlipped, CardMoved, CardRemoved
     try:
-        from game.camelot_board import PieceCaptured, PieceMoved
+        from game.camelot_board import PieceCaptured, PieceMoved  # start-up: as above
     except ImportError:  # pragma: no cover - the engine always has them
         PieceCaptured = PieceMoved = ()
 

@@ -34,27 +34,30 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.camelot_board import CamelotBoard, PieceCaptured, PieceMoved, parse_path_text
-from game.camelot_moves import CASTLES
+from game.camelot_board import MUST_CAPTURE, MUST_LEAVE_CASTLE, CamelotBoard, PieceCaptured, PieceMoved
 from game.errors import RoundTableError
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from ..work.ai_worker import AIWorker
 from ..core.anim import Timer
-from .camelot_computer import DEMO_LEVEL, LEVELS, ComputerTurns
+from .camelot_board_descriptor import LEVELS
+from .camelot_computer import DEMO_LEVEL, ComputerTurns
 from ..table.board_layers import COLORS, BoardLayers, Travel
-from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView, path_captures
+from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView
 from ..table.game_scene import DEMO_NEXT_DEAL, GameScene
 from ..core.overlays import DialogScene
 from ..core.ui import GOLD, ILLEGAL, Button
+from ..store.saves import clear_save
 
 PREVIEW_TIME = 0.8         # s the computer's path is shown before it moves
+STUCK_WORDS = {            # a refused piece: the engine's Refusal.code → the toast
+    MUST_LEAVE_CASTLE: "The piece in your own castle must move out first",
+    MUST_CAPTURE: "Capturing is compulsory: choose a piece that can jump",
+}
 
 
 class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
-    game_id = "camelot-board"
-    has_deals = False
-    title = "Camelot (board game)"
+    engine = CamelotBoard
 
     def __init__(self, app, seed=None, demo=False, game=None, mode: str | None = None,
                  human: str = "white", level: str = "medium") -> None:
@@ -86,6 +89,9 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         return CamelotBoard()
 
     # --- modes and lifecycle -------------------------------------------------------
+    def saved_options(self) -> dict:
+        return {"mode": self.mode, "human": self.human, "level": self.level}
+
     @property
     def flipped(self) -> bool:
         return self.mode == "computer" and self.human == "black"
@@ -107,7 +113,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
     def open_setup(self, first: bool = False) -> None:
         """The small dialog: against the computer (colour, level) or two players."""
-        from ..screens.navigation import open_menu
         level_cell = [self.level]
 
         def choose(mode, human="white"):
@@ -122,7 +127,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
         def back():
             if first or self.mode is None:
-                open_menu(self.app)
+                self.app.navigator.open_menu()
             else:
                 self.app.scenes.remove(dialog)
 
@@ -163,8 +168,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.start_game(self.mode or "two", self.human)
 
     def open_pause(self, reason: str = "") -> None:
-        from ..screens.navigation import open_menu
-
         def resume():
             self.app.scenes.pop()
 
@@ -178,11 +181,10 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
             ("Resume", resume), ("New game", then(self.open_setup)),
             ("Restart", then(self.restart)), ("How to play", self.open_help),
-            ("Main menu", lambda: open_menu(self.app))],
+            ("Main menu", lambda: self.app.navigator.open_menu())],
             on_back=resume))
 
     def show_game_over(self) -> None:
-        from ..screens.navigation import open_menu
         self.over_shown = True
         if self.demo:
             self._timers.append(Timer(DEMO_NEXT_DEAL, lambda: self.start_game("demo")))
@@ -201,7 +203,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             result = "drawn" if title == "Draw" else "won" if good else "lost"
             self.record_result(good, result, self.level)
         else:
-            from ..store.saves import clear_save
             clear_save()
 
         def then(action):
@@ -213,7 +214,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         buttons = [("Play again", then(self.restart)), ("New game…", then(self.open_setup))]
         if self.game.can_undo:
             buttons.append(("Undo last move", then(self.undo)))
-        buttons.append(("Main menu", lambda: open_menu(self.app)))
+        buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
         reason = self.game.status_reason
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
                  f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played."]
@@ -287,14 +288,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.hint_move = None
 
     def _last_from_history(self):
-        history = self.game.history
-        if not history:
-            return None
-        try:
-            path, marks = parse_path_text(history[-1])
-        except RoundTableError:
-            return None
-        return path, path_captures(path, marks)
+        move = self.game.last_move
+        return None if move is None else (move.path, frozenset(move.captures))
 
     def show_record(self, record, by_computer: bool = False) -> None:
         steps, piece = [], None
@@ -349,19 +344,11 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             if len(alts) > 1:
                 return f"Path {index % len(alts) + 1} of {len(alts)}: Tab, wheel or RB for the next"
         head = "Your move" if self.mode == "computer" else f"{turn} to move"
-        stuck = self._stuck_in_castle()
-        if stuck and self._movable() <= set(stuck):
+        if game.must_leave_castle():
             return f"{head}: the piece in your own castle must come out"
         if game.capture_is_compulsory:
             return f"{head}: capturing is compulsory"
         return head
-
-    def _stuck_in_castle(self) -> list[int]:
-        """The side to move's pieces standing in its own castle (they must come out)."""
-        turn = self.game.turn
-        castle = CASTLES[COLORS.index(turn)]
-        return [sq for sq in castle
-                if (piece := self.game.piece_at(sq)) is not None and piece.color == turn]
 
     def score_line(self) -> str:
         counts = {c: 0 for c in COLORS}
@@ -515,12 +502,9 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         return "nothing"
 
     def _why_stuck(self, sq: int) -> str:
-        stuck = self._stuck_in_castle()
-        if stuck and sq not in stuck and self._movable() <= set(stuck):
-            return "The piece in your own castle must move out first"
-        if self.game.capture_is_compulsory:
-            return "Capturing is compulsory: choose a piece that can jump"
-        return "That piece cannot move now"
+        """The engine's reason the piece on ``sq`` may not move, in the table's words."""
+        refusal = self.game.why_piece_cannot_move(sq)
+        return STUCK_WORDS.get(refusal.code if refusal else None, "That piece cannot move now")
 
     def _cycle(self, step: int) -> None:
         preview = self._preview()

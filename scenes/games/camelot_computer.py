@@ -13,7 +13,6 @@ from game.errors import RoundTableError
 
 from ..table.game_scene import AUTOPLAY_PAUSE
 
-LEVELS = ("easy", "medium", "hard")
 DEMO_LEVEL = "medium"
 HINT_LEVEL = "easy"
 HINT_SECONDS = 0.35        # search time for a hint

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from game import GAME_IDS
+
 from .files import DamagedFileError, load_versioned, moved_aside_message, write_json_atomic
 from .schema import (MAX_COUNT, MAX_SCORE, MAX_SECONDS, choice, flag, mapping, number, optional,
                      sequence, whole, word)
@@ -186,7 +188,6 @@ def load_stats(path: Path | None = None) -> tuple[Stats, str | None]:
     if data is None:
         return Stats(path=path), message
     try:
-        from game import GAME_IDS
         games = mapping(data.get("games", {}), "games")
         return Stats({choice(gid, "game", GAME_IDS): GameStats.from_json(g)
                       for gid, g in games.items()}, path), None

@@ -21,6 +21,8 @@ import math
 
 import pygame
 
+from ..core.ui import FONTS
+
 FILES = "ABCDEFGHIJKL"
 SS = 4  # supersampling factor for round shapes
 
@@ -206,7 +208,6 @@ class BoardArt:
         return max(12, int(self.cell * 0.5))
 
     def _draw_badge(self, number: int, color) -> pygame.Surface:
-        from ..core.ui import FONTS
         size = self.badge_size
         big = pygame.Surface((size * SS, size * SS), pygame.SRCALPHA)
         centre = (size * SS / 2, size * SS / 2)
@@ -247,8 +248,9 @@ class BoardArt:
         return (self.mx + col * self.cell, self.my + row * self.cell)
 
     def _draw_board(self, flipped: bool) -> pygame.Surface:
+        # start-up: the menu imports this module (the board game's emblem and help
+        # diagram); the board's geometry loads when a board is first drawn.
         from game.camelot_moves import CASTLES, SQUARE_COORDS
-        from ..core.ui import FONTS
         c = self.cell
         surf = pygame.Surface(board_pixel_size(c), pygame.SRCALPHA)
         rects = {}
@@ -256,7 +258,7 @@ class BoardArt:
             rects[sq] = pygame.Rect(*self.square_topleft(f, r, flipped), c, c)
         border = max(2, int(c * 0.16))
         # Drop shadow, frame and an inner edge, following the board's outline.
-        from game.camelot_moves import rank_span
+        from game.camelot_moves import rank_span  # start-up: as above
         rows = []   # one rect per rank: the board's outline, drawn in a few rects
         for r in range(1, 17):
             lo, hi = rank_span(r)
@@ -289,7 +291,7 @@ class BoardArt:
             for y in (int(c * 0.36), surf.get_height() - int(c * 0.36)):
                 text = FONTS.text(FILES[f], px, LABEL)
                 surf.blit(text, text.get_rect(center=(x, y)))
-        from game.camelot_moves import rank_span
+        from game.camelot_moves import rank_span  # start-up: as above
         for r in range(1, 17):
             first, last = rank_span(r)
             y = self.square_topleft(first, r, flipped)[1] + c // 2

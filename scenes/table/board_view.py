@@ -15,10 +15,10 @@ import math
 
 import pygame
 
-from game.camelot_moves import MIDPOINT, SQUARE_COORDS, rank_span
+from game.camelot_moves import SQUARE_COORDS, rank_span
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
-from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel, wrap_text
 
 # Colours of the overlays (one meaning each, throughout).
 HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus
@@ -36,11 +36,6 @@ SELECT_TINT = (255, 240, 160, 90)
 
 SQUARE_INDEX = {coords: sq for sq, coords in enumerate(SQUARE_COORDS)}
 START_COUNTS = {"knight": 4, "man": 10}
-
-
-def path_captures(path: tuple[int, ...], marks: str) -> frozenset[int]:
-    """Captured squares of a path whose steps are marked '-' or 'x'."""
-    return frozenset(MIDPOINT[(a, b)] for a, b, m in zip(path, path[1:], marks) if m == "x")
 
 
 class BoardView:
@@ -273,7 +268,7 @@ class BoardView:
         pygame.draw.line(surface, (255, 255, 255, 40), (x, y), (rect.right - pad, y), max(1, int(s)))
         y += int(8 * s)
         if info.get("note"):
-            for line in _wrap(info["note"], int(19 * s), width):
+            for line in wrap_text(info["note"], int(19 * s), width):
                 draw_text(surface, line, 19 * s, (x, y), info.get("note_color", INK))
                 y += int(22 * s)
             y += int(6 * s)
@@ -334,7 +329,3 @@ class BoardView:
         r = int(radius + dot + 2)
         return [pygame.Rect(int(cx) - r, int(cy) - r, 2 * r, 2 * r)]
 
-
-def _wrap(text: str, px: int, width: int) -> list[str]:
-    from ..core.ui import wrap_text
-    return wrap_text(text, px, width)

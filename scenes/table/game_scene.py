@@ -1,7 +1,8 @@
 """What every game scene shares: the engine, the HUD and toolbar, undo/redo,
 new deal/restart, hints, automatic play, demo mode, pause and game over.
 
-A game scene subclasses :class:`GameScene` and writes the table: ``new_engine``,
+A game scene subclasses :class:`GameScene`, names its ``engine`` class (whose
+id, title and deals are the scene's) and writes the table: ``new_engine``,
 ``layout``, ``show_new_game``, ``show_record`` (animate a MoveRecord),
 ``show_state`` (after undo/redo), ``handle_table`` (pointer and focus input),
 ``draw_table`` and ``busy``. Every rule question goes to ``self.game``.
@@ -12,6 +13,7 @@ import random
 
 import pygame
 
+from game import game_info
 from game.base import MoveRecord, Status
 from game.errors import IllegalMoveError, NotationError
 
@@ -22,6 +24,7 @@ from ..core.scene import Scene
 from ..core.sound import sound_for_events
 from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                  merge_rects, ui_scale)
+from ..store.saves import clear_save, in_progress, save_game
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
@@ -29,11 +32,19 @@ WIN_DIALOG_DELAY = 2.0  # s of celebration before the game-over dialog
 
 
 class GameScene(Scene):
-    game_id = ""
+    engine: type | None = None  # the game's engine class (a subclass names it)
+    game_id = ""       # these three come from the engine's descriptor (game.GAMES)
     title = ""
-    has_hints = True
     has_deals = True   # a patience has deal numbers; the board game does not
+    has_hints = True
+    holds_game = True
     demo_cycle = False  # attract mode: after a demo game, the next game's demo
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.engine is not None:
+            info = game_info(cls.engine.game_id)
+            cls.game_id, cls.title, cls.has_deals = info.id, info.title, info.dealt
 
     def __init__(self, app, seed: int | None = None, demo: bool = False, game=None) -> None:
         super().__init__(app)
@@ -197,7 +208,6 @@ class GameScene(Scene):
         self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
 
     def open_pause(self, reason: str = "") -> None:
-        from ..screens.navigation import open_menu
         self.autoplay = False if not self.demo else self.autoplay
 
         def resume():
@@ -215,20 +225,26 @@ class GameScene(Scene):
         lines.append(f"{self.title} — deal {self.seed}" if self.has_deals else self.title)
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
             ("Resume", resume), ("Restart", restart), ("New deal", new_deal),
-            ("How to play", self.open_help), ("Main menu", lambda: open_menu(self.app))],
+            ("How to play", self.open_help), ("Main menu", lambda: self.app.navigator.open_menu())],
             on_back=resume))
 
     def open_help(self) -> None:
-        from ..screens.help import HelpScene
-        self.app.scenes.push(HelpScene(self.app, self.game_id))
+        self.app.navigator.open_help(self.game_id)
 
     # --- statistics and the saved game --------------------------------------
+    def saved_options(self) -> dict:
+        """The options this game was started with, kept with a saved game and
+        given back to the scene's constructor when it is resumed."""
+        return {}
+
+    def save_on_quit(self) -> str | None:
+        return save_game(self) if in_progress(self) else None
+
     def _new_game_started(self) -> None:
         """A fresh deal or a restart: a new time, and an old save is stale."""
         self.play_seconds = 0.0
         self._recorded = None
         if not self.demo:
-            from ..store.saves import clear_save
             clear_save()
 
     def count_time(self, dt: float) -> None:
@@ -240,7 +256,6 @@ class GameScene(Scene):
         """The game ended: into the statistics (once per game), and no save."""
         if self.demo:
             return
-        from ..store.saves import clear_save
         clear_save()
         if self._recorded is self.game:
             return
@@ -278,16 +293,13 @@ class GameScene(Scene):
         if not (self.demo_cycle or self.app.options.demo == "all"):
             self.new_deal()
             return
-        from ..screens.navigation import open_game, playable_games
-        games = playable_games()
-        following = games[(games.index(self.game_id) + 1) % len(games)]
+        following = self.app.navigator.next_game(after=self.game_id)
         if following == self.game_id:
             self.new_deal()
         else:
-            open_game(self.app, following, demo=True, cycle=True)
+            self.app.navigator.open_game(following, demo=True, cycle=True)
 
     def _game_over_dialog(self) -> None:
-        from ..screens.navigation import open_menu
         won = self.game.status is Status.WON
 
         def then(action):
@@ -299,7 +311,7 @@ class GameScene(Scene):
         buttons = [("New deal", then(self.new_deal)), ("Restart", then(self.restart))]
         if not won and self.game.can_undo:
             buttons.append(("Undo last move", then(self.undo)))
-        buttons.append(("Main menu", lambda: open_menu(self.app)))
+        buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
         title = {Status.WON: "You won!", Status.LOST: "Game over",
                  Status.DRAW: "Draw"}.get(self.game.status, "Game over")
         lines = [self.game.status_reason.capitalize() + "." if self.game.status_reason else "",
@@ -317,8 +329,7 @@ class GameScene(Scene):
         if self.demo:
             if a not in (Action.POINTER_MOVE, Action.POINTER_UP, Action.FOCUS_LOST,
                          Action.DEVICE_ADDED):
-                from ..screens.navigation import open_menu
-                open_menu(self.app)
+                self.app.navigator.open_menu()
             return
         if a == Action.DEVICE_LOST:
             self.open_pause("The gamepad was disconnected.")

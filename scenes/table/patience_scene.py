@@ -1,6 +1,5 @@
 """What the patience scenes share: a table of piles played with the engine's
-move objects (each has ``source``, ``target`` and ``card``; Hamilton's also
-``count``).
+move objects (``game.base.PileMove``: ``source``, ``target``, ``card``, ``count``).
 
 Input, the same for every patience:
 
@@ -16,10 +15,11 @@ Input, the same for every patience:
   that has a move.
 * **Double-click**: whatever the game makes of it (subclasses).
 
-A subclass lays out the table and answers a few questions: what a plain click
-on a pile does (:meth:`click_pile`), which cards may be picked up
-(:meth:`can_grab`), and which illegal move to hand the engine so it can explain
-a refused drop (:meth:`explain`). Every rule question goes to ``self.game``.
+A subclass lays out the table and says what a double-click does. What a plain
+click on a pile does, which cards may be picked up and why not, and which move
+a drop means (legal or not, for the engine to explain) are the engine's
+answers: ``click_move``, ``can_pick_up``/``why_not_pick_up``/``max_pick_up``
+and ``move_between`` of ``game.base.CardGame``.
 
 The computer player (demo, automatic play, hints) thinks in a :class:`Thinker`,
 off the frame loop when the game says so (``think_in_background``).
@@ -39,6 +39,7 @@ from .card_table import CardTable
 from ..core.focus import nearest_in_direction
 from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
 from ..core.anim import Timer
+from ..work.solver_service import SolverService, cached_winnable_deals, winnable_deal
 from ..work.thinker import Thinker, warm_up
 from ..core.ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 
@@ -54,7 +55,6 @@ _solver_owner: list = []   # the one scene whose solver runs (one game is played
 def pick_winnable_deal(game_id: str, rng) -> int | None:
     """A deal number from the proven-winnable cache list (None if there is none).
     Only the cache: solving deals to find one would block the frame loop."""
-    from ..work.solver_service import cached_winnable_deals, winnable_deal
     if not cached_winnable_deals(game_id):
         return None
     return winnable_deal(game_id, rng)
@@ -95,27 +95,41 @@ class PatienceScene(GameScene):
         self._stuck_noted = None
         super().__init__(app, seed, demo, game)
 
-    # --- for subclasses ---------------------------------------------------
+    # --- what the engine says input means ----------------------------------------
+    def _count_from(self, pile: str, index: int | None) -> int:
+        """How many cards lie from ``index`` to the top of ``pile`` (1 for None)."""
+        return 1 if index is None else len(self._piles.get(pile, [])) - index
+
     def can_grab(self, pile: str, index: int) -> bool:
         """May the player pick up the cards of ``pile`` from ``index`` up?"""
-        cards = self._piles.get(pile, [])
-        return index == len(cards) - 1 and any(m.source == pile for m in self._legal)
+        count = self._count_from(pile, index)
+        return 0 <= index and count >= 1 and self.game.can_pick_up(pile, count)
 
     def why_not_grab(self, pile: str, index: int | None) -> str:
         """A line for the player who tried to pick up what cannot move ('' for none)."""
-        return ""
+        if index is None:
+            return ""
+        reason = self.game.why_not_pick_up(pile, self._count_from(pile, index))
+        return reason[:1].upper() + reason[1:]
 
     def click_pile(self, pile: str, index: int | None) -> bool:
-        """A plain click (or SELECT) with nothing selected: True if it did
-        something (turned the stock, removed a card …)."""
-        return False
-
-    def double_click(self, pile: str, index: int | None) -> None: ...
+        """A plain click (or SELECT) with nothing selected: True if it meant a
+        move (turn the stock, remove a ten …), played or refused with a reason."""
+        move = self.game.click_move(pile)
+        if move is None:
+            return False
+        self.play(move)
+        return True
 
     def explain(self, pile: str, index: int, target: str):
-        """An (illegal) move of the cards at ``pile[index:]`` to ``target`` for the
-        engine to refuse with its reason; None when there is nothing to say."""
-        return None
+        """The move meant by putting the cards at ``pile[index:]`` on ``target``,
+        for the engine to refuse with its reason; None when it means no move."""
+        if index is None or index < 0:
+            return None
+        return self.game.move_between(pile, self._count_from(pile, index), target)
+
+    # --- for subclasses ---------------------------------------------------
+    def double_click(self, pile: str, index: int | None) -> None: ...
 
     def default_selection(self) -> tuple[str, int] | None:
         """What is in hand when the player selected nothing (Camelot: the waste)."""
@@ -123,7 +137,7 @@ class PatienceScene(GameScene):
 
     def focus_depth_limit(self, pile: str) -> int:
         """How many cards from the top the focus may cover in ``pile``."""
-        return 1
+        return max(1, self.game.max_pick_up(pile))
 
     def table_labels(self) -> list[tuple[str, float, tuple[float, float], str, tuple]]:
         """Text lying on the table: (text, px, pos, anchor, colour)."""
@@ -183,7 +197,7 @@ class PatienceScene(GameScene):
             return []
         card, n = cards[index][0], len(cards) - index
         return [m for m in self._legal if m.source == pile and m.card == card
-                and m.target is not None and getattr(m, "count", 1) == n]
+                and m.target is not None and m.count == n]
 
     def targets_of(self, sel: tuple[str, int] | None) -> dict:
         """Legal target pile → move, for a selection."""
@@ -250,12 +264,11 @@ class PatienceScene(GameScene):
     def show_hint(self, move) -> None:
         if self.app.input.last_device != "mouse" and move.source in self.table.slots:
             self.focus = move.source
-            self.focus_depth = getattr(move, "count", 1)
+            self.focus_depth = move.count
             self._clamp_focus()
 
     def on_illegal(self, move) -> None:
-        pile = move.target if getattr(move, "target", None) in self.table.slots else \
-            getattr(move, "source", None)
+        pile = move.target if move.target in self.table.slots else move.source
         if pile in self.table.slots:
             self.flash = (pile, 0.6)
 
@@ -296,7 +309,6 @@ class PatienceScene(GameScene):
             return
         if (self._solve_version != self._version and self.game.status is Status.PLAYING
                 and self.app.scenes.top is self):
-            from ..work.solver_service import SolverService
             if self._solver is None:
                 for other in list(_solver_owner):     # a scene dropped without leave()
                     other.stop_solver()
@@ -598,7 +610,7 @@ class PatienceScene(GameScene):
             choices = {}
             for move in self._legal:
                 if move.source in self.table.slots:
-                    choices.setdefault(move.source, getattr(move, "count", 1))
+                    choices.setdefault(move.source, move.count)
         if not choices:
             self.app.toast("Nothing to move")
             return
@@ -708,9 +720,9 @@ class PatienceScene(GameScene):
             pile = move.source
             if pile in self.table.slots:
                 cards = self._piles.get(pile, [])
-                self._ring(surface, self._sel_rect(pile, len(cards) - getattr(move, "count", 1)),
+                self._ring(surface, self._sel_rect(pile, len(cards) - move.count),
                            HINT, rects)
-            if getattr(move, "target", None) in self.table.slots:
+            if move.target in self.table.slots:
                 self._ring(surface, self.table.top_rect(move.target), HINT, rects)
         if self.flash:
             pile, left = self.flash
