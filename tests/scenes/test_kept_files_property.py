@@ -221,3 +221,5 @@ def test_every_save_that_loads_resumes(data):
     step(app, 2)
     assert scene.game.to_json() == data["engine"]
     assert data["seconds"] <= scene.play_seconds <= data["seconds"] + 1   # and the clock goes on
+    open_menu(app)                    # the scene's background work ends with it
+    step(app)
