@@ -353,6 +353,28 @@ def test_a_home_that_cannot_be_entered_still_starts_with_settings_in_memory(tmp_
     assert blocker.read_text() == "not a folder"
 
 
+@pytest.mark.parametrize("home", ["a file", "a FIFO", "a path too long"])
+def test_a_home_that_is_no_folder_is_one_line_through_the_menu(tmp_path, monkeypatch, home):
+    if home == "a file":
+        target = tmp_path / "home"
+        target.write_text("x")
+    elif home == "a FIFO":
+        target = tmp_path / "home"
+        os.mkfifo(target)
+    else:
+        target = tmp_path / ("x" * 300) / "home"      # every open fails: File name too long
+    monkeypatch.setenv("ROUNDTABLE_HOME", str(target))
+    app = start_app()
+    line, = lines(app)                                # not one more for each file in it
+    assert line.startswith("Cannot write in ") and line.endswith(
+        "settings and statistics will not be kept after you quit.")
+    if home != "a path too long":
+        assert line == f"Cannot write in {target} (it is not a folder): settings and statistics " \
+                       "will not be kept after you quit."
+    else:
+        assert "(File name too long)" in line and f"…{str(target)[-99:]} " in line and len(line) < 250
+
+
 def test_a_folder_that_cannot_be_written_keeps_the_files_as_they_are(monkeypatch):
     import scenes.store.settings as settings_module
     write_all_good()
