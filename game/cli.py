@@ -6,6 +6,9 @@
     play camelot-board --record FILE [--moves …] [--write-record FILE [--tag NAME=VALUE]]
     simulate GAME --deals N [--seed S]      the computer player over N deals
     perft [--depth N] [--position P]        board-game move-generator counts
+    think camelot-board [--position P] [--seconds S | --depth D] [--level L]
+                                            the board-game engine's best move
+    engine                                  the board-game engine's line protocol
     solve GAME (--seed N | --deck D) [--max-states N] [--max-seconds S]
                                             exact solver: winnable (with a line),
                                             not winnable, or unknown past a limit
@@ -162,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 lambda t, w, lo, hi: parse_float(t, w, lo, hi, low_open=True)),
                    help="give up (unknown) after this many seconds")
     v.add_argument("--json", action="store_true")
+    camelot_cli.add_commands(sub)
     return parser
 
 
@@ -314,7 +318,7 @@ def cmd_solve(args) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "games": cmd_games, "moves": cmd_moves, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft}
+            "simulate": cmd_simulate, "perft": cmd_perft, **camelot_cli.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:
