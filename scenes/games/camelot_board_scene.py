@@ -138,6 +138,7 @@ class CamelotBoardScene(BoardAnalysis, ComputerTurns, BoardLayers, GameScene):
                    ("Play Black against the computer", choose("computer", "black")),
                    (f"Computer level: {self.level.capitalize()}", cycle_level),
                    ("Two players at this screen", choose("two")),
+                   ("Play online", lambda: self.app.navigator.open_online()),
                    ("Main menu" if first or self.mode is None else "Cancel", back)]
         dialog = DialogScene(self.app, "Camelot", ["Who plays? White moves first."], buttons,
                              on_back=back)

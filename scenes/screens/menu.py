@@ -25,7 +25,8 @@ class MenuScene(Scene):
         self.games = list(GAMES.values())
         self.tiles = [Button(d.title, self._starter(d.id)) for d in self.games]
         self.tile_ids = [d.id for d in self.games]
-        self.buttons = [Button("Watch a demo", self.demo), Button("How to play", self.help),
+        self.buttons = [Button("Play online", self.online),
+                        Button("Watch a demo", self.demo), Button("How to play", self.help),
                         Button("Statistics", self.statistics), Button("Replay a game", self.replays),
                         Button("Settings", self.settings),
                         Button("Quit", lambda: self.app.quit())]
@@ -62,6 +63,9 @@ class MenuScene(Scene):
             f"Resume {game.describe(data)}?", "It was left in the middle when the game was closed."],
             [("Resume", resume), ("Discard", discard)], on_back=discard)
         self.app.scenes.push(dialog)
+
+    def online(self) -> None:
+        self.app.navigator.open_online()
 
     def statistics(self) -> None:
         self.app.scenes.push(StatsScene(self.app, self._chosen_game()))

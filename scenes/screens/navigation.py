@@ -45,6 +45,11 @@ class ScreenNavigator(Navigator):
         """The settings over whatever is showing (a paused game too); Back returns there."""
         self.app.scenes.push(SettingsScene(self.app))
 
+    def open_online(self) -> None:
+        # start-up: the network modules (websockets) load only when someone plays online
+        from .online import open_online
+        open_online(self.app)
+
     def next_game(self, after: str) -> str:
         games = playable_games()
         return games[(games.index(after) + 1) % len(games)]
