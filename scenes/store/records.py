@@ -10,8 +10,9 @@ Writing is the engine's atomic ``write``, which refuses a target that is not a
 regular file (as root, replacing a device node would break the machine); the
 temporary file of a write killed midway is removed by the next one. At
 most ``MAX_KEPT`` records are kept: the oldest go when a new one comes. Listing
-reads at most ``MAX_KEPT`` files, newest first; a file that cannot be read is
-skipped with one line saying why.
+reads at most ``MAX_KEPT`` files, newest first (records saved here by others,
+e.g. an online game's ``.txt``, are listed too, by the time they were written,
+and never pruned); a file that cannot be read is skipped with one line saying why.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from .settings import data_dir
 
 MAX_KEPT = 200                  # a few kB each: well under a megabyte in all
 SUFFIX = ".camelot"
+OTHER_SUFFIX = ".txt"           # records others keep here (online games); listed, never pruned
 TEMP_PREFIX = ".record-"        # camelot_record.write's temporary files
 _NAME_RE = re.compile(r"(\d{4}-\d{2}-\d{2}_\d{6})(?:-(\d{1,4}))?" + re.escape(SUFFIX))
 
@@ -89,27 +91,33 @@ def keep_record(record: GameRecord, folder: Path | None = None,
     return path, None
 
 
-def _kept_names(folder: Path) -> list[str]:
-    """Names of kept records in ``folder``, newest first (regular files only)."""
+def _kept_names(folder: Path, ours_only: bool = True) -> list[str]:
+    """Names of records in ``folder``, newest first (regular files only). Ours
+    are named by time; with ``ours_only`` false, other records put there (an
+    online game's ``.txt``) come too, placed by the time they were written."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return []
-    names = []
+    keyed = []
     for entry in entries:
-        if not _NAME_RE.fullmatch(entry.name):
+        name = entry.name
+        match = _NAME_RE.fullmatch(name)
+        if match is None and (ours_only or name.startswith(".")
+                              or not name.endswith((SUFFIX, OTHER_SUFFIX))):
             continue
         try:
-            if entry.is_file(follow_symlinks=False):
-                names.append(entry.name)
-        except OSError:
-            pass
-    return sorted(names, key=_order, reverse=True)
-
-
-def _order(name: str) -> tuple[str, int]:
-    match = _NAME_RE.fullmatch(name)
-    return (match.group(1), int(match.group(2) or 1))
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            if match is not None:
+                key = (match.group(1), int(match.group(2) or 1))
+            else:
+                stamp = datetime.datetime.fromtimestamp(entry.stat(follow_symlinks=False).st_mtime)
+                key = (stamp.strftime("%Y-%m-%d_%H%M%S"), 0)
+        except (OSError, ValueError, OverflowError):
+            continue
+        keyed.append((key, name))
+    return [name for _, name in sorted(keyed, reverse=True)]
 
 
 def prune(folder: Path, keep: int = MAX_KEPT) -> int:
@@ -129,7 +137,7 @@ def list_records(folder: Path | None = None,
     """The kept records, newest first, and one line for each file skipped."""
     folder = records_dir() if folder is None else Path(folder)
     kept, problems = [], []
-    for name in _kept_names(folder)[:limit]:
+    for name in _kept_names(folder, ours_only=False)[:limit]:
         try:
             kept.append(KeptRecord(folder / name, camelot_record.read(folder / name)))
         except BadRecordError as exc:

@@ -417,3 +417,15 @@ def test_the_analysis_worker_killed_is_replaced_and_the_question_asked_again():
             break
     assert answer is not None and analyst.position == start and answer["move"] is not None
     assert analysis.worker_pids() and pid not in analysis.worker_pids()
+
+
+def test_a_record_saved_beside_ours_by_online_play_is_listed_and_never_pruned(tmp_path):
+    folder = tmp_path / "records"
+    records.keep_record(_record(white="Ours"), folder, datetime.datetime(2020, 1, 1, 0, 0, 0))
+    online = folder / "camelot-online-7.txt"
+    camelot_record.write(_record(white="Online"), online)
+    (folder / "notes.md").write_text("not a record, not listed")
+    kept, problems = records.list_records(folder)
+    assert [k.record.tag("White") for k in kept] == ["Online", "Ours"] and problems == []
+    assert kept[0].when == kept[0].record.tag("Date").replace(".", "-")
+    assert records.prune(folder, keep=0) == 1 and online.exists()
