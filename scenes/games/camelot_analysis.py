@@ -37,7 +37,9 @@ class BoardAnalysis:
 
     @property
     def eval_bar_on(self) -> bool:
-        return bool(getattr(self.app.settings, "eval_bar", False)) and self.mode is not None
+        # at this screen only: no engine beside a game against someone online
+        return bool(getattr(self.app.settings, "eval_bar", False)) and \
+            self.mode in ("computer", "two", "demo")
 
     def hint(self) -> None:
         if not self.interactive:
