@@ -12,7 +12,7 @@ from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
 from .help import HelpScene
 from .menu import MenuScene, SettingsScene
-from .replay import open_replay
+from .replay_list import open_replay
 
 
 class ScreenNavigator(Navigator):

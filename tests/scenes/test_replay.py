@@ -22,7 +22,8 @@ from scenes.core.overlays import DialogScene
 from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.launcher import main as launcher_main
 from scenes.screens.navigation import open_menu
-from scenes.screens.replay import ReplayListScene, ReplayScene, open_replay
+from scenes.screens.replay import ReplayScene
+from scenes.screens.replay_list import ReplayListScene, open_replay
 from scenes.store import records
 from scenes.work import analysis
 
