@@ -52,7 +52,7 @@ GAMES: dict[str, GameInfo] = {info.id: info for info in (
              solver="game.hamilton_solver", solver_limits=(1_000_000, 20.0)),
     GameInfo("clock", "Clock", "game.clock:Clock", solver="game.clock_solver"),
     GameInfo("camelot-board", "Camelot (board game)", "game.camelot_board:CamelotBoard",
-             dealt=False, levels=("easy", "medium", "hard")),   # game.camelot_ai.LEVELS
+             dealt=False, levels=("easy", "medium", "hard", "expert")),   # game.camelot_ai.LEVELS
 )}
 GAME_IDS = tuple(GAMES)
 SOLVER_IDS = tuple(gid for gid, info in GAMES.items() if info.solver)

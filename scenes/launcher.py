@@ -77,8 +77,9 @@ def check_screenshot(path: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from game import GAME_IDS  # start-up: the engine's list of games, without its modules
     p = _Parser(prog="roundtable", description="Round Table: four classic games")
-    p.add_argument("--game", help="start this game: camelot-solitaire, hamilton, clock, camelot-board")
+    p.add_argument("--game", help=f"start this game: {', '.join(GAME_IDS)}")
     p.add_argument("--seed", help="deal number")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--windowed", action="store_true", help="start in a window")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import pygame
@@ -19,7 +20,7 @@ from .input import InputMapper
 from .navigator import Navigator
 from .scene import Scene, SceneStack
 from .sound import Sound
-from .ui import FONTS, INK, draw_text, rounded_panel, ui_scale
+from .ui import FONTS, INK, draw_text, message_band, rounded_panel, ui_scale
 from ..store.files import LEFT_AS_IT_IS, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
 from ..store.stats import load_stats
@@ -59,7 +60,12 @@ class App:
         self.options = options or AppOptions()
         settings, messages = self._load_kept_files(settings)
         self.settings = settings
-        pygame.init()
+        # Only what the game uses: pygame.init() would also open the audio device
+        # at once (and ALSA complains on the terminal when there is none); the
+        # mixer starts quietly with the first sound (``Sound``).
+        pygame.display.init()
+        pygame.font.init()
+        pygame.joystick.init()
         pygame.display.set_caption("Round Table")
         pygame.key.set_repeat(300, 60)
         desktop = pygame.display.get_desktop_sizes()
@@ -123,9 +129,25 @@ class App:
 
     def _set_mode(self) -> pygame.Surface:
         if self.fullscreen:
-            return pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
+            surface = pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
+            # Without a window manager (or with one that keeps the window where
+            # it was) a full-screen window can stay at its windowed position,
+            # half off the screen: put it at the desktop's origin.
+            self._place_window((0, 0))
+            return surface
         size = (max(MIN_WINDOW[0], self.window_size[0]), max(MIN_WINDOW[1], self.window_size[1]))
         return pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    @staticmethod
+    def _place_window(position: tuple[int, int]) -> None:
+        try:
+            with warnings.catch_warnings():   # pygame-ce 2.5 warns of the display-module window
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+            if tuple(window.position) != tuple(position):
+                window.position = position
+        except (AttributeError, pygame.error):
+            pass   # an older pygame or a driver with no window to move
 
     def toggle_fullscreen(self) -> None:
         self.set_fullscreen(not self.fullscreen)
@@ -174,27 +196,23 @@ class App:
         print(f"roundtable: {text}", file=sys.stderr)
 
     def _draw_toasts(self, surface: pygame.Surface) -> list[pygame.Rect]:
-        rects: list[pygame.Rect] = []
+        """The newest message, in the message band above the toolbar (a game
+        keeps its play area out of that band); a newer one replaces it."""
         if not self._toasts:
-            return rects
+            return []
+        text, left = self._toasts[-1]
+        band = message_band(self.size)
         s = ui_scale(self.size)
-        px = int(24 * s)
-        y = self.size[1] - int(96 * s)
-        room = self.size[0] - 20 - int(40 * s)
-        for text, left in reversed(self._toasts):
-            # A long line (a file's path in it) gets a smaller size, so it fits.
-            label_w = FONTS.font(px).size(text)[0]
-            text_px = max(10, int(px * room / label_w)) if label_w > room else px
-            label_w = min(room, label_w)
-            panel = rounded_panel((label_w + int(40 * s), int(px * 1.8)), (10, 20, 16, 220),
-                                  radius=int(10 * s))
-            panel.set_alpha(int(255 * min(1.0, left / 0.3)))
-            rect = panel.get_rect(midbottom=(self.size[0] // 2, y))
-            surface.blit(panel, rect)
-            draw_text(surface, text, text_px, rect.center, INK, anchor="center")
-            rects.append(rect)
-            y = rect.y - int(8 * s)
-        return rects
+        px = int(band.h * 0.6)
+        while px > 8 and FONTS.font(px).size(text)[0] > self.size[0] - int(60 * s):
+            px -= 1                                  # a long message: smaller, still one line
+        w = min(self.size[0] - int(20 * s), FONTS.font(px).size(text)[0] + int(40 * s))
+        panel = rounded_panel((w, band.h - int(4 * s)), (10, 20, 16, 230), radius=int(10 * s))
+        panel.set_alpha(int(255 * min(1.0, left / 0.3)))
+        rect = panel.get_rect(center=band.center)
+        surface.blit(panel, rect)
+        draw_text(surface, text, px, rect.center, INK, anchor="center")
+        return [rect]
 
     # --- loop ---------------------------------------------------------------
     def quit(self, code: int = 0) -> None:

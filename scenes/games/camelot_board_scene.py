@@ -165,6 +165,10 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         else:
             self.open_setup()
 
+    def ask_new_deal(self) -> None:
+        """The setup dialog asks already (and can be cancelled)."""
+        self.new_deal()
+
     def restart(self) -> None:
         self.start_game(self.mode or "two", self.human)
 
@@ -182,6 +186,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
             ("Resume", resume), ("New game", then(self.open_setup)),
             ("Restart", then(self.restart)), ("How to play", self.open_help),
+            ("Settings", self.app.navigator.open_settings),
             ("Main menu", lambda: self.app.navigator.open_menu())],
             on_back=resume))
 
@@ -218,7 +223,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
         reason = self.game.status_reason
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
-                 f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played."]
+                 self.time_and_moves(),
+                 self.assisted_line(good and self.mode == "computer")]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if good else ILLEGAL, update_below=True,
                              dim=40 if good else 100)
@@ -351,9 +357,13 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             return f"{head}: capturing is compulsory"
         return head
 
+    def moves_made(self) -> int:
+        """Numbered as the move list numbers them: White's move and Black's reply are one."""
+        return (len(self.game.history) + 1) // 2
+
     def score_line(self) -> str:
         counts = {c: 0 for c in COLORS}
-        for piece in self.shown.values():
+        for piece in self.on_board():
             counts[piece.color] += 1
         return f"White {counts['white']} · Black {counts['black']}"
 
@@ -374,7 +384,11 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
                 for p in m.paths]
 
     def _pointer_mode(self) -> bool:
-        return self.app.input.last_device == "mouse"
+        """The pointer, not the focus square, says which target is previewed.
+        Only the pointer itself and the focus keys (arrows, SELECT) switch: Tab,
+        H or U pressed with the mouse over a target leave the preview there."""
+        pointing = getattr(self, "_pointing", None)
+        return self.app.input.last_device == "mouse" if pointing is None else pointing
 
     def _preview(self):
         """(target, alternatives, index) of the path shown now, or None."""
@@ -432,6 +446,10 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
     # --- input ---------------------------------------------------------------------------
     def handle_table(self, event: InputEvent) -> None:
         a = event.action
+        if event.is_pointer:
+            self._pointing = True
+        elif a in DIRECTIONS or a == Action.SELECT:
+            self._pointing = False
         if a == Action.POINTER_MOVE:
             self._set_hover(self.view.square_at(event.pos))
         elif a == Action.POINTER_DOWN:
@@ -495,12 +513,25 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
                 self._deselect()
                 return "deselected"
             self._select(sq)
+            self._follow_hint(sq)
             return "selected"
         piece = self.shown.get(sq) if sq is not None else None
         if piece is not None and piece.color == self.game.turn:
             self.app.toast(self._why_stuck(sq), 2.5)
         self._deselect()
         return "nothing"
+
+    def _follow_hint(self, sq: int) -> None:
+        """The hinted piece picked up with the keys or pad: the focus goes on to
+        the hinted square with the hinted path shown, so SELECT plays the hint."""
+        hint = self.hint_move
+        if hint is None or hint.from_square != sq or self._pointer_mode():
+            return
+        alts = self._alternatives(hint.to_square)
+        index = next((i for i, (_, path) in enumerate(alts) if tuple(path) == tuple(hint.path)), None)
+        if index is not None:
+            self.focus_sq = hint.to_square
+            self.alt_index[hint.to_square] = index
 
     def _why_stuck(self, sq: int) -> str:
         """The engine's reason the piece on ``sq`` may not move, in the table's words."""

@@ -62,11 +62,11 @@ class CamelotSolitaireScene(PatienceScene):
         return "stock"
 
     def deal_animation(self) -> None:
-        cw, ch = self.table.card_size
-        x, _ = self.table.slots["stock"].origin
+        # From the left edge, level with the stock: no card crosses the toolbar.
+        cw, _ = self.table.card_size
+        _, y = self.table.slots["stock"].origin
         order = [card for card, _ in self._piles["stock"]]
-        self.table.deal(self._piles, order, (x, self.size[1] + ch * 0.2), stagger=0.026,
-                        duration=0.3)
+        self.table.deal(self._piles, order, (-cw * 1.2, y), stagger=0.026, duration=0.3)
 
     # --- HUD ----------------------------------------------------------------
     def status_line(self) -> str:
@@ -92,6 +92,7 @@ class CamelotSolitaireScene(PatienceScene):
         if pile == "stock":
             self._click(pile, index)      # every click on the stock is a turn of its own
         elif pile == "waste" and self.game.waste is not None:
+            self.assisted = True          # the computer chose the cell
             move = self.game.computer_move(self.rng)
             if move is not None:
                 self.play(move)

@@ -84,7 +84,7 @@ HELP = GameHelp(
         "Clicking or double-clicking the pile of the card's hour plays it too; a wrong "
         "pile is refused with a message.",
     ),
-    caption="The 7 of hearts goes on top of 7 o'clock; that pile's bottom card "
+    caption="The seven of hearts goes on top of 7 o'clock; that pile's bottom card "
             "comes up to the centre.",
     diagram=draw_diagram,
 )

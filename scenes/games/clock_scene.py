@@ -25,6 +25,7 @@ DRAG_THRESHOLD = 6
 
 class ClockScene(GameScene):
     engine = Clock
+    undo_at_the_end = False   # every move is forced: undoing the last changes nothing
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
         self.table = CardTable()
@@ -54,7 +55,7 @@ class ClockScene(GameScene):
         fan = ch * 0.05
         pile_h = ch + 3 * fan
         self.centre_point = (area.centerx, area.centery)
-        ry = (area.h - pile_h) / 2
+        ry = (area.h - pile_h) / 2 - ch * 0.08   # clear of the top bar and the message band
         rx = min(max(ry * 1.5, cw * 4.2), (area.w - cw) / 2)
         self.radii = (rx, ry)
         slots = []
@@ -88,8 +89,9 @@ class ClockScene(GameScene):
         self.table.deal(self.game.piles(), self.game.deck, self._deck_source())
 
     def _deck_source(self) -> tuple[float, float]:
+        """The deck is dealt from the middle of the clock: no card crosses the toolbar."""
         cw, ch = self.table.card_size
-        return (self.centre_point[0] - cw / 2, self.play_area.bottom + ch * 0.2)
+        return (self.centre_point[0] - cw / 2, self.centre_point[1] - ch / 2)
 
     def show_record(self, record) -> None:
         self.table.speed = self.app.settings.speed_factor
@@ -107,10 +109,10 @@ class ClockScene(GameScene):
         return self.table.busy or self._drag is not None
 
     def celebrate(self) -> None:
-        self.table.celebrate(self.centre_point, min(self.radii) * 0.9)
+        self.table.celebrate(*self.celebration_ring())
 
     def show_hint(self, move: ClockMove) -> None:
-        self.focus = move.target if self.app.input.last_device != "mouse" else self.focus
+        self.focus = move.target   # SELECT (A) plays what the hint shows
 
     def on_illegal(self, move) -> None:
         if isinstance(move, ClockMove):

@@ -28,7 +28,7 @@ from ..core.ui import INK_DIM
 
 TABLEAU = [tableau_id(i) for i in range(7)]
 FOUNDATIONS = [foundation_id(k) for k in range(4)]
-FAN = 0.24            # tableau fan per card, in card heights
+FAN = 0.3             # tableau fan per card, in card heights (compressed when long)
 
 
 class HamiltonScene(PatienceScene):
@@ -43,7 +43,8 @@ class HamiltonScene(PatienceScene):
     # --- layout -----------------------------------------------------------
     def layout(self, area: pygame.Rect) -> None:
         gap_y, gap_x, side = 0.06, 0.18, 0.5      # in card heights / widths
-        ch = area.h / (4 + 3 * gap_y)
+        margin = 0.1                              # clear of the top bar and the message band
+        ch = area.h / (4 + 3 * gap_y + 2 * margin)
         cw = min(ch / 1.4, area.w * 0.98 / (9 + 6 * gap_x + 2 * side))
         self.art = shared_card_art(self.app, max(20, int(cw)))
         cw, ch = self.art.size
@@ -51,14 +52,16 @@ class HamiltonScene(PatienceScene):
         width = 9 * cw + 6 * gx + 2 * side * cw
         x0 = area.centerx - width / 2
         top = area.top + (area.h - (4 * ch + 3 * gy)) / 2
+        # The stock, the chooser and the piles start level with the first
+        # foundation; the piles fan down as far as the last one reaches.
         slots = [Slot("stock", (x0, top)),
                  Slot("chooser", (x0, top + ch + gy * 5))]
         x_foundations = x0 + width - cw
         for k, pile in enumerate(FOUNDATIONS):
             slots.append(Slot(pile, (x_foundations, top + k * (ch + gy)), label=self._start_label()))
         tab_x = x0 + cw + side * cw
-        tab_top = area.top + ch * 0.02
-        extent = area.bottom - tab_top - ch - ch * 0.02
+        tab_top = top
+        extent = top + 4 * ch + 3 * gy - tab_top - ch
         for i, pile in enumerate(TABLEAU):
             slots.append(Slot(pile, (tab_x + i * (cw + gx), tab_top), fan=(0, ch * FAN),
                               max_extent=max(0.0, extent)))

@@ -227,7 +227,7 @@ class HelpScene(Scene):
                                  max(1, int(s)))
         if notes:
             y = notes_top
-            surf.blit(FONTS.text(f"In {self.game.title}", self.head_px, GOLD), (0, y))
+            surf.blit(FONTS.text(f"In {self.game.title}", self.head_px, GOLD, bold=True), (0, y))
             y += int(self.head_px * 1.3)
             for line in notes:
                 img = FONTS.text(line, self.text_px, INK)
@@ -309,7 +309,7 @@ class HelpScene(Scene):
         return out
 
     def _title_rect(self) -> pygame.Rect:
-        img = FONTS.text(f"How to play: {self.game.title}", self.title_px, GOLD)
+        img = FONTS.text(f"How to play: {self.game.title}", self.title_px, GOLD, bold=True)
         return img.get_rect(center=(self.size[0] // 2, int(46 * self.scale)))
 
     def _footer_rect(self) -> pygame.Rect:

@@ -7,10 +7,11 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_column,
-                       layout_row, rounded_panel, ui_scale)
+                       layout_row, rounded_panel, ui_scale, wrap_text)
 from ..games import GAMES, check_saved_options, descriptor, playable_games
 from ..store.saves import clear_save, load_save
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
+from ..table.card_art import CardArt
 from .help import HelpScene
 from .statistics import StatsScene
 
@@ -148,7 +149,7 @@ class MenuScene(Scene):
                   28 * s, (w // 2, int(h * 0.12 + 70 * s)), INK_DIM, anchor="center")
         for i, (game, tile) in enumerate(zip(self.games, self.tiles)):
             focused = self.focus.focus == i
-            lift = int(6 * s) if focused else 0
+            lift = int(6 * s) if focused or self.focus.hover == i else 0
             rect = tile.rect.move(0, -lift)
             surface.blit(self.tile_panel, rect)
             game.emblem(surface, pygame.Rect(rect.x, rect.y + int(rect.h * 0.08), rect.w, int(rect.h * 0.5)),
@@ -162,6 +163,7 @@ class MenuScene(Scene):
                 glow_rect(surface, rect, FOCUS, max(2, int(3 * s)), int(18 * s))
         for k, b in enumerate(self.buttons):
             b.hot = self.focus.focus == len(self.tiles) + k
+            b.hovered = self.focus.hover == len(self.tiles) + k
             b.draw(surface, s)
         draw_text(surface, "Arrows, D-pad or mouse to choose · Enter / A to play · F11 full screen",
                   20 * s, (w // 2, h - int(24 * s)), INK_DIM, anchor="center")
@@ -175,7 +177,7 @@ class SettingsScene(Scene):
         self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
                      Button("", self._toggle_sound), Button("", self._change_volume),
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
-                     Button("Back", self.back)]
+                     Button("", self._toggle_indicator), Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
     def _labels(self) -> None:
@@ -186,7 +188,25 @@ class SettingsScene(Scene):
         self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
         self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
         self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
+        self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
 
+    def description(self) -> str:
+        """What the focused setting means, in a line under the rows."""
+        st = self.app.settings
+        return [
+            "Play in a window or fill the screen (F11 switches at any time).",
+            "How fast cards and pieces move.",
+            "Sound effects for moves, refusals, wins and losses.",
+            "How loud the sound effects are.",
+            "The pattern on the backs of the cards.",
+            "Winnable only: every new Camelot and Hamilton deal is one the solver has proved "
+            "can be won. Any: every deal, winnable or not." if st.winnable_only else
+            "Any: every deal, winnable or not. Winnable only: every new Camelot and Hamilton "
+            "deal is one the solver has proved can be won.",
+            "Camelot and Hamilton say in the top bar whether the game can still be won "
+            "(off: no spoilers).",
+            "Back to where you were.",
+        ][self.focus.focus]
     def _toggle_fullscreen(self) -> None:
         self.app.toggle_fullscreen()
 
@@ -222,13 +242,29 @@ class SettingsScene(Scene):
         self.app.settings.winnable_only = not self.app.settings.winnable_only
         self.app.save_settings()
 
+    def _draw_back_preview(self, surface: pygame.Surface) -> None:
+        """The chosen card back, beside its row (left / right shows the others)."""
+        row = self.rows[4].rect
+        width = max(20, int(64 * self.scale))
+        key = (self.app.settings.card_back, width)
+        if getattr(self, "_preview_key", None) != key:
+            self._preview_key = key
+            self._preview = CardArt(width, self.app.settings.card_back).back()
+        rect = self._preview.get_rect(midleft=(row.right + int(24 * self.scale), row.centery))
+        surface.blit(self._preview, rect)
+
+    def _toggle_indicator(self) -> None:
+        """The "winnable?" words in a patience's top bar: a spoiler for some."""
+        self.app.settings.winnable_indicator = not self.app.settings.winnable_indicator
+        self.app.save_settings()
+
     def back(self) -> None:
         self.app.scenes.pop()
 
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.27), int(520 * s), int(52 * s), int(12 * s))
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.2), int(520 * s), int(44 * s), int(10 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -244,7 +280,7 @@ class SettingsScene(Scene):
                 self._change_volume(step, wrap=False)
             elif i == 4:
                 self._next_back(step)
-            elif i in (0, 2, 5):
+            elif i in (0, 2, 5, 6):
                 self.rows[i].action()
             return
         self.focus.handle(event)
@@ -253,9 +289,14 @@ class SettingsScene(Scene):
         s = self.scale
         self._labels()
         surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.16)), GOLD,
+        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.1)), GOLD,
                   anchor="center", shadow=True)
         self.focus.draw(surface, s)
+        self._draw_back_preview(surface)
+        y = self.rows[-1].rect.bottom + int(24 * s)
+        for line in wrap_text(self.description(), int(24 * s), int(720 * s)):
+            draw_text(surface, line, 24 * s, (self.size[0] // 2, y), INK, anchor="midtop")
+            y += int(30 * s)
         draw_text(surface, "Left / right or click to change · Escape or B to go back", 22 * s,
                   (self.size[0] // 2, self.size[1] - int(30 * s)), INK_DIM, anchor="center")
 

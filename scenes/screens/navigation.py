@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
 from .help import HelpScene
-from .menu import MenuScene
+from .menu import MenuScene, SettingsScene
 
 
 class ScreenNavigator(Navigator):
@@ -42,6 +42,10 @@ class ScreenNavigator(Navigator):
         from .online import open_online
         open_online(self.app)
 
+    def open_settings(self) -> None:
+        """The settings over whatever is showing (a paused game too); Back returns there."""
+        self.app.scenes.push(SettingsScene(self.app))
+
     def next_game(self, after: str) -> str:
         games = playable_games()
         return games[(games.index(after) + 1) % len(games)]
@@ -63,8 +67,4 @@ def open_game(app, game_id: str, seed: int | None = None, demo: bool = False,
     install(app).open_game(game_id, seed=seed, demo=demo, cycle=cycle)
 
 
-def has_scene(game_id: str) -> bool:
-    return game_id in playable_games()
-
-
-__all__ = ["ScreenNavigator", "install", "open_menu", "open_game", "has_scene", "playable_games"]
+__all__ = ["ScreenNavigator", "install", "open_menu", "open_game", "playable_games"]

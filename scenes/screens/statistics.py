@@ -128,9 +128,11 @@ class StatsScene(Scene):
     def _draw_numbers(self, surface, rect: pygame.Rect, g: GameStats) -> None:
         s = self.scale
         y = self._heading(surface, rect, "Record")
-        rows = [("Played", str(g.played)), ("Won", str(g.won)),
-                ("Win rate", f"{g.win_rate:.0%}" if g.played else "—"),
-                ("Current streak", str(g.current_streak)), ("Best streak", str(g.best_streak))]
+        rows = [("Played", str(g.played)), ("Won", str(g.won))]
+        if g.assisted:
+            rows.append(("Won with help", str(g.assisted)))   # automatic play or hints
+        rows += [("Win rate", f"{g.win_rate:.0%}" if g.played else "—"),
+                 ("Current streak", str(g.current_streak)), ("Best streak", str(g.best_streak))]
         if self.game.has_deals:
             rows.append(("Best score", "—" if g.best_score is None else str(g.best_score)))
         rows += [("Fastest win", format_time(g.best_time)), ("Average time", format_time(g.average_time))]
@@ -238,7 +240,7 @@ class StatsScene(Scene):
         # Each result as a dot on the line when there is room: green won, red lost.
         if area.w / max(1, n) >= 6 * s:
             for (x, y2), entry in zip(points, g.history):
-                color = LEGAL if entry.get("won") else DRAWN if entry.get("result") == "drawn" else ILLEGAL
+                color = LEGAL if entry.get("won") else DRAWN if entry.get("result") == "drawn" or entry.get("assisted") else ILLEGAL
                 pygame.draw.circle(surface, color, (x, y2), max(3, int(5 * s)))
         last = points[-1]
         high = rates[-1] > 0.8   # near the top: the label goes under the line

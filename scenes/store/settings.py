@@ -65,7 +65,8 @@ class Settings:
     volume: float = 0.8
     card_back: str = "blue"
     last_game: str | None = None
-    winnable_only: bool = False      # patience deals only from the proven-winnable lists
+    winnable_only: bool = True       # patience deals only from the proven-winnable lists
+    winnable_indicator: bool = True  # the HUD says whether the position can still be won
 
     @property
     def speed_factor(self) -> float:
@@ -87,7 +88,9 @@ class Settings:
                    volume=float(number(data.get("volume", d.volume), "volume", 0, 1)),
                    card_back=choice(data.get("card_back", d.card_back), "card back", CARD_BACKS),
                    last_game=None if last is None else choice(last, "game", GAME_IDS),
-                   winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"))
+                   winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"),
+                   winnable_indicator=flag(data.get("winnable_indicator", d.winnable_indicator),
+                                           "winnable_indicator"))
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:

@@ -329,11 +329,13 @@ class BoardArt:
 
     # --- a path ---------------------------------------------------------------------
     def path_surface(self, points: list[tuple[float, float]], color, origin: tuple[int, int],
-                     size: tuple[int, int]) -> pygame.Surface:
+                     size: tuple[int, int], canters=frozenset()) -> pygame.Surface:
         """A line through ``points`` (screen coordinates) with round joints and an
         arrowhead ending at the edge of the last step's badge, on a surface of
-        ``size`` placed at ``origin``. Not cached here: the caller keeps it while
-        the path is shown."""
+        ``size`` placed at ``origin``. It starts at the edge of the moving piece
+        (its crown stays in sight), and the steps numbered in ``canters`` (leaps
+        over the mover's own side) are dashed, so they read apart from jumps.
+        Not cached here: the caller keeps it while the path is shown."""
         w, h = size
         k = 2  # supersampling
         big = pygame.Surface((w * k, h * k), pygame.SRCALPHA)
@@ -354,11 +356,20 @@ class BoardArt:
             line = pts[:-1] + [(base[0] + ux * 2, base[1] + uy * 2)]
         else:
             arrow, line = None, pts
+        if len(line) >= 2:   # start at the piece's edge, not over its middle
+            (ax, ay), (bx, by) = line[0], line[1]
+            d = math.hypot(bx - ax, by - ay) or 1
+            gap = min(self.cell * 0.42 * k, d * 0.5)
+            line[0] = (ax + (bx - ax) / d * gap, ay + (by - ay) / d * gap)
         outline = max(3, width // 2)
+        dash = self.cell * 0.22 * k
         for layer, extra in ((dark, outline), (color, 0)):
             lw = width + extra
-            for a, b in zip(line, line[1:]):
-                _thick_line(big, layer, a, b, lw)
+            for i, (a, b) in enumerate(zip(line, line[1:])):
+                if i in canters:
+                    _dashed_line(big, layer, a, b, lw, dash)
+                else:
+                    _thick_line(big, layer, a, b, lw)
             for p in line[:-1]:
                 pygame.draw.circle(big, layer, p, lw / 2)
             if arrow:
@@ -368,6 +379,23 @@ class BoardArt:
         surf = pygame.transform.smoothscale(big, (w, h))
         surf.set_alpha(235)
         return surf
+
+
+def _dashed_line(surface, color, a, b, width: float, dash: float) -> None:
+    """Dashes of length ``dash`` with gaps as long, round-ended, from a to b."""
+    (ax, ay), (bx, by) = a, b
+    d = math.hypot(bx - ax, by - ay)
+    if d <= 0:
+        return
+    ux, uy = (bx - ax) / d, (by - ay) / d
+    t = 0.0
+    while t < d:
+        end = min(d, t + dash)
+        p, q = (ax + ux * t, ay + uy * t), (ax + ux * end, ay + uy * end)
+        _thick_line(surface, color, p, q, width)
+        pygame.draw.circle(surface, color, p, width / 2)
+        pygame.draw.circle(surface, color, q, width / 2)
+        t += 2 * dash
 
 
 def _thick_line(surf: pygame.Surface, color, a, b, width: float) -> None:

@@ -15,7 +15,18 @@ import math
 
 import pygame
 
-from game.camelot_moves import SQUARE_COORDS, rank_span
+from game.camelot_moves import SQUARE_COORDS, rank_span, square
+
+
+def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
+    """The steps of ``path`` (by index) that leap over a piece of the mover's
+    own side: a leap whose middle square is not among the ``captured``."""
+    out = set()
+    for i, (a, b) in enumerate(zip(path, path[1:])):
+        (fa, ra), (fb, rb) = SQUARE_COORDS[a], SQUARE_COORDS[b]
+        if max(abs(fa - fb), abs(ra - rb)) == 2 and square((fa + fb) // 2, (ra + rb) // 2) not in captured:
+            out.add(i)
+    return frozenset(out)
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel, wrap_text
@@ -204,22 +215,24 @@ class BoardView:
             pad = art.focus_pad
             surface.blit(art.focus(FOCUS_RING), self.square_rect(key[2]).move(-pad, -pad))
         elif kind == "path":
-            surf, origin = self._path_surface(key[2], key[3])
+            surf, origin = self._path_surface(key[2], key[3], key[4] if len(key) > 4 else frozenset())
             surface.blit(surf, origin)
         elif kind == "panel":
             panel(surface)
 
-    def _path_surface(self, path: tuple[int, ...], color) -> tuple[pygame.Surface, tuple[int, int]]:
-        cached = self._paths.get((path, color))
+    def _path_surface(self, path: tuple[int, ...], color,
+                      captured: frozenset = frozenset()) -> tuple[pygame.Surface, tuple[int, int]]:
+        cached = self._paths.get((path, color, captured))
         if cached is None:
             rects = [self.square_rect(sq) for sq in path]
             box = rects[0].unionall(rects[1:])
             points = [r.center for r in rects]
-            surf = self.art.path_surface(points, color, box.topleft, box.size)
+            surf = self.art.path_surface(points, color, box.topleft, box.size,
+                                         canters=canter_steps(path, captured))
             cached = (surf, box.topleft)
             if len(self._paths) > 24:
                 self._paths.clear()
-            self._paths[(path, color)] = cached
+            self._paths[(path, color, captured)] = cached
         return cached
 
     # --- the side panel -----------------------------------------------------------

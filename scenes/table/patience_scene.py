@@ -48,7 +48,8 @@ HINT_SECONDS = 2.5
 SELECTED = (255, 168, 64)  # the ring round picked-up cards
 
 
-SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "No longer winnable"}
+SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "Not winnable"}
+LOST_ON_THE_WAY = "No longer winnable"   # only said when this game was winnable earlier
 _solver_owner: list = []   # the one scene whose solver runs (one game is played at a time)
 
 
@@ -258,14 +259,25 @@ class PatienceScene(GameScene):
         return self.table.busy or self._drag is not None or bool(self._queue)
 
     def celebrate(self) -> None:
-        area = self.play_area
-        self.table.celebrate(area.center, min(area.w, area.h) * 0.36)
+        self.table.celebrate(*self.celebration_ring())
 
     def show_hint(self, move) -> None:
-        if self.app.input.last_device != "mouse" and move.source in self.table.slots:
+        # The focus goes to what the hint shows (whichever device asked, and
+        # however late the answer comes), so SELECT (A) acts on the hint.
+        if move.source in self.table.slots:
             self.focus = move.source
             self.focus_depth = move.count
             self._clamp_focus()
+
+    def _follow_hint(self) -> None:
+        """The hinted cards picked up with the keys or pad: the focus goes on to
+        the hinted target, so a second SELECT plays the hint."""
+        move, sel = self.hint_move, self.selection
+        target = getattr(move, "target", None)
+        if move is None or sel is None or sel[0] != move.source or target not in self.table.slots:
+            return
+        if target in self.targets_of(sel):
+            self.focus, self.focus_depth = target, 1
 
     def on_illegal(self, move) -> None:
         pile = move.target if move.target in self.table.slots else move.source
@@ -320,6 +332,18 @@ class PatienceScene(GameScene):
             result = self._solver.poll()
             if result is not None and self._solve_version is not None:
                 self._solve_result = (self._solve_version, result)
+                if result.answer == WINNABLE:
+                    self._was_winnable = self.game
+
+    def was_winnable(self) -> bool:
+        """This game could be won at some point: its deal is on the proven list,
+        or the solver said so of a position on the way."""
+        if getattr(self, "_was_winnable", None) is self.game:
+            return True
+        known = getattr(self, "_proven_deal", None)
+        if known is None or known[0] != self.seed:
+            known = self._proven_deal = (self.seed, self.seed in set(cached_winnable_deals(self.game_id)))
+        return known[1]
 
     def solver_result(self) -> SolveResult | None:
         """The solver's answer for the position on the table (None: not in yet)."""
@@ -328,12 +352,17 @@ class PatienceScene(GameScene):
         return self._solve_result[1]
 
     def solver_status(self) -> str:
-        """Words for the HUD: is the position on the table still winnable?"""
-        if not self.solver_enabled or self.demo or self.game.status is not Status.PLAYING:
+        """Words for the HUD: is the position on the table still winnable? "Not
+        winnable" when it never was in this game, "No longer winnable" when a
+        move lost it; nothing when the player switched the indicator off."""
+        if (not self.solver_enabled or self.demo or self.game.status is not Status.PLAYING
+                or not self.app.settings.winnable_indicator):
             return ""
         result = self.solver_result()
         if result is None:
             return "Thinking…" if self._solve_version == self._version else ""
+        if result.answer == NOT_WINNABLE and self.was_winnable():
+            return LOST_ON_THE_WAY
         return SOLVER_WORDS.get(result.answer, "Unknown")
 
     def with_solver_status(self, line: str) -> str:
@@ -374,6 +403,7 @@ class PatienceScene(GameScene):
         if self.game.status is not Status.PLAYING:
             self.app.toast("The game is over")
             return
+        self.assisted = True
         result = self.solver_result() if self.solver_enabled else None
         if result is not None and result.winnable and result.line:
             try:
@@ -423,9 +453,10 @@ class PatienceScene(GameScene):
             pause *= 2  # let the player see the deal
         if self._autoplay_wait < pause:
             return
-        if self.demo and self.solver_enabled:
-            # A demo follows the solver's winning line where there is one; it
-            # waits for the answer (at most the solver's budget), else plays on.
+        if self.solver_enabled:
+            # Automatic play (and the demo) follows the solver's winning line
+            # where there is one; it waits for the answer (at most the solver's
+            # budget), else the computer player plays on.
             result = self.solver_result()
             if result is None and self._solve_version == self._version:
                 return
@@ -464,6 +495,7 @@ class PatienceScene(GameScene):
             cards = self._piles.get(pile, [])
             self.table.finish()
             self._click(pile, len(cards) - self.focus_depth if cards else None)
+            self._follow_hint()
         elif a == Action.BACK:
             if self.selection is not None:
                 self.selection = None

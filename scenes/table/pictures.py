@@ -28,7 +28,9 @@ def fanned_cards(labels: str):
             pygame.draw.rect(surface, (245, 242, 232), card, border_radius=max(3, cw // 10))
             pygame.draw.rect(surface, (60, 60, 60), card, 1, border_radius=max(3, cw // 10))
             pip = (200, 40, 40) if k != 1 else (30, 30, 40)
-            draw_text(surface, labels[k], ch * 0.42, card.center, pip, anchor="center")
+            # In the corner, as on a real card: the part the next card leaves uncovered.
+            draw_text(surface, labels[k], ch * 0.36, (card.x + cw * 0.08, card.y + ch * 0.05), pip,
+                      bold=True)
     return draw
 
 

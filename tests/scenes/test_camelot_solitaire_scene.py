@@ -101,7 +101,7 @@ def test_legal_cells_glow_and_illegal_drop_slides_back():
     home = scene.table.card_rect(king).topleft
     drag(app, card_point(scene, "waste", 0), scene.table.top_rect("cell:5").center)
     assert scene.game.history == ["t"]
-    assert any("only go in a corner" in text for text, _ in app._toasts)
+    assert any(text.endswith("the king of hearts goes in a corner") for text, _ in app._toasts)
     assert scene.flash and scene.flash[0] == "cell:5"
     settle(app, scene)
     assert scene.table.card_rect(king).topleft == home

@@ -29,6 +29,8 @@ def test_every_engine_game_has_one_descriptor_in_the_menu_order():
     assert list(GAMES) == list(game.GAME_IDS)
     for gid, d in GAMES.items():
         assert d.id == gid and d.info is game.GAMES[gid] and d.title == game.title(gid)
+        engine = d.info.engine_class()          # the engine class says the same of itself
+        assert (engine.game_id, engine.title) == (gid, d.title)
 
 
 @pytest.mark.parametrize("game_id", game.GAME_IDS)

@@ -174,6 +174,7 @@ def test_the_hint_is_worked_out_off_the_frame_loop_and_played_by_keys():
 def test_computer_with_nothing_to_say_is_not_silent():
     app, scene = start(3)
     scene.thinker = Thinker(background=False)
+    scene.solver_seconds = None      # no solver line to follow: the computer player alone
     scene.game.computer_move = lambda rng=None: None
     key(app, pygame.K_a)
     step(app, 120)
