@@ -50,8 +50,7 @@ class InputEvent:
     device: str = "keyboard"  # "keyboard", "mouse" or "gamepad"
     button: int = 1           # mouse button for POINTER_DOWN/UP
     amount: int = 0           # wheel steps for CYCLE from a wheel
-    text: str = ""            # TEXT: what was typed; else a typed digit ("0"‥"9") or "\b"
-                              # for Backspace (number entry)
+    text: str = ""            # what was typed (TEXT), or a digit "0"‥"9" / "\b" for number entry
 
     @property
     def is_pointer(self) -> bool:

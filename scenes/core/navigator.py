@@ -25,12 +25,12 @@ class Navigator:
     def open_help(self, game_id: str) -> None:
         raise NoScreens(f"no help for {game_id!r}: the screens layer has not installed its navigator")
 
+    def open_settings(self) -> None:
+        raise NoScreens("no settings: the screens layer has not installed its navigator")
+
     def open_online(self) -> None:
         """Play online: the connect screen, then the lobby."""
         raise NoScreens("cannot play online: the screens layer has not installed its navigator")
-
-    def open_settings(self) -> None:
-        raise NoScreens("no settings: the screens layer has not installed its navigator")
 
     def next_game(self, after: str) -> str:
         """The game after ``after`` in the menu's order (attract mode's next demo)."""

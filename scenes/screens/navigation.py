@@ -37,14 +37,14 @@ class ScreenNavigator(Navigator):
     def open_help(self, game_id: str) -> None:
         self.app.scenes.push(HelpScene(self.app, game_id))
 
+    def open_settings(self) -> None:
+        """The settings over whatever is showing (a paused game too); Back returns there."""
+        self.app.scenes.push(SettingsScene(self.app))
+
     def open_online(self) -> None:
         # start-up: the network modules (websockets) load only when someone plays online
         from .online import open_online
         open_online(self.app)
-
-    def open_settings(self) -> None:
-        """The settings over whatever is showing (a paused game too); Back returns there."""
-        self.app.scenes.push(SettingsScene(self.app))
 
     def next_game(self, after: str) -> str:
         games = playable_games()

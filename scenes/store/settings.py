@@ -51,7 +51,8 @@ def prepare_folders() -> str | None:
     for folder in dict.fromkeys((config_dir(), data_dir())):
         problem = folder_problem(folder)
         if problem:
-            return (f"Cannot write in {folder} ({problem}): settings and statistics "
+            shown = str(folder) if len(str(folder)) <= 100 else "…" + str(folder)[-99:]
+            return (f"Cannot write in {shown} ({problem}): settings and statistics "
                     f"will not be kept after you quit.")
         clean_stale_temps(folder, KEPT_FILES + (PROBE_PREFIX,))
     return None
