@@ -38,8 +38,7 @@ def in_progress(scene) -> bool:
     game = getattr(scene, "game", None)
     return (game is not None and not getattr(scene, "demo", False)
             and game.status is Status.PLAYING and bool(game.history)
-            and getattr(scene, "mode", "") is not None
-            and getattr(scene, "keeps_save", True))   # an online game lives on its server
+            and getattr(scene, "mode", "") is not None)
 
 
 def save_game(scene) -> str | None:
