@@ -558,15 +558,23 @@ class Monkey:
 def run_monkey(seed: int, events: int, size=(1280, 720), progress=None) -> MonkeyReport:
     """A seeded random stream of ``events`` input events through the real app.
     Settings, statistics and saves go to a folder of its own (``ROUNDTABLE_HOME``),
-    never the player's."""
-    if os.environ.get("ROUNDTABLE_HOME"):
-        return Monkey(seed, events, size, progress).run()
-    with tempfile.TemporaryDirectory(prefix="roundtable-monkey-") as home:
-        os.environ["ROUNDTABLE_HOME"] = home
-        try:
+    never the player's. "Play online" hosts on 127.0.0.1 only, on an ephemeral port."""
+    before = os.environ.get("ROUNDTABLE_NET_LOOPBACK")
+    os.environ["ROUNDTABLE_NET_LOOPBACK"] = "1"
+    try:
+        if os.environ.get("ROUNDTABLE_HOME"):
             return Monkey(seed, events, size, progress).run()
-        finally:
-            del os.environ["ROUNDTABLE_HOME"]
+        with tempfile.TemporaryDirectory(prefix="roundtable-monkey-") as home:
+            os.environ["ROUNDTABLE_HOME"] = home
+            try:
+                return Monkey(seed, events, size, progress).run()
+            finally:
+                del os.environ["ROUNDTABLE_HOME"]
+    finally:
+        if before is None:
+            del os.environ["ROUNDTABLE_NET_LOOPBACK"]
+        else:
+            os.environ["ROUNDTABLE_NET_LOOPBACK"] = before
 
 
 __all__ = ["MonkeyReport", "REQUIRED_SCENES", "check_engine", "run_monkey", "scene_kind"]

@@ -6,10 +6,10 @@ import the network library.
 from __future__ import annotations
 
 from ..parsing import parse_float, parse_int
+from .protocol import GRACE_SECONDS
 
 DEFAULT_PORT = 8765
 DEFAULT_DB = "roundtable-server.sqlite3"
-GRACE_SECONDS = 60.0
 MAX_GRACE = 7 * 24 * 3600.0
 
 

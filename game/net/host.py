@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from .cli import GRACE_SECONDS
+from .protocol import GRACE_SECONDS
 from .server import GameServer
 from .storage import SQLiteStorage
 

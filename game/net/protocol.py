@@ -16,6 +16,8 @@ import json
 import re
 import unicodedata
 
+GRACE_SECONDS = 60.0     # how long a dropped player's seat is kept by default
+
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096      # a client frame longer than this is refused (error, kept open)
 MAX_FRAME_BYTES = 65536       # longer than this the transport closes the connection (1009)

@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from ..base import Status
 from ..camelot_board import START_POSITION, CamelotBoard
 from ..errors import BadPositionError
-from .cli import GRACE_SECONDS
+from .protocol import GRACE_SECONDS
 from .protocol import (MAX_FRAME_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
                        encode, error, parse_client_message)
 from .storage import SQLiteStorage, Storage, TableRecord

@@ -48,6 +48,7 @@ class Reply:
 def search_position(position: str, level: str, seed: int | None, time_limit: float | None,
                     stop_event=None) -> str | None:
     """The computer's move in ``position`` as WCF notation (None if there is none)."""
+    # start-up: the search loads in the worker process, not in the app's
     from game.camelot_ai import choose_move
     from game.camelot_board import CamelotBoard
     board = CamelotBoard.from_position(position)

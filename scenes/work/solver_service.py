@@ -38,13 +38,13 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from game.solver_common import SOLVER_MODULES, WINNABLE, SolveResult, solver_for
+from game import SOLVER_IDS, game_info
+from game.parsing import read_deal_list   # bounded, regular file, ASCII digits only
+from game.solver_common import WINNABLE, SolveResult, solver_for
 
 __all__ = ["SolverService", "Reply", "winnable_deal", "cached_winnable_deals", "solve_request"]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
-DEFAULT_LIMITS = {"camelot-solitaire": (2_000_000, 20.0), "hamilton": (1_000_000, 20.0),
-                  "clock": (None, None)}
 
 
 @dataclass(frozen=True)
@@ -56,11 +56,10 @@ class Reply:
 
 def solve_request(game_json: dict, max_states=None, max_seconds=None, stop=None) -> SolveResult:
     """Rebuild the game from its ``to_json`` data and solve from its position."""
-    from game import game_class
-    game_id = game_json["game"]
-    game = game_class(game_id).from_json(game_json)
-    default_states, default_seconds = DEFAULT_LIMITS.get(game_id, (None, None))
-    return solver_for(game_id)(
+    info = game_info(game_json["game"])
+    game = info.engine_class().from_json(game_json)
+    default_states, default_seconds = info.solver_limits
+    return solver_for(info.id)(
         game, max_states=default_states if max_states is None else max_states,
         max_seconds=default_seconds if max_seconds is None else max_seconds, stop=stop)
 
@@ -182,7 +181,7 @@ class SolverService:
                 max_seconds: float | None = None) -> int:
         """Ask about ``game``'s current position (the game is copied, so the
         scene may go on playing). Cancels the previous request; returns the id."""
-        if game.game_id not in SOLVER_MODULES:
+        if game.game_id not in SOLVER_IDS:
             raise ValueError(f"no solver for {game.game_id!r}")
         if not self.running:
             self.start()
@@ -253,7 +252,6 @@ class SolverService:
 # --- winnable deals ----------------------------------------------------------------
 def cached_winnable_deals(game_id: str) -> list[int]:
     """Deal numbers proven winnable, from ``data/winnable-GAME.txt`` ([] if none)."""
-    from game.parsing import read_deal_list   # bounded, regular file, ASCII digits only
     return read_deal_list(DATA_DIR / f"winnable-{game_id}.txt")
 
 
