@@ -204,6 +204,7 @@ def main() -> int:
                 proc.kill()
             server_errors = proc.stderr.read()
         inside = json.loads(stats.read_text())["move_seconds"] if stats.exists() else []
+    print("python bench/server_load.py " + " ".join(sys.argv[1:]))
     print(f"{out['games']} games, {out['connections']} connections on {url} "
           f"(set up in {out['setup_s']:.1f} s), think {args.think:g} s ± 50 %, "
           f"{out['seconds']:.1f} s of play")

@@ -79,8 +79,7 @@ def open_phrases(app, say, field: TextField) -> None:
 
 
 class CamelotOnlineScene(CamelotBoardScene):
-    title = "Camelot online"
-    keeps_save = False             # an online game lives on the server, not in the save file
+    holds_game = False             # an online game lives on the server, not in the save file
 
     def __init__(self, app, session: OnlineSession, table: dict, on_leave=None) -> None:
         self.session = session
@@ -97,6 +96,7 @@ class CamelotOnlineScene(CamelotBoardScene):
         self.side_rect = pygame.Rect(0, 0, 0, 0)
         super().__init__(app, game=game_from_table(table), mode="online",
                          human=self.color or "white")
+        self.title = "Camelot online"     # (the class's title is the game's, from game/)
 
     # --- modes and lifecycle ---------------------------------------------------------
     @property

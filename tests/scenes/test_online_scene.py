@@ -18,7 +18,7 @@ from game.net.host import ServerThread
 from scenes.games.camelot_online import CamelotOnlineScene, clock_text
 from scenes.screens.navigation import open_game
 from scenes.screens.online import OnlineScene, parse_invite
-from scenes.store.saves import in_progress
+from scenes.store.saves import load_save
 from scenes.table.board_view import PATH_COMPUTER, PATH_PLAYER
 from tests.net.test_bridge import of, wait_for
 
@@ -173,7 +173,8 @@ def test_a_game_online_through_the_apps_own_input(served):
     send(held.pop())
     until(app, lambda: len(scene.game.history) == 2, "the acknowledgement")
     assert scene.pending is None and scene.game.history[-1] == "D11-C12"
-    assert not in_progress(scene)                  # the server keeps it, not the save file
+    app.save_game_in_progress()                    # as on quitting: the server keeps it,
+    assert load_save()[0] is None                  # not the save file
     assert wait_for(bob, of("moved", ply=2))["by"] == "black"
 
     # A refusal from the server is shown in one line; the game is unchanged.
