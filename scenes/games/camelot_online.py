@@ -22,11 +22,12 @@ import pygame
 from game.base import Status
 from game.camelot_board import CamelotBoard
 from game.camelot_moves import path_text
+from game.camelot_record import parse as parse_record, write as write_record
 from game.errors import RoundTableError
 
 from ..core.overlays import DialogScene
 from ..core.text_field import TextField
-from ..store.settings import data_dir
+from ..store.records import records_dir
 from ..core.ui import GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, rounded_panel, wrap_text
 from ..table.board_layers import COLORS
 from .camelot_board_scene import CamelotBoardScene
@@ -444,15 +445,14 @@ class CamelotOnlineScene(CamelotBoardScene):
         self.session.send(message)
 
     def _save_record(self, message: dict) -> None:
-        folder = data_dir() / "records"
+        folder = records_dir()
         path = folder / f"camelot-online-{self.table_id}.txt"
         try:
+            record = parse_record(str(message.get("text", "")))   # the server's text, checked
             folder.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_suffix(".tmp")
-            temporary.write_text(message.get("text", ""), encoding="utf-8")
-            temporary.replace(path)
-        except OSError as exc:
-            self.app.toast(f"The record could not be saved: {exc.strerror or exc}", 4.0)
+            write_record(record, path)    # atomic, and never over what is not a regular file
+        except (RoundTableError, OSError) as exc:
+            self.app.toast(f"The record could not be saved: {getattr(exc, 'strerror', None) or exc}", 4.0)
             return
         self.saved_record = path
         self.app.toast(f"Game record saved: {path}", 5.0)
