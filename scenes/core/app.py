@@ -91,6 +91,7 @@ class App:
         self.frame_cpu_times: list[float] = []  # main-thread CPU time per frame
         self.first_frame_seconds: float | None = None
         self.game_time = 0.0
+        self._work_warmed = False
         self._toasts: list[list] = []  # [text, seconds left]
         self._toast_rects: list[pygame.Rect] = []
         for message in messages:
@@ -275,6 +276,13 @@ class App:
             self.scenes.draw(self.screen)
             self._toast_rects = self._draw_toasts(self.screen)
             pygame.display.flip()
+        if not self._work_warmed:
+            # Once the first frame is up, the worker processes start in the
+            # background: a game opened later asks them without waiting.
+            self._work_warmed = True
+            # start-up: the process pool's modules load after the first frame
+            from ..work.service import work_service
+            work_service()
 
     def run(self, first_scene: Scene | None = None) -> int:
         """The main loop, until quit (or ``frames`` frames); returns the exit code."""

@@ -129,14 +129,22 @@ def wrap_text(text: str, px: int, width: int) -> list[str]:
 
 
 _felt_cache: dict[tuple[int, int], pygame.Surface] = {}
+_felt_coarse: dict[tuple[int, int], pygame.Surface] = {}
+FELT_STEP = 4   # the felt is kept at 1/4 of the screen's size: one level of its
+                # gradient spans some 50 px at 4K, so 4-px steps cannot be seen
 
 
-def felt(size: tuple[int, int]) -> pygame.Surface:
-    """The table: green felt with a soft vignette, rendered once per size."""
-    surf = _felt_cache.get(size)
+def screen_layer(size: tuple[int, int]) -> pygame.Surface:
+    """A surface of ``size`` in the window's pixel format (made so directly:
+    converting a full-screen surface would hold it twice for a moment)."""
+    display = pygame.display.get_surface()
+    return pygame.Surface(size, 0, display) if display is not None else pygame.Surface(size)
+
+
+def _coarse(size: tuple[int, int]) -> pygame.Surface:
+    surf = _felt_coarse.get(size)
     if surf is not None:
         return surf
-    w, h = size
     # Draw the vignette tiny and smoothscale it up: cheap and perfectly smooth.
     small = pygame.Surface((32, 18))
     for y in range(18):
@@ -147,12 +155,75 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
             small.set_at((x, y), (int(FELT[0] + (FELT_DARK[0] - FELT[0]) * t),
                                   int(FELT[1] + (FELT_DARK[1] - FELT[1]) * t),
                                   int(FELT[2] + (FELT_DARK[2] - FELT[2]) * t)))
-    surf = pygame.transform.smoothscale(small, (w, h))
+    w, h = size
+    surf = pygame.transform.smoothscale(small, (-(-w // FELT_STEP), -(-h // FELT_STEP)))
+    _felt_coarse.clear()
+    _felt_blocks.clear()
+    _felt_coarse[size] = surf
+    return surf
+
+
+FELT_BLOCK = 256          # px: the felt is painted from blocks this big, kept ...
+FELT_BLOCKS_KEPT = 8     # ... the most recently used (2 MiB)
+_felt_blocks: OrderedDict = OrderedDict()
+
+
+def _felt_block(size: tuple[int, int], bx: int, by: int) -> pygame.Surface:
+    key = (size, bx, by)
+    block = _felt_blocks.get(key)
+    if block is not None:
+        _felt_blocks.move_to_end(key)
+        return block
+    coarse, step, n = _coarse(size), FELT_STEP, FELT_BLOCK // FELT_STEP
+    x0, y0 = bx * n, by * n
+    w, h = min(n, coarse.get_width() - x0), min(n, coarse.get_height() - y0)
+    block = pygame.transform.scale(coarse.subsurface((x0, y0, w, h)), (w * step, h * step))
     if pygame.display.get_surface() is not None:
-        surf = surf.convert()
+        block = block.convert()
+    _felt_blocks[key] = block
+    while len(_felt_blocks) > FELT_BLOCKS_KEPT:
+        _felt_blocks.popitem(last=False)
+    return block
+
+
+def paint_felt(surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
+    """Paint the table's felt (green, with a soft vignette, for a table the size
+    of ``surface``) into ``area`` (default: the surface's clip). It is painted
+    block by block from a quarter-size copy, and the blocks last painted are
+    kept: where cards move the felt costs a plain blit, and no full-screen
+    surface is needed for it."""
+    area = pygame.Rect(area if area is not None else surface.get_clip()).clip(surface.get_rect())
+    if not area.w or not area.h:
+        return
+    size = surface.get_size()
+    if area.size == size and size[0] % FELT_STEP == 0 and size[1] % FELT_STEP == 0:
+        pygame.transform.scale(_coarse(size), size, surface)   # the whole table at once
+        return
+    clip = surface.get_clip()
+    surface.set_clip(area)
+    for by in range(area.top // FELT_BLOCK, (area.bottom - 1) // FELT_BLOCK + 1):
+        for bx in range(area.left // FELT_BLOCK, (area.right - 1) // FELT_BLOCK + 1):
+            surface.blit(_felt_block(size, bx, by), (bx * FELT_BLOCK, by * FELT_BLOCK))
+    surface.set_clip(clip)
+
+
+def felt(size: tuple[int, int]) -> pygame.Surface:
+    """The table's felt as one surface of ``size``, kept for the screens that
+    blit it whole (menu, help). A game paints it with :func:`paint_felt` where
+    it repaints instead, and lets this go (:func:`release_felt`)."""
+    surf = _felt_cache.get(size)
+    if surf is not None:
+        return surf
     _felt_cache.clear()
+    surf = screen_layer(size)
+    paint_felt(surf)
     _felt_cache[size] = surf
     return surf
+
+
+def release_felt() -> None:
+    """Let the full-screen felt go (a game scene paints its own, area by area)."""
+    _felt_cache.clear()
 
 
 def rounded_panel(size: tuple[int, int], color=PANEL, radius: int = 16,

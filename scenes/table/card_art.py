@@ -789,16 +789,15 @@ def _clip_diagonal(direction: int, c: float, cx: float, cy: float,
 
 
 def shared_card_art(app, card_width: int) -> CardArt:
-    """Card pictures at this width with the chosen back, all rendered now (a
-    face rendered on first sight would cost a visible hitch mid-animation);
-    the last two are kept on the app, so a new deal or a return from the menu
-    costs nothing."""
+    """Card pictures at this width with the chosen back. Each face is rendered
+    once, when first drawn (a few ms at 4K: prerendering all 52 would keep a
+    game from opening at once); the last two sizes are kept on the app, so a
+    new deal or a return from the menu costs nothing."""
     cache = app.art_cache.setdefault("cards", {})
     key = (card_width, app.settings.card_back)
     art = cache.get(key)
     if art is None:
         art = CardArt(card_width, app.settings.card_back)
-        art.prerender()
         if len(cache) >= 2:
             cache.pop(next(iter(cache)))
         cache[key] = art

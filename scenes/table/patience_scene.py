@@ -22,7 +22,9 @@ answers: ``click_move``, ``can_pick_up``/``why_not_pick_up``/``max_pick_up``
 and ``move_between`` of ``game.base.CardGame``.
 
 The computer player (demo, automatic play, hints) thinks in a :class:`Thinker`,
-off the frame loop when the game says so (``think_in_background``).
+off the frame loop when the game says so (``think_in_background``); the solver
+("still winnable?", solver hints, the demo's winning line) answers through the
+work service (``scenes.work.service``), never on the frame loop.
 """
 from __future__ import annotations
 
@@ -32,14 +34,15 @@ import random
 import pygame
 
 from game.base import Status
-from game.solver_common import NOT_WINNABLE, WINNABLE, SolveResult
+from game.solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from .card_table import CardTable
 from ..core.focus import nearest_in_direction
 from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
 from ..core.anim import Timer
-from ..work.solver_service import SolverService, cached_winnable_deals, winnable_deal
+from ..work.deals import cached_winnable_deals, winnable_deal
+from ..work.service import Answer, Channel
 from ..work.thinker import Thinker, warm_up
 from ..core.ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 
@@ -51,6 +54,15 @@ SELECTED = (255, 168, 64)  # the ring round picked-up cards
 SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "Not winnable"}
 LOST_ON_THE_WAY = "No longer winnable"   # only said when this game was winnable earlier
 _solver_owner: list = []   # the one scene whose solver runs (one game is played at a time)
+
+
+def solve_result(answer: Answer) -> SolveResult:
+    """The solver's answer from the work service's JSON (a failure: unknown)."""
+    if not answer.ok:
+        return SolveResult(UNKNOWN, reason=f"error: {answer.error}")
+    data = answer.data
+    return SolveResult(data.get("answer", UNKNOWN), tuple(data.get("line", ())),
+                       data.get("states", 0), data.get("seconds", 0.0), data.get("reason", ""))
 
 
 def pick_winnable_deal(game_id: str, rng) -> int | None:
@@ -66,13 +78,12 @@ class PatienceScene(GameScene):
     solver_seconds: float | None = None
     """Budget of the background "still winnable?" solve after every move (None:
     no solver indicator and no solver hints for this game)."""
-    solver_mode = "process"       # SolverService mode (tests may use "thread")
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
         if seed is None and game is None and (demo or app.settings.winnable_only):
             # Demos deal proven-winnable deals too, so they can show wins.
             seed = pick_winnable_deal(self.game_id, random.Random())
-        self._solver = None          # SolverService, started at the first request
+        self._solver = None          # Channel to the solver, made at the first request
         self._solve_version = None   # the position (self._version) last asked about
         self._solve_result = None    # (version, SolveResult) of the latest answer
         self.table = CardTable()
@@ -92,6 +103,8 @@ class PatienceScene(GameScene):
         self._labels_drawn: list[tuple[tuple, pygame.Rect]] = []
         self._resting_key = None
         self.thinker = Thinker(self.think_in_background)
+        if self.think_in_background or self.solver_enabled:
+            warm_up()   # the workers start in the background: the game opens at once
         self._hint_wanted = False
         self._stuck_noted = None
         super().__init__(app, seed, demo, game)
@@ -220,10 +233,6 @@ class PatienceScene(GameScene):
             return None
         return self.default_selection()
 
-    def enter(self) -> None:
-        if self.think_in_background:
-            warm_up()
-        super().enter()
 
     # --- showing it ---------------------------------------------------------
     def show_new_game(self) -> None:
@@ -324,13 +333,14 @@ class PatienceScene(GameScene):
             if self._solver is None:
                 for other in list(_solver_owner):     # a scene dropped without leave()
                     other.stop_solver()
-                self._solver = SolverService(self.solver_mode)
+                self._solver = Channel("solve")
                 _solver_owner.append(self)
-            self._solver.request(self.game, "indicator", max_seconds=self.solver_seconds)
+            self._solver.ask({"game": self.game.to_json(), "max_seconds": self.solver_seconds})
             self._solve_version = self._version
         if self._solver is not None:
-            result = self._solver.poll()
-            if result is not None and self._solve_version is not None:
+            answer = self._solver.poll()
+            if answer is not None and self._solve_version is not None:
+                result = solve_result(answer)
                 self._solve_result = (self._solve_version, result)
                 if result.answer == WINNABLE:
                     self._was_winnable = self.game
@@ -389,13 +399,14 @@ class PatienceScene(GameScene):
 
     def leave(self) -> None:
         self.stop_solver()
+        self.thinker.forget()
         super().leave()
 
     def stop_solver(self) -> None:
         if self in _solver_owner:
             _solver_owner.remove(self)
         if self._solver is not None:
-            self._solver.shutdown()
+            self._solver.cancel()
             self._solver = None
 
     # --- the computer player ----------------------------------------------------
@@ -704,12 +715,10 @@ class PatienceScene(GameScene):
     def resting_rebuilt(self) -> None:
         self.table.forget_static()
 
-    def _refresh_static(self):
-        if getattr(self, "_static", None) is None or self._static.get_size() != self.size:
-            # a whole repaint: the labels drawn are the ones current now
-            self._labels_drawn = [(spec, self._label_rect(spec)) for spec in self.table_labels()]
-            self._resting_key = self._resting_slot_key()
-        return super()._refresh_static()
+    def before_full_repaint(self) -> None:
+        # a whole repaint: the labels drawn are the ones current now
+        self._labels_drawn = [(spec, self._label_rect(spec)) for spec in self.table_labels()]
+        self._resting_key = self._resting_slot_key()
 
     def _ring(self, surface, rect: pygame.Rect, color, rects: list) -> None:
         ring = max(2, int(3 * self.scale))

@@ -52,7 +52,7 @@ def test_enter_in_a_dialog_activates_the_focus_not_the_button_under_the_pointer(
     key(app, pygame.K_RETURN)                    # the focus is on "Play White …"
     assert app.scenes.top is scene
     assert scene.mode == "computer" and scene.human == "white"
-    scene.worker.close()
+    scene.leave()
 
 
 def test_a_click_still_activates_the_button_under_the_pointer():

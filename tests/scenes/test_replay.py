@@ -25,7 +25,7 @@ from scenes.screens.navigation import open_menu
 from scenes.screens.replay import ReplayScene
 from scenes.screens.replay_list import ReplayListScene, open_replay
 from scenes.store import records
-from scenes.work import analysis
+from scenes.work import analysis, service
 
 from .harness import click, key, make_app, pad, settle, step
 
@@ -38,7 +38,7 @@ ANALYSIS_WAIT = 30.0     # s: a loaded machine; a hang fails, never blocks
 @pytest.fixture(autouse=True)
 def _no_stray_workers():
     yield
-    analysis.shutdown()
+    service.shutdown()
 
 
 def kept_files():
@@ -407,7 +407,7 @@ def test_the_analysis_worker_killed_is_replaced_and_the_question_asked_again():
     analyst = analysis.Analyst()
     analyst.ask(CASTLE_WIN)
     assert analyst.wait(ANALYSIS_WAIT)["move"] == "G15-G16"
-    [pid] = analysis.worker_pids()
+    pid = service.work_service().worker_pids()[0]
     os.kill(pid, signal.SIGKILL)
     start = CamelotBoard().position_text()
     analyst.ask(start)        # the pool may or may not have seen its worker die yet
@@ -417,7 +417,7 @@ def test_the_analysis_worker_killed_is_replaced_and_the_question_asked_again():
         if answer is not None:
             break
     assert answer is not None and analyst.position == start and answer["move"] is not None
-    assert analysis.worker_pids() and pid not in analysis.worker_pids()
+    assert service.work_service().worker_pids() and pid not in service.work_service().worker_pids()
 
 
 def test_a_record_saved_beside_ours_by_online_play_is_listed_and_never_pruned(tmp_path):
