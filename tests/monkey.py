@@ -79,6 +79,7 @@ class MonkeyReport:
     seconds: float = 0.0
     failure: str | None = None       # "seed S, event N: traceback"
     failed_at: int | None = None
+    workers_left: list = field(default_factory=list)   # worker pids alive after the run
 
     @property
     def ok(self) -> bool:
@@ -537,21 +538,22 @@ class Monkey:
 
     def close(self) -> None:
         """Leave every scene (workers closed), then make sure no process is left."""
-        from scenes.work.ai_worker import close_all
+        from scenes.work.service import shutdown
         try:
             while self.app.scenes.scenes:
                 self.app.scenes.pop()
         finally:
-            close_all()
+            shutdown()
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            left = [p for p in multiprocessing.active_children() if p.name == "camelot-ai"]
+            left = multiprocessing.active_children()
+            self.report.workers_left = [p.pid for p in left]
             if not left:
                 break
             time.sleep(0.05)
         else:
             if self.report.failure is None:
-                self.report.failure = f"camelot-ai processes left running: {left}"
+                self.report.failure = f"worker processes left running: {left}"
                 self.report.failed_at = self.report.events
 
 

@@ -83,7 +83,7 @@ def shot_computer_path(app):
 def shot_demo_end(app):
     scene = start(app, demo=True, seed=4)
     scene._drive_computer = lambda dt: None   # quick moves here instead of the worker's
-    scene.worker.close()
+    scene.worker.cancel()
     game = scene.game
     while game.status is Status.PLAYING:
         from game.camelot_ai import choose_move

@@ -17,6 +17,7 @@ from .actions import Action, InputEvent
 from .input import InputMapper
 from .scene import Scene, SceneStack
 from ..store.settings import Settings, load_settings, save_settings
+from ..work.service import work_service
 from .ui import INK, draw_text, rounded_panel, ui_scale
 
 FPS = 60
@@ -71,6 +72,7 @@ class App:
         self.frame_cpu_times: list[float] = []  # main-thread CPU time per frame
         self.first_frame_seconds: float | None = None
         self.game_time = 0.0
+        self._work_warmed = False
         self._toasts: list[list] = []  # [text, seconds left]
         self._toast_rects: list[pygame.Rect] = []
         if message:
@@ -232,6 +234,11 @@ class App:
             self.scenes.draw(self.screen)
             self._toast_rects = self._draw_toasts(self.screen)
             pygame.display.flip()
+        if not self._work_warmed:
+            # Once the first frame is up, the worker processes start in the
+            # background: a game opened later asks them without waiting.
+            self._work_warmed = True
+            work_service()
 
     def run(self, first_scene: Scene | None = None) -> int:
         """The main loop, until quit (or ``frames`` frames); returns the exit code."""

@@ -24,7 +24,7 @@ shows its path in blue; Auto (A, gamepad Back) lets the computer play for you;
 Undo (U, Ctrl+Z, gamepad Y) against the computer takes back its reply and your
 move; New game (N) opens the setup dialog, Restart (R) replays the same players.
 
-The computer thinks in a worker process (``scenes.work.ai_worker``), so the frames
+The computer thinks in the work service's processes (``scenes.work.service``), so the frames
 keep coming while it searches. Its move is shown as a path for a moment, then
 the piece travels square by square and each captured piece vanishes as it is
 jumped. Every rule question goes to ``game.camelot_board``.
@@ -39,7 +39,7 @@ from game.camelot_moves import CASTLES
 from game.errors import RoundTableError
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
-from ..work.ai_worker import AIWorker
+from ..work.service import Channel, work_service
 from ..core.anim import Timer
 from .camelot_computer import DEMO_LEVEL, LEVELS, ComputerTurns
 from ..table.board_layers import COLORS, BoardLayers, Travel
@@ -72,7 +72,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self._entered: set[int] = set()          # targets the pointer has been on
         self._press: int | None = None           # square a left press selected on
         self.last_move: tuple | None = None      # (path, captured squares)
-        self.worker = AIWorker()
+        self.worker = Channel("camelot-move")   # the board AI, off the frame loop
         self._task: tuple | None = None          # ("move" | "hint", position) asked
         self._ready = None                       # the computer's move, waiting to play
         self._wait = 0.0
@@ -93,12 +93,12 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
     def enter(self) -> None:
         super().enter()
         if self.mode in ("demo", "computer"):
-            self.worker.start()  # it imports the engine while the player looks
+            work_service()  # started in the background while the player looks
         if self.mode is None:
             self.open_setup(first=True)
 
     def leave(self) -> None:
-        self.worker.close()
+        self.worker.cancel()
 
     def _make_buttons(self) -> list[Button]:
         return [Button("Menu", self.open_pause), Button("New game", self.new_deal),
@@ -151,7 +151,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.layout(self.play_area)
         self.show_new_game()
         if mode in ("demo", "computer"):
-            self.worker.start()
+            work_service()
 
     def new_deal(self, seed: int | None = None) -> None:
         if self.demo or self.mode is None:

@@ -1,4 +1,4 @@
-"""The computer's side of the Camelot board scene: asking the worker process
+"""The computer's side of the Camelot board scene: asking the work service
 for moves and hints, and playing its answers when the board is ready.
 
 :class:`ComputerTurns` is a mixin for
@@ -21,7 +21,8 @@ HINT_SHOWN = 4.0           # s a hint stays on the board
 
 
 class ComputerTurns:
-    """Asks ``self.worker`` (an AIWorker) and plays its moves (a mixin)."""
+    """Asks ``self.worker`` (a work-service Channel for ``camelot-move``) and
+    plays its moves (a mixin)."""
 
     def _position(self) -> str:
         """The position string, computed once per change of the game."""
@@ -44,7 +45,8 @@ class ComputerTurns:
 
     def _ask(self, what: str, position: str, level: str, seconds: float | None = None) -> None:
         self._task = (what, position)
-        self.worker.request(position, level, seed=self.rng.getrandbits(32), time_limit=seconds)
+        self.worker.ask({"position": position, "level": level, "seed": self.rng.getrandbits(32),
+                         "time_limit": seconds})
 
     def _cancel_ai(self) -> None:
         self.worker.cancel()
@@ -57,19 +59,20 @@ class ComputerTurns:
             return
         what, position = self._task
         self._task = None
-        if reply.position != position or position != self._position():
+        if position != self._position():
             return  # an answer for a position that has gone
         move = None
-        if reply.notation:
+        notation = reply.data.get("move") if reply.ok else None
+        if notation:
             try:
-                move = self.game.parse_move(reply.notation)
+                move = self.game.parse_move(notation)
             except RoundTableError:
                 move = None
         if move is None:
             moves = self.game.legal_moves()
             if not moves:
                 return
-            if reply.error:
+            if not reply.ok:
                 self.app.toast("The computer player failed; it plays a random move", 2.5)
             move = self.rng.choice(moves)
         if what == "hint":

@@ -22,7 +22,9 @@ on a pile does (:meth:`click_pile`), which cards may be picked up
 a refused drop (:meth:`explain`). Every rule question goes to ``self.game``.
 
 The computer player (demo, automatic play, hints) thinks in a :class:`Thinker`,
-off the frame loop when the game says so (``think_in_background``).
+off the frame loop when the game says so (``think_in_background``); the solver
+("still winnable?", solver hints, the demo's winning line) answers through the
+work service (``scenes.work.service``), never on the frame loop.
 """
 from __future__ import annotations
 
@@ -32,13 +34,15 @@ import random
 import pygame
 
 from game.base import Status
-from game.solver_common import NOT_WINNABLE, WINNABLE, SolveResult
+from game.solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from .card_table import CardTable
 from ..core.focus import nearest_in_direction
 from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
 from ..core.anim import Timer
+from ..work.deals import cached_winnable_deals, winnable_deal
+from ..work.service import Answer, Channel
 from ..work.thinker import Thinker, warm_up
 from ..core.ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 
@@ -51,10 +55,18 @@ SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "No longer winnable"}
 _solver_owner: list = []   # the one scene whose solver runs (one game is played at a time)
 
 
+def solve_result(answer: Answer) -> SolveResult:
+    """The solver's answer from the work service's JSON (a failure: unknown)."""
+    if not answer.ok:
+        return SolveResult(UNKNOWN, reason=f"error: {answer.error}")
+    data = answer.data
+    return SolveResult(data.get("answer", UNKNOWN), tuple(data.get("line", ())),
+                       data.get("states", 0), data.get("seconds", 0.0), data.get("reason", ""))
+
+
 def pick_winnable_deal(game_id: str, rng) -> int | None:
     """A deal number from the proven-winnable cache list (None if there is none).
     Only the cache: solving deals to find one would block the frame loop."""
-    from ..work.solver_service import cached_winnable_deals, winnable_deal
     if not cached_winnable_deals(game_id):
         return None
     return winnable_deal(game_id, rng)
@@ -65,13 +77,12 @@ class PatienceScene(GameScene):
     solver_seconds: float | None = None
     """Budget of the background "still winnable?" solve after every move (None:
     no solver indicator and no solver hints for this game)."""
-    solver_mode = "process"       # SolverService mode (tests may use "thread")
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
         if seed is None and game is None and (demo or app.settings.winnable_only):
             # Demos deal proven-winnable deals too, so they can show wins.
             seed = pick_winnable_deal(self.game_id, random.Random())
-        self._solver = None          # SolverService, started at the first request
+        self._solver = None          # Channel to the solver, made at the first request
         self._solve_version = None   # the position (self._version) last asked about
         self._solve_result = None    # (version, SolveResult) of the latest answer
         self.table = CardTable()
@@ -206,8 +217,8 @@ class PatienceScene(GameScene):
         return self.default_selection()
 
     def enter(self) -> None:
-        if self.think_in_background:
-            warm_up()
+        if self.think_in_background or self.solver_enabled:
+            warm_up()   # in the background: the game opens at once
         super().enter()
 
     # --- showing it ---------------------------------------------------------
@@ -296,18 +307,17 @@ class PatienceScene(GameScene):
             return
         if (self._solve_version != self._version and self.game.status is Status.PLAYING
                 and self.app.scenes.top is self):
-            from ..work.solver_service import SolverService
             if self._solver is None:
                 for other in list(_solver_owner):     # a scene dropped without leave()
                     other.stop_solver()
-                self._solver = SolverService(self.solver_mode)
+                self._solver = Channel("solve")
                 _solver_owner.append(self)
-            self._solver.request(self.game, "indicator", max_seconds=self.solver_seconds)
+            self._solver.ask({"game": self.game.to_json(), "max_seconds": self.solver_seconds})
             self._solve_version = self._version
         if self._solver is not None:
-            result = self._solver.poll()
-            if result is not None and self._solve_version is not None:
-                self._solve_result = (self._solve_version, result)
+            answer = self._solver.poll()
+            if answer is not None and self._solve_version is not None:
+                self._solve_result = (self._solve_version, solve_result(answer))
 
     def solver_result(self) -> SolveResult | None:
         """The solver's answer for the position on the table (None: not in yet)."""
@@ -348,13 +358,14 @@ class PatienceScene(GameScene):
 
     def leave(self) -> None:
         self.stop_solver()
+        self.thinker.forget()
         super().leave()
 
     def stop_solver(self) -> None:
         if self in _solver_owner:
             _solver_owner.remove(self)
         if self._solver is not None:
-            self._solver.shutdown()
+            self._solver.cancel()
             self._solver = None
 
     # --- the computer player ----------------------------------------------------

@@ -12,7 +12,7 @@ from scenes.games.camelot_solitaire_scene import CamelotSolitaireScene
 from scenes.games.hamilton_scene import HamiltonScene
 from scenes.table.patience_scene import PatienceScene
 from scenes.store.settings import Settings
-from scenes.work.solver_service import cached_winnable_deals
+from scenes.work.deals import cached_winnable_deals
 
 from .harness import make_app, settle, step
 from .patience_input import open_scene
@@ -25,9 +25,8 @@ DEAL1_LOSING = "w>c11"
 
 
 @pytest.fixture(autouse=True)
-def threaded_solver(monkeypatch):
-    """A thread, not a process: quick to start in a test."""
-    monkeypatch.setattr(PatienceScene, "solver_mode", "thread")
+def tracked_scenes(monkeypatch):
+    """Every scene's solver request is cancelled after the test."""
     scenes = []
     original = PatienceScene.__init__
 
@@ -149,9 +148,9 @@ def test_a_new_move_asks_again_and_the_old_answer_is_not_shown():
 def test_leaving_the_scene_shuts_the_solver_down():
     app, scene = camelot(1)
     wait_for(app, scene, lambda: scene._solver is not None)
-    service = scene._solver
+    channel = scene._solver
     scene.leave()
-    assert scene._solver is None and not service.running
+    assert scene._solver is None and not channel.busy
 
 
 # --- solver hints -----------------------------------------------------------------
