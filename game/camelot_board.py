@@ -8,9 +8,17 @@ end-of-game rules, position strings) and :func:`~game.camelot_moves.generate`.
 - ``legal_moves()`` gives one :class:`Move` per distinct (from, to, captured
   squares), with every path that plays it (``move.paths``, canonical first).
 - To play the path the player picked: ``play(move.with_path(path))``.
-- ``play(move_or_text)`` returns a MoveRecord whose events are
-  :class:`PieceMoved` (one per step of the path) and :class:`PieceCaptured`
-  (right after the step that jumped it), for a step-by-step animation.
+- ``play(move_or_text)`` returns a MoveRecord whose ``move`` is the legal Move
+  with the path actually played first (``record.move.path``, ``.steps``,
+  ``.captures`` in jump order) and whose events are :class:`PieceMoved` (one per
+  step of the path) and :class:`PieceCaptured` (right after the step that jumped
+  it), for a step-by-step animation. ``last_move``/``moves_played`` give the
+  same Moves later (after undo/redo too), so nobody re-parses notation.
+- What a screen asks: ``moves_from(sq)``, ``move_for_path(path)`` (which move a
+  path plays, and so what it captures), ``must_leave_castle()`` (the pieces
+  that must come out of their own castle now), ``why_refused(move)`` and
+  ``why_piece_cannot_move(sq)`` (a :class:`Refusal`: a code and a sentence),
+  ``captured_by(color)`` (the pieces that side has taken this game).
 - ``score`` is White's pieces minus Black's pieces (positive: White is ahead).
 - A finished game has ``status`` WON (``winner`` is ``'white'``/``'black'``) or
   DRAW; ``status_reason`` says why.
@@ -28,7 +36,8 @@ from dataclasses import dataclass
 
 from .base import Game, Status
 from .camelot_moves import (
-    CASTLES, COLOR_NAMES, LETTER_PIECES, SQUARE_NAMES, Move, Piece, make_move, move_sort_key,
+    CASTLES, COLOR_NAMES, LETTER_PIECES, SQUARE_NAMES, Move, MoveStep, Piece, make_move,
+    move_sort_key,
     parse_square, path_kind, path_steps, path_text, pieces_in_own_castle, square_name)
 from .camelot_position import WIN, Position
 from .errors import BadPositionError, IllegalMoveError, NotationError
@@ -52,6 +61,24 @@ class PieceCaptured:
 
     square: int
     piece: Piece
+
+
+# Why a move or a piece is refused (Refusal.code).
+GAME_OVER, NO_PIECE, NOT_YOUR_TURN = "game-over", "no-piece", "not-your-turn"
+MUST_LEAVE_CASTLE, MUST_CAPTURE, MUST_JUMP_ON = "must-leave-castle", "must-capture", "must-jump-on"
+OWN_CASTLE, WRONG_MARKS, BLOCKED, NOT_A_MOVE = "own-castle", "wrong-marks", "blocked", "not-a-move"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the rules refuse a move or a piece: a stable ``code`` (one of the
+    constants above, for a screen that words it its own way) and a sentence."""
+
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class CamelotBoard(Game[Move]):
@@ -105,8 +132,72 @@ class CamelotBoard(Game[Move]):
         """Whether the side to move must capture (every legal move captures)."""
         return bool(self._moves) and all(m.captured for m in self._moves)
 
-    def moves_from(self, sq: int) -> list[Move]:
+    def moves_from(self, sq: int | str) -> list[Move]:
+        if isinstance(sq, str):
+            sq = parse_square(sq)
         return [m for m in self._moves if m.from_square == sq]
+
+    def must_leave_castle(self) -> tuple[int, ...]:
+        """The squares of the side to move's pieces that stand in its own castle
+        and must move out now (every legal move is theirs); () when none must.
+        A piece there that cannot move at all does not count (it blocks nothing)."""
+        stuck = pieces_in_own_castle(self._pos.board, self._pos.side)
+        return tuple(sq for sq in stuck if any(m.from_square == sq for m in self._moves))
+
+    def move_for_path(self, path) -> Move:
+        """The legal move played along ``path`` (squares, start first), with that
+        path first: its ``captures`` say what the path takes. IllegalMoveError
+        (with the reason) when the path is not a legal move here."""
+        squares = tuple(parse_square(s) if isinstance(s, str) else s for s in path)
+        for move in self._moves:
+            if squares in move.paths:
+                return move.with_path(squares)
+        raise IllegalMoveError(self._explain(squares).message)
+
+    def why_refused(self, move: "Move | str | tuple[int, ...]") -> Refusal | None:
+        """None if ``move`` (a Move, WCF text or a path) is legal here, else why not."""
+        if isinstance(move, str):
+            try:
+                self.parse_move(move)  # NotationError for text that is not a move
+            except IllegalMoveError as exc:
+                squares, _ = parse_path_text(move)
+                if self._find_path(squares) is not None:
+                    return Refusal(WRONG_MARKS, str(exc))
+                return self._explain(squares)
+            return None
+        if isinstance(move, Move):
+            return None if self._legal_twin(move) is not None else self._explain(move.path)
+        squares = tuple(parse_square(s) if isinstance(s, str) else s for s in move)
+        return None if self._find_path(squares) is not None else self._explain(squares)
+
+    def why_piece_cannot_move(self, sq: int | str) -> Refusal | None:
+        """None if the piece on ``sq`` has a legal move, else why it may not move."""
+        if isinstance(sq, str):
+            sq = parse_square(sq)
+        if self._result is None and self.moves_from(sq):
+            return None
+        refusal = self._explain_origin(sq)
+        if refusal is not None:
+            return refusal
+        return Refusal(BLOCKED, f"the piece on {square_name(sq)} has no legal move: "
+                                f"every square it could reach is taken or forbidden")
+
+    @property
+    def last_move(self) -> Move | None:
+        """The last move played (path as played first), None at the start."""
+        played = self.moves_played
+        return played[-1] if played else None
+
+    @property
+    def moves_played(self) -> tuple[Move, ...]:
+        """Every move played since the start, each with the path played first."""
+        return tuple(record.move for _, record in self._undo)
+
+    def captured_by(self, color: str) -> tuple[Piece, ...]:
+        """The pieces ``color`` ('white'/'black') has captured in this game, in order."""
+        return tuple(event.piece for _, record in self._undo
+                     if record.events[0].piece.color == color  # the mover
+                     for event in record.events if isinstance(event, PieceCaptured))
 
     @property
     def plies_without_progress(self) -> int:
@@ -134,6 +225,21 @@ class CamelotBoard(Game[Move]):
             if legal == move:
                 return legal
         return None
+
+    def _find_path(self, squares: tuple[int, ...]) -> Move | None:
+        for move in self._moves:
+            if squares in move.paths:
+                return move
+        return None
+
+    def _play(self, move):
+        # The record keeps the legal Move with the path actually played first.
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        legal = self._legal_twin(move) if self._result is None else None
+        if legal is not None:
+            move = legal.with_path(self._played_path(move))
+        return super()._play(move)
 
     def _played_path(self, move: Move) -> tuple[int, ...]:
         legal = self._legal_twin(move)
@@ -210,44 +316,67 @@ class CamelotBoard(Game[Move]):
         too) → that move, with the written path first. NotationError for text that
         is not a move; IllegalMoveError for a well-formed move the rules forbid."""
         squares, marks = parse_path_text(text)
-        for move in self._moves:
-            if squares in move.paths:
-                written = path_text(squares, move.captured)
-                if "".join(c for c in written if c in "-x") != marks:
-                    raise IllegalMoveError(
-                        f"{text.strip()} is written wrong: '-' marks a plain move or canter, "
-                        f"'x' a jump; the move is {written}")
-                return move.with_path(squares)
-        raise IllegalMoveError(self._explain(squares))
+        move = self._find_path(squares)
+        if move is None:
+            raise IllegalMoveError(self._explain(squares).message)
+        written = path_text(squares, move.captured)
+        if "".join(c for c in written if c in "-x") != marks:
+            raise IllegalMoveError(self._wrong_marks(text, squares, move))
+        return move.with_path(squares)
+
+    @staticmethod
+    def _wrong_marks(text: str, squares: tuple[int, ...], move: Move) -> str:
+        return (f"{text.strip()} is written wrong: '-' marks a plain move or canter, "
+                f"'x' a jump; the move is {path_text(squares, move.captured)}")
 
     def _why_illegal(self, move: Move) -> str:
-        return self._explain(move.path)
+        return self._explain(move.path).message
 
-    def _explain(self, squares: tuple[int, ...]) -> str:
-        """A sentence on why the path ``squares`` is not a legal move here."""
-        shown = "-".join(SQUARE_NAMES[s] for s in squares)
+    def _explain_origin(self, origin: int) -> Refusal | None:
+        """Why no move may start on ``origin`` whatever its path, or None."""
+        name = square_name(origin)
         if self._result is not None:
-            return f"the game is over: {self._result[2]}"
+            return Refusal(GAME_OVER, f"the game is over: {self._result[2]}")
         side = self._pos.side
         us = COLOR_NAMES[side].capitalize()
-        code = self._pos.board[squares[0]]
+        code = self._pos.board[origin]
         if code == 0:
-            return f"{shown}: there is no piece on {square_name(squares[0])}"
+            return Refusal(NO_PIECE, f"there is no piece on {name}")
         if (code > 0) != (side == 0):
-            return (f"{shown}: the piece on {square_name(squares[0])} is not {us}'s; "
-                    f"it is {us}'s turn")
-        stuck = pieces_in_own_castle(self._pos.board, side)
-        if stuck and all(m.from_square in stuck for m in self._moves) \
-                and squares[0] not in stuck:
-            return (f"{shown}: {us}'s piece on {square_name(stuck[0])} ended its move in its own "
-                    f"castle and must move out now")
+            return Refusal(NOT_YOUR_TURN, f"the piece on {name} is not {us}'s; "
+                                          f"it is {us}'s turn")
+        stuck = self.must_leave_castle()
+        if stuck and origin not in stuck:
+            return Refusal(MUST_LEAVE_CASTLE,
+                           f"{us}'s piece on {square_name(stuck[0])} ended its move in its "
+                           f"own castle and must move out now")
+        if self.capture_is_compulsory and not self.moves_from(origin):
+            return Refusal(MUST_CAPTURE, f"capturing is compulsory; {us} must capture "
+                                         f"(for example {self._moves[0]})")
+        return None
+
+    def _explain(self, squares: tuple[int, ...]) -> Refusal:
+        """Why the path ``squares`` is not a legal move here."""
+        shown = "-".join(SQUARE_NAMES[s] for s in squares)
+        refusal = self._explain_origin(squares[0])
+        if refusal is not None:
+            if refusal.code == GAME_OVER:
+                return refusal
+            return Refusal(refusal.code, f"{shown}: {refusal.message}")
+        side = self._pos.side
+        us = COLOR_NAMES[side].capitalize()
+        # A path that stops where the piece could (so must) go on capturing.
+        longer = [m for m in self.moves_from(squares[0]) if m.captured and any(
+            len(p) > len(squares) and p[:len(squares)] == squares for p in m.paths)]
+        if longer and len(squares) > 1:
+            return Refusal(MUST_JUMP_ON, f"{shown}: the piece may not stop there; it must go on "
+                                         f"and capture (for example {longer[0]})")
         if self.capture_is_compulsory:
-            example = self._moves[0]
-            return (f"{shown}: capturing is compulsory; {us} must capture "
-                    f"(for example {example})")
+            return Refusal(MUST_CAPTURE, f"{shown}: capturing is compulsory; {us} must "
+                                         f"capture (for example {self._moves[0]})")
         if squares[-1] in CASTLES[side]:
-            return f"{shown}: a piece may enter its own castle only by a jump"
-        return f"{shown} is not a legal move here"
+            return Refusal(OWN_CASTLE, f"{shown}: a piece may enter its own castle only by a jump")
+        return Refusal(NOT_A_MOVE, f"{shown} is not a legal move here")
 
 
 _PATH_RE = re.compile(r"([a-lA-L])(\d{1,2})")
@@ -324,5 +453,6 @@ def perft(board: "CamelotBoard | Position", depth: int) -> int:
     return 1 if depth == 0 else count(depth)
 
 
-__all__ = ["CamelotBoard", "Move", "Piece", "PieceMoved", "PieceCaptured", "START_POSITION",
+__all__ = ["CamelotBoard", "Move", "MoveStep", "Piece", "PieceMoved", "PieceCaptured", "Refusal",
+           "START_POSITION",
            "parse_game_record", "parse_path_text", "perft", "position_from_pieces"]

@@ -204,6 +204,16 @@ class Move:
     def is_capture(self) -> bool:
         return bool(self.captured)
 
+    @property
+    def steps(self) -> tuple["MoveStep", ...]:
+        """The legs of the path played, in order (what an animation follows)."""
+        return path_legs(self.path, self.captured)
+
+    @property
+    def captures(self) -> tuple[int, ...]:
+        """The captured squares in the order the path jumps them."""
+        return tuple(step.captured for step in self.steps if step.captured is not None)
+
     def with_path(self, path: tuple[int, ...]) -> "Move":
         """The same move, played along ``path`` (which must be one of its paths)."""
         path = tuple(path)
@@ -217,6 +227,32 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move({self})"
+
+
+@dataclass(frozen=True)
+class MoveStep:
+    """One leg of a path: ``kind`` is plain, canter, jump or castle; ``captured``
+    the square it jumped and emptied (None unless a jump)."""
+
+    source: int
+    target: int
+    kind: str
+    captured: int | None = None
+
+    @property
+    def is_leap(self) -> bool:
+        """Whether the piece leaps (canter or jump) rather than steps."""
+        return self.kind in (CANTER, JUMP)
+
+
+def path_legs(path: tuple[int, ...], captured: frozenset[int] = NO_CAPTURES
+              ) -> tuple[MoveStep, ...]:
+    """The legs of ``path`` as :class:`MoveStep` records."""
+    legs = []
+    for a, b, took in path_steps(path, captured):
+        kind = path_kind((a, b), frozenset([took]) if took is not None else NO_CAPTURES)
+        legs.append(MoveStep(a, b, kind, took))
+    return tuple(legs)
 
 
 def path_steps(path: tuple[int, ...], captured: frozenset[int] = NO_CAPTURES):

@@ -4,7 +4,9 @@
                [--size WxH] [--frames N] [--screenshot FILE]
     roundtable --timedemo ID [--size 1920x1080] [--frames 600]
 
-Bad input is one clear line and exit code 2, never a traceback.
+Bad input is one clear line and exit code 2, never a traceback; every number
+is read by ``game.parsing`` (ASCII digits, bounded, in a stated range). Ctrl-C
+ends the program quietly (exit 130).
 """
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ import time
 
 STARTED = time.perf_counter()
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+MAX_FRAMES = 1_000_000     # --frames: about 4.6 hours at 60 frames a second
+MAX_SIDE = 16384
 
 
 class UsageError(Exception):
@@ -26,14 +31,40 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def parse_size(text: str) -> tuple[int, int]:
+def _number(text: str, what: str, low: int, high: int) -> int:
+    """A number of the command line, read by the engine's one number parser."""
+    from game.errors import RoundTableError
+    from game.parsing import parse_int
     try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise UsageError(f"size must look like 1920x1080, not {text!r}") from None
-    if not (320 <= w <= 16384 and 240 <= h <= 16384):
-        raise UsageError(f"size {text!r} is out of range (320x240 … 16384x16384)")
+        return parse_int(text, what, low, high)
+    except RoundTableError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    from game.parsing import shown
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
+        raise UsageError(f"size must look like 1920x1080, not {shown(text)}")
+    w, h = int(parts[0]), int(parts[1])
+    if not (320 <= w <= MAX_SIDE and 240 <= h <= MAX_SIDE):
+        raise UsageError(f"size {shown(text)} is out of range (320x240 … 16384x16384)")
     return (w, h)
+
+
+def check_screenshot(path: str) -> str:
+    """--screenshot: a PNG file to write, in a folder that exists."""
+    from game.parsing import shown
+    if not path or "\0" in path or len(path) > 4096:
+        raise UsageError(f"--screenshot needs a file name, not {shown(path)}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"--screenshot {shown(path)} is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise UsageError(f"--screenshot: there is no folder {shown(folder)}")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"--screenshot: the folder {shown(folder)} cannot be written")
+    return path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", nargs="?", const="", metavar="ID",
                    help="the computer plays by itself (a game id, or all in turn)")
     p.add_argument("--size", help="window size, e.g. 1920x1080 (implies a window)")
-    p.add_argument("--frames", type=int, help="run this many frames (1/60 s each) then exit")
+    p.add_argument("--frames", help="run this many frames (1/60 s each) then exit")
     p.add_argument("--screenshot", help="save the last frame to this PNG file")
     p.add_argument("--timedemo", metavar="ID", help="play the demo uncapped and print frame times")
     p.add_argument("--timing", action="store_true", help="print the time to the first frame")
@@ -81,18 +112,29 @@ def resolve(args) -> dict:
         out["demo"] = playable(args.demo, "demo") if args.demo else (out.get("game") or "all")
     if args.timedemo:
         out["timedemo"] = playable(args.timedemo, "timedemo")
-    if args.frames is not None and args.frames < 1:
-        raise UsageError("--frames must be at least 1")
+    if args.frames is not None:
+        args.frames = _number(args.frames, "--frames", 1, MAX_FRAMES)
     if args.timedemo and args.frames is None:
         args.frames = 600
-    if args.screenshot and args.frames is None:
-        raise UsageError("--screenshot needs --frames (how many frames to run first)")
+    if args.screenshot is not None:
+        if args.frames is None:
+            raise UsageError("--screenshot needs --frames (how many frames to run first)")
+        check_screenshot(args.screenshot)
+    if args.seed is not None and not (out.get("game") or out.get("demo") or args.timedemo):
+        raise UsageError("--seed needs --game, --demo or --timedemo (a deal of which game?)")
     out["size"] = parse_size(args.size) if args.size else ((1920, 1080) if args.timedemo else None)
     out["known_games"] = GAME_IDS
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         args = build_parser().parse_args(argv)

@@ -340,6 +340,7 @@ def test_dead_ends_are_never_silent(deal, moves, reason):
         game.play(move)
     assert game.status is Status.PLAYING and not game.is_dead_end()
     game.play(texts_[-1])
+    game.check_dead_end()                        # the search runs apart from play()
     assert game.status is Status.LOST and game.status_reason == reason
     assert game.is_dead_end() and game.dead_end_reason == reason
     assert game.computer_move() is None
@@ -353,6 +354,7 @@ def test_a_position_with_only_pointless_moves_is_a_dead_end():
                              stock="")
     assert game.status is Status.PLAYING
     game.play("t3>t1")
+    assert game.check_dead_end() is True
     assert game.status is Status.LOST
     assert game.dead_end_reason == "no sequence of moves can put another card on the foundations"
 
@@ -360,6 +362,7 @@ def test_a_position_with_only_pointless_moves_is_a_dead_end():
 def test_a_taken_down_card_is_not_a_dead_end():
     game = hamilton_position(7, ["9D"], ["7H 8H"], stock="")
     game.play("f0>t0")
+    assert game.check_dead_end() is False
     assert game.status is Status.PLAYING          # it can go back up
 
 
@@ -448,6 +451,7 @@ def test_computer_is_deterministic_and_never_loops():
                 if move is None:
                     break
                 game.play(move)
+            game.settle()                        # the dead-end search, apart from play()
             assert game.status is not Status.PLAYING
             runs.append(game.history)
         assert runs[0] == runs[1]

@@ -30,7 +30,7 @@ from .harness import click, key, make_app, pad, post, step
     (["--size"], "expected one argument"),
     (["--game", "CLOCK"], "unknown game 'CLOCK'"),
     (["--timedemo", "nope"], "unknown game 'nope'"),
-    (["--frames", "abc"], "invalid int value: 'abc'"),
+    (["--frames", "abc"], "--frames must be a whole number at least 1 and at most 1000000, not 'abc'"),
     (["--frames", "-3"], "at least 1"),
     (["--seed", "-5"], "deal number"),
     (["--game", "clock", "--seed", "1.5"], "deal number"),

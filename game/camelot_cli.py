@@ -1,0 +1,72 @@
+"""The board game's part of ``python -m game``: game records on ``play``
+(``--record FILE`` replays one, ``--write-record FILE`` keeps the game played),
+``think`` (the engine's move in a position) and ``engine`` (a line protocol).
+
+:mod:`game.cli` owns the command line; it calls the hooks here so that the
+board game's options live next to the board game.
+"""
+from __future__ import annotations
+
+import argparse
+
+from .camelot_board import CamelotBoard
+from .camelot_record import GameRecord, from_game, read, write
+from .errors import RoundTableError
+
+BOARD_GAME = CamelotBoard.game_id
+
+
+class BoardUsageError(RoundTableError):
+    """A board-game option used where it does not apply."""
+
+
+def add_play_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--record", metavar="FILE",
+                        help="camelot-board: replay this game record (then any --moves)")
+    parser.add_argument("--write-record", metavar="FILE",
+                        help="camelot-board: write the game played as a record (atomically)")
+    parser.add_argument("--tag", action="append", default=[], metavar='NAME="VALUE"',
+                        help="a tag for --write-record, e.g. --tag White=Ann (repeatable)")
+
+
+def start_from_record(args) -> tuple[CamelotBoard, list[str], GameRecord]:
+    """The start of ``play --record FILE``: the game at the record's start, the
+    record's moves (played by ``play`` like --moves) and the record."""
+    if args.game != BOARD_GAME:
+        raise BoardUsageError(f"--record is for {BOARD_GAME}, not {args.game}")
+    if args.position is not None or args.seed is not None or args.deck is not None:
+        raise BoardUsageError("--record gives the start position; leave out --position")
+    record = read(args.record)
+    return CamelotBoard(record.position), list(record.moves), record
+
+
+def check_write_record(args) -> None:
+    """Refuse --write-record/--tag before anything is played, not after."""
+    if (args.write_record is not None or args.tag) and args.game != BOARD_GAME:
+        raise BoardUsageError(f"--write-record is for {BOARD_GAME}, not {args.game}")
+    if args.tag and args.write_record is None:
+        raise BoardUsageError("--tag goes with --write-record FILE")
+    parse_tags(args.tag)
+
+
+def parse_tags(items: list[str]) -> dict[str, str]:
+    tags = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.isidentifier() or name == "Result":
+            raise BoardUsageError(f"--tag {item!r}: write NAME=VALUE (the Result is the game's)")
+        tags[name] = value.strip('"')
+    return tags
+
+
+def write_played(game: CamelotBoard, args, record: GameRecord | None,
+                 extra_moves: bool) -> None:
+    """Write the game played to ``args.write_record`` (tags: the record's, then --tag)."""
+    tags = {k: v for k, v in (record.tags if record else ()) if k not in ("Result", "Position")}
+    tags.update(parse_tags(args.tag))
+    out = from_game(game, **tags)
+    if record is not None and not extra_moves and out.result == "*" and record.result != "*":
+        # A record may end in a resignation or an agreed result: keep it.
+        out = GameRecord(tuple((k, record.result if k == "Result" else v) for k, v in out.tags),
+                         out.moves, record.result)
+    write(out, args.write_record)
