@@ -14,16 +14,24 @@ the middle, the four foundations on the right.
 Piles compress their fan so the longest still fits the table. When nothing can
 help any more the engine ends the game and the game-over panel says why and
 offers undo, restart and a new deal. The rules are asked of ``game.hamilton``.
+
+Once the stock is empty the engine cannot tell at once whether more foundation
+cards can be reached (a search of up to about a second): the scene asks the
+work service for the verdict and hands it back to the engine, so ``play`` on
+the frame loop stays in the microseconds. Until the verdict is in the scene is
+``busy`` (the computer player waits; the player's input does not).
 """
 from __future__ import annotations
 
 import pygame
 
+from game.base import Status
 from game.hamilton import Hamilton, MoveCards, foundation_id, rank_name, tableau_id
 
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM
+from ..work.service import Channel
 
 TABLEAU = [tableau_id(i) for i in range(7)]
 FOUNDATIONS = [foundation_id(k) for k in range(4)]
@@ -37,8 +45,45 @@ class HamiltonScene(PatienceScene):
     record_stagger = 0.07
     solver_seconds = 10.0         # most positions answer in well under a second; a few take seconds
 
+    def __init__(self, app, seed=None, demo=False, game=None) -> None:
+        self._dead_end = Channel("dead-end")
+        self._dead_end_asked = None     # (game, position key) asked about
+        super().__init__(app, seed, demo, game)
+
     def new_engine(self, seed: int) -> Hamilton:
         return Hamilton(seed=seed)
+
+    # --- the dead-end check, off the frame loop ------------------------------------
+    def update_table(self, dt: float) -> None:
+        super().update_table(dt)
+        self._check_dead_end()
+
+    def _check_dead_end(self) -> None:
+        game = self.game
+        if not game.dead_end_pending:
+            return
+        asked = (game, game.position_key())
+        if self._dead_end_asked != asked:
+            self._dead_end_asked = asked
+            self._dead_end.ask({"game": game.to_json()})
+        answer = self._dead_end.poll()
+        if answer is None:
+            return
+        if answer.ok:
+            game.apply_dead_end_verdict(answer.data)
+        else:           # the worker failed: search here, once
+            game.check_dead_end()
+        self._dead_end_asked = None
+        if game.status is not Status.PLAYING:
+            self._refresh()
+
+    @property
+    def busy(self) -> bool:
+        return super().busy or self.game.dead_end_pending
+
+    def leave(self) -> None:
+        self._dead_end.cancel()
+        super().leave()
 
     # --- layout -----------------------------------------------------------
     def layout(self, area: pygame.Rect) -> None:

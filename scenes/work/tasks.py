@@ -12,6 +12,7 @@ task               args                                 answer
 ``computer-move``  game (to_json), seed                 move: the engine's notation or None
 ``solve``          game (to_json), max_states,          the ``SolveResult.to_json`` data
                    max_seconds
+``dead-end``       game (to_json: a Hamilton game)      the engine's dead-end verdict
 =================  ===================================  ================================
 
 Each task gets ``stop``, an object whose ``is_set()`` turns true once the
@@ -65,7 +66,15 @@ def solve(args: dict, stop) -> dict:
     return result.to_json()
 
 
-TASKS = {"camelot-move": camelot_move, "computer-move": computer_move, "solve": solve}
+def dead_end(args: dict, stop) -> dict:
+    """Hamilton's dead-end search once the stock is empty (up to about a second):
+    the verdict for ``game.apply_dead_end_verdict``."""
+    from game.hamilton import dead_end_verdict
+    return dead_end_verdict(args["game"])
+
+
+TASKS = {"camelot-move": camelot_move, "computer-move": computer_move, "solve": solve,
+         "dead-end": dead_end}
 
 
 class Stop:

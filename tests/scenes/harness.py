@@ -1,6 +1,8 @@
 """Drive the real app headless: post pygame events, step frames of 1/60 s."""
 from __future__ import annotations
 
+import time
+
 import pygame
 
 from scenes.core.app import App, AppOptions
@@ -19,12 +21,23 @@ def step(app: App, frames: int = 1) -> None:
         app.step(DT)
 
 
+WORK_SECONDS = 30.0   # wall-clock bound on waiting for a worker's answer
+
+
 def settle(app: App, scene, limit: int = 600) -> None:
-    """Step until the scene's animations are over."""
-    for _ in range(limit):
+    """Step until the scene's animations are over and what it waits for from
+    the background workers (Hamilton's dead-end verdict) is in: ``limit``
+    frames, and past them frames with short sleeps while a worker answers, for
+    at most ``WORK_SECONDS``."""
+    end = time.monotonic() + WORK_SECONDS
+    frames = 0
+    while frames < limit or time.monotonic() < end:
         step(app)
+        frames += 1
         if not scene.busy:
             return
+        if frames >= limit:
+            time.sleep(0.002)
     raise AssertionError("animations never finished")
 
 
