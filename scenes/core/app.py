@@ -132,16 +132,16 @@ class App:
 
     # --- shared art -----------------------------------------------------------
     def card_art(self, card_width: int):
-        """Card pictures at this width with the chosen back, all rendered now (a
-        face rendered on first sight would cost a visible hitch mid-animation);
-        the last two are kept, so a new deal or a return from the menu costs nothing."""
+        """Card pictures at this width with the chosen back. Each face is
+        rendered once, when first drawn or ahead of that in a frame with time to
+        spare (``CardArt.render_ahead``), so a game opens at once; the last two
+        sizes are kept, so a new deal or a return from the menu costs nothing."""
         from ..table.card_art import CardArt
         cache = self.__dict__.setdefault("_card_art", {})
         key = (card_width, self.settings.card_back)
         art = cache.get(key)
         if art is None:
             art = CardArt(card_width, self.settings.card_back)
-            art.prerender()
             if len(cache) >= 2:
                 cache.pop(next(iter(cache)))
             cache[key] = art

@@ -97,8 +97,6 @@ class DialogScene(Scene):
         layout_column(self.focus.buttons, self.panel_rect.centerx,
                       self.panel_rect.y + title_h + text_h, int(self.panel_w * 0.7), bh, gap)
         self.panel = rounded_panel(self.panel_rect.size, radius=int(18 * s))
-        self.shade = pygame.Surface(size, pygame.SRCALPHA)
-        self.shade.fill((0, 0, 0, self.dim))
 
     def handle(self, event: InputEvent) -> None:
         if self.focus.handle(event):
@@ -110,7 +108,10 @@ class DialogScene(Scene):
         self.age += dt
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.shade, (0, 0))
+        # Dim what is below: black at alpha ``dim``, as a multiply (no
+        # full-screen shade surface to keep).
+        keep = 255 - self.dim
+        surface.fill((keep, keep, keep), special_flags=pygame.BLEND_RGB_MULT)
         # A short rise-in: the panel eases up from below over 0.2 s.
         t = min(1.0, self.age / 0.2)
         offset = int((1 - (1 - (1 - t) ** 3) if t < 1 else 0) * 40 * self.scale)

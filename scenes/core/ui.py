@@ -90,14 +90,39 @@ def wrap_text(text: str, px: int, width: int) -> list[str]:
 
 
 _felt_cache: dict[tuple[int, int], pygame.Surface] = {}
+_felt_coarse: dict[tuple[int, int], pygame.Surface] = {}
+FELT_STEP = 4   # the felt is kept at 1/4 of the screen's size: one level of its
+                # gradient spans some 50 px at 4K, so 4-px steps cannot be seen
+_FELT_PIECE = 1 << 18   # pixels painted at a time: no full-screen temporary
 
 
-def felt(size: tuple[int, int]) -> pygame.Surface:
-    """The table: green felt with a soft vignette, rendered once per size."""
-    surf = _felt_cache.get(size)
+_spare_layer: list[pygame.Surface] = []   # at most one full-screen surface let go
+
+
+def screen_layer(size: tuple[int, int]) -> pygame.Surface:
+    """A surface of ``size`` in the window's pixel format: the one last let go
+    (:func:`let_go_layer`) when it fits, else a new one (made in that format
+    directly: converting a full-screen surface would hold it twice for a
+    moment, and a fresh one costs its memory's first touch, tens of ms at 4K)."""
+    display = pygame.display.get_surface()
+    spare = _spare_layer.pop() if _spare_layer else None
+    if spare is not None and spare.get_size() == tuple(size) and (
+            display is None or spare.get_bitsize() == display.get_bitsize()):
+        spare.set_clip(None)
+        return spare
+    return pygame.Surface(size, 0, display) if display is not None else pygame.Surface(size)
+
+
+def let_go_layer(surface: pygame.Surface | None) -> None:
+    """A full-screen surface no longer needed: the next :func:`screen_layer`
+    of its size reuses it (only one is kept)."""
+    _spare_layer[:] = [surface] if surface is not None else []
+
+
+def _coarse(size: tuple[int, int]) -> pygame.Surface:
+    surf = _felt_coarse.get(size)
     if surf is not None:
         return surf
-    w, h = size
     # Draw the vignette tiny and smoothscale it up: cheap and perfectly smooth.
     small = pygame.Surface((32, 18))
     for y in range(18):
@@ -108,12 +133,55 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
             small.set_at((x, y), (int(FELT[0] + (FELT_DARK[0] - FELT[0]) * t),
                                   int(FELT[1] + (FELT_DARK[1] - FELT[1]) * t),
                                   int(FELT[2] + (FELT_DARK[2] - FELT[2]) * t)))
-    surf = pygame.transform.smoothscale(small, (w, h))
-    if pygame.display.get_surface() is not None:
-        surf = surf.convert()
+    w, h = size
+    surf = pygame.transform.smoothscale(small, (-(-w // FELT_STEP), -(-h // FELT_STEP)))
+    _felt_coarse.clear()
+    _felt_coarse[size] = surf
+    return surf
+
+
+def paint_felt(surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
+    """Paint the table's felt (green, with a soft vignette, for a table the size
+    of ``surface``) into ``area`` (default: the surface's clip), a band at a
+    time, so a full-screen repaint needs no full-screen temporary."""
+    area = pygame.Rect(area if area is not None else surface.get_clip()).clip(surface.get_rect())
+    if not area.w or not area.h:
+        return
+    coarse, step = _coarse(surface.get_size()), FELT_STEP
+    x0, x1 = area.left // step, -(-area.right // step)
+    y, y_end = area.top // step, -(-area.bottom // step)
+    rows = max(1, _FELT_PIECE // ((x1 - x0) * step * step))
+    clip = surface.get_clip()
+    surface.set_clip(area)
+    while y < y_end:
+        n = min(rows, y_end - y)
+        piece = pygame.transform.scale(coarse.subsurface((x0, y, x1 - x0, n)),
+                                       ((x1 - x0) * step, n * step))
+        surface.blit(piece, (x0 * step, y * step))
+        y += n
+    surface.set_clip(clip)
+
+
+def felt(size: tuple[int, int]) -> pygame.Surface:
+    """The table's felt as one surface of ``size``, kept for the screens that
+    blit it whole (menu, help). A game paints it with :func:`paint_felt` into
+    its own layer instead, and lets this go (:func:`release_felt`)."""
+    surf = _felt_cache.get(size)
+    if surf is not None:
+        return surf
     _felt_cache.clear()
+    surf = screen_layer(size)
+    paint_felt(surf)
     _felt_cache[size] = surf
     return surf
+
+
+def release_felt() -> None:
+    """Let the full-screen felt go (a game scene keeps its own layer, and takes
+    this one's memory for it)."""
+    for surf in _felt_cache.values():
+        let_go_layer(surf)
+    _felt_cache.clear()
 
 
 def rounded_panel(size: tuple[int, int], color=PANEL, radius: int = 16,

@@ -73,6 +73,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self._press: int | None = None           # square a left press selected on
         self.last_move: tuple | None = None      # (path, captured squares)
         self.worker = Channel("camelot-move")   # the board AI, off the frame loop
+        if demo or mode == "computer":
+            work_service()      # started in the background while the board is drawn
         self._task: tuple | None = None          # ("move" | "hint", position) asked
         self._ready = None                       # the computer's move, waiting to play
         self._wait = 0.0
@@ -99,6 +101,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
     def leave(self) -> None:
         self.worker.cancel()
+        super().leave()
 
     def _make_buttons(self) -> list[Button]:
         return [Button("Menu", self.open_pause), Button("New game", self.new_deal),

@@ -20,7 +20,7 @@ from ..core.anim import ease_in_out_cubic
 from .board_view import (
     CAPTURE, HOVER, LAST_FROM, LAST_TO, LAST_VIA, PATH_HINT, PATH_PLAYER, SELECT_TINT, SELECTED,
     START_COUNTS)
-from ..core.ui import GOLD, INK, felt
+from ..core.ui import GOLD, INK, paint_felt
 
 STEP_TIME = 0.2            # s per plain step of a travelling piece (normal speed)
 LEAP_TIME = 0.27           # s per leap
@@ -119,7 +119,7 @@ class BoardLayers:
             self.finish_animations()
 
     def draw_background(self, surface: pygame.Surface) -> None:
-        surface.blit(felt(self.size), (0, 0))
+        paint_felt(surface)
         surface.blit(self.view.art.board(self.flipped), self.view.board_pos)
         surface.blit(self.view.panel_background(), self.view.panel_rect)
 

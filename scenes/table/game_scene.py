@@ -20,8 +20,8 @@ from ..core.anim import Timer
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.sound import sound_for_events
-from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
-                 merge_rects, ui_scale)
+from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, layout_row,
+                 merge_rects, let_go_layer, paint_felt, release_felt, screen_layer, ui_scale)
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
@@ -375,14 +375,15 @@ class GameScene(Scene):
     def update_table(self, dt: float) -> None: ...
 
     # --- drawing ----------------------------------------------------------
-    # Three layers keep a frame cheap (a full-screen blit alone costs more than
-    # the whole frame budget at 4K): ``_base`` holds what never changes at this
-    # size (felt, decorations: draw_background); ``_static`` is base plus what is
-    # at rest (cards, HUD: draw_resting, draw_hud), repainted only where
-    # something changed; the screen gets static plus what is animating
+    # Two full-screen surfaces keep a frame cheap (a full-screen blit alone
+    # costs more than the whole frame budget at 4K) and no more: ``_static``
+    # holds what is at rest (felt, decorations: draw_background; cards, HUD:
+    # draw_resting, draw_hud), repainted only where something changed, from
+    # scratch within that area; the screen gets static plus what is animating
     # (draw_animated), restored from static where it was painted last frame.
+    # Everything drawn into ``_static`` honours its clip.
     def draw_background(self, surface: pygame.Surface) -> None:
-        surface.blit(felt(self.size), (0, 0))
+        paint_felt(surface)
 
     def draw_resting(self, surface: pygame.Surface, clip: pygame.Rect | None) -> None: ...
 
@@ -447,15 +448,15 @@ class GameScene(Scene):
         """Bring the static layer up to date: the areas repainted, None if all."""
         static = getattr(self, "_static", None)
         if static is None or static.get_size() != self.size:
-            self._base = pygame.Surface(self.size)
-            if pygame.display.get_surface() is not None:
-                self._base = self._base.convert()
-            self.draw_background(self._base)
-            self._static = self._base.copy()
-            self.draw_resting(self._static, None)
+            self._static = None          # the old layer goes before the new one comes
+            let_go_layer(static)
+            release_felt()               # the menu's felt: this layer paints its own
+            self._static = static = screen_layer(self.size)
+            self.draw_background(static)
+            self.draw_resting(static, None)
             self.resting_rebuilt()
             self._hud_drawn = self._hud_parts()
-            self.draw_hud(self._static)
+            self.draw_hud(static)
             return None
         dirty = self.resting_changes()
         parts = self._hud_parts()
@@ -466,19 +467,24 @@ class GameScene(Scene):
                     dirty += [r for r in (self._hud_part_rect(name, old or ()),
                                           self._hud_part_rect(name, new or ())) if r is not None]
             self._hud_drawn = parts
-        screen = self._static.get_rect()
+        screen = static.get_rect()
         dirty = [r.clip(screen) for r in dirty]
         dirty = [r for r in dirty if r.w and r.h]
         for rect in dirty:
-            self._static.set_clip(rect)
-            self._static.blit(self._base, rect, rect)
-            self.draw_resting(self._static, rect)
-            self.draw_hud(self._static)
-        self._static.set_clip(None)
+            static.set_clip(rect)
+            self.draw_background(static)
+            self.draw_resting(static, rect)
+            self.draw_hud(static)
+        static.set_clip(None)
         return dirty
 
     def resume(self) -> None:
         self._full_next = True
+
+    def leave(self) -> None:
+        """The scene's layer goes to whatever comes next (the menu's felt, say)."""
+        static, self._static = getattr(self, "_static", None), None
+        let_go_layer(static)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The whole frame (something else is drawn over it, e.g. a dialog)."""

@@ -102,6 +102,8 @@ class PatienceScene(GameScene):
         self._labels_drawn: list[tuple[tuple, pygame.Rect]] = []
         self._resting_key = None
         self.thinker = Thinker(self.think_in_background)
+        if self.think_in_background or self.solver_enabled:
+            warm_up()   # the workers start in the background: the game opens at once
         self._hint_wanted = False
         self._stuck_noted = None
         super().__init__(app, seed, demo, game)
@@ -216,10 +218,6 @@ class PatienceScene(GameScene):
             return None
         return self.default_selection()
 
-    def enter(self) -> None:
-        if self.think_in_background or self.solver_enabled:
-            warm_up()   # in the background: the game opens at once
-        super().enter()
 
     # --- showing it ---------------------------------------------------------
     def show_new_game(self) -> None:

@@ -65,7 +65,8 @@ class WorkService:
         self._lock = threading.Lock()
         self._pool = None
         self._starting: threading.Thread | None = None
-        self._waiting: list[tuple[int, str]] = []      # asked before the pool was up
+        self._waiting: list[tuple[int, str]] = []      # asked before the first worker was up
+        self._warm: Future | None = None                # that worker's first (empty) task
         self._futures: dict[int, Future] = {}
         self._answers: dict[int, Answer] = {}
         self._closed = False
@@ -90,26 +91,34 @@ class WorkService:
                 flags = ctx.RawArray("q", FLAG_SLOTS)
                 pool = ProcessPoolExecutor(self.workers, mp_context=ctx,
                                            initializer=tasks.init_worker, initargs=(flags,))
-                if not self._waiting:
-                    # One worker starts (and imports) now; the pool starts a
-                    # second when two requests are out at once. Two starting
-                    # together would halve the speed of each on a small machine.
-                    pool.submit(int)
+                # One worker starts (and imports) now; requests wait for it (see
+                # _flush), then the pool starts a second when two are out at once.
+                # Two starting together would halve the speed of each on a small
+                # machine, and the first answer would come later.
+                warm = pool.submit(int)
             except (OSError, ValueError, RuntimeError, ImportError, NotImplementedError):
                 pool = None
         if pool is None:        # no processes here: threads, with flags of their own
             self.use_processes = False
             flags = [0] * FLAG_SLOTS
             pool = ThreadPoolExecutor(self.workers, thread_name_prefix="work-service")
+            warm = None
         with self._lock:
             closed = self._closed
             if not closed:
-                self._flags, self._pool = flags, pool
-                waiting, self._waiting = self._waiting, []
-                for rid, text in waiting:
-                    self._send(rid, text)
+                self._flags, self._pool, self._warm = flags, pool, warm
+                self._flush()
         if closed:           # shut down while starting: end what was started
             _end_pool(pool, 3.0)
+
+    def _flush(self) -> None:
+        """Send the requests kept waiting, once the first worker is up (lock held)."""
+        if self._pool is None or (self._warm is not None and not self._warm.done()):
+            return
+        self._warm = None
+        waiting, self._waiting = self._waiting, []
+        for rid, text in waiting:
+            self._send(rid, text)
 
     @property
     def ready(self) -> bool:
@@ -133,7 +142,9 @@ class WorkService:
             self._waiting.clear()
         thread = self._starting
         if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)     # a pool still starting ends itself (see _start_pool)
+            # A pool still starting ends itself (see _start_pool): its workers
+            # finish starting, get the word to stop, or are killed.
+            thread.join(2 * timeout + 2.0)
         if pool is not None:
             _end_pool(pool, timeout)
 
@@ -146,10 +157,9 @@ class WorkService:
         with self._lock:
             if self._closed:
                 self._answers[rid] = Answer(rid, False, error="the work service is shut down")
-            elif self._pool is None:
-                self._waiting.append((rid, text))
             else:
-                self._send(rid, text)
+                self._waiting.append((rid, text))
+                self._flush()
         return rid
 
     def _send(self, rid: int, text: str) -> None:
@@ -178,6 +188,8 @@ class WorkService:
     def poll(self, rid: int) -> Answer | None:
         """The answer to ``rid`` once it is in (given once); never blocks."""
         with self._lock:
+            if self._waiting:
+                self._flush()
             answer = self._answers.pop(rid, None)
             if answer is not None:
                 return answer
@@ -209,6 +221,8 @@ def _end_pool(pool, timeout: float) -> None:
     one that has not stopped within ``timeout`` seconds."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
+    processes += [p for p in (getattr(pool, "_processes", None) or {}).values()
+                  if p not in processes]
     end = time.monotonic() + timeout
     for proc in processes:     # the flags stop a running search within moments
         proc.join(max(0.0, end - time.monotonic()))

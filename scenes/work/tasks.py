@@ -112,7 +112,8 @@ _flags = None   # the cancel flags, in a worker process (set by its initializer)
 
 def init_worker(flags) -> None:
     """In each new worker process: the cancel flags; leave when the app is gone;
-    Ctrl+C is for the app; the frames come first on a busy machine."""
+    Ctrl+C is for the app. (No lower priority: on a crowded machine a niced
+    worker starves, and a scene waiting for its answer waits with it.)"""
     global _flags
     import multiprocessing
     import os
@@ -120,10 +121,6 @@ def init_worker(flags) -> None:
     import threading
     _flags = flags
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        os.nice(10)
-    except (AttributeError, OSError):
-        pass
     parent = multiprocessing.parent_process()
     if parent is None:
         return

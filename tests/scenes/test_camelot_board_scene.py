@@ -31,7 +31,8 @@ WORKER_WAIT = 30.0  # s: generous for a loaded machine; a hang fails, never bloc
 def _no_stray_workers():
     yield
     shutdown()
-    assert not multiprocessing.active_children()
+    left = multiprocessing.active_children()
+    assert not left, [(p.name, p.pid, p.exitcode) for p in left]
 
 
 def start(mode="two", position=None, size=(1280, 720), **kw):
