@@ -20,9 +20,10 @@ GAME_IDS = tuple(GAMES)
 
 
 def check_game_id(game_id: str) -> str:
-    if game_id not in GAMES:
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        shown = repr(game_id) if len(repr(game_id)) <= 40 else repr(game_id)[:40] + "…"
         raise UnknownGameError(
-            f"unknown game {game_id!r}; the games are: {', '.join(GAME_IDS)}")
+            f"unknown game {shown}; the games are: {', '.join(GAME_IDS)}")
     return game_id
 
 

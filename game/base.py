@@ -26,6 +26,7 @@ from enum import Enum
 from typing import Any, ClassVar, Generic, Hashable, TypeVar
 
 from .errors import BadSaveError, IllegalMoveError, NotationError, RoundTableError
+from .parsing import shown
 
 SAVE_VERSION = 1
 
@@ -238,12 +239,16 @@ class Game(ABC, Generic[M]):
     def from_json(cls, data: dict) -> "Game":
         """Rebuild a game from ``to_json`` data, replaying and checking every move."""
         try:
-            if data.get("version") != SAVE_VERSION:
-                raise BadSaveError(f"save version {data.get('version')!r} is not {SAVE_VERSION}")
+            version = data.get("version")
+            if type(version) is not int or version != SAVE_VERSION:   # true == 1 in Python
+                raise BadSaveError(f"save version {shown(version)} is not {SAVE_VERSION}")
             if data.get("game") != cls.game_id:
-                raise BadSaveError(f"save is for {data.get('game')!r}, not {cls.game_id!r}")
+                raise BadSaveError(f"save is for {shown(data.get('game'))}, not {cls.game_id!r}")
+            moves = data["moves"]
+            if not isinstance(moves, list):
+                raise BadSaveError(f"the moves of a save are a list, not {shown(moves)}")
             game = cls.from_start_json(data["start"])
-            for text in data["moves"]:
+            for text in moves:
                 game.play(text)
         except BadSaveError:
             raise

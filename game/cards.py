@@ -26,7 +26,7 @@ class Card:
     suit: str
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13 or self.suit not in SUITS:
+        if type(self.rank) is not int or not 1 <= self.rank <= 13 or self.suit not in SUITS:
             raise BadDeckError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
 
     @property

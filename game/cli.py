@@ -31,7 +31,7 @@ import time
 from . import GAME_IDS, camelot_cli, game_class
 from .base import CardGame, Game, Status
 from .cards import check_seed
-from .errors import IllegalMoveError, NotationError, RoundTableError
+from .errors import BadPositionError, IllegalMoveError, NotationError, RoundTableError
 from .parsing import MAX_SEED, parse_float, parse_int
 
 EXIT_ILLEGAL = 1
@@ -79,7 +79,15 @@ def new_game(game_id: str, seed=None, deck: str | None = None,
     if position is not None:
         if len(position) > MAX_POSITION_TEXT:
             raise UsageError(f"--position is at most {MAX_POSITION_TEXT} characters")
-        return cls.from_position(position)
+        try:
+            return cls.from_position(position)
+        except RoundTableError:
+            raise
+        except ValueError as exc:
+            # The position parser (game/camelot_position.py) still calls int() on
+            # what str.isdigit() let through ("²", 5,000 digits); until it reads
+            # its numbers with game.parsing, say so in one line here.
+            raise BadPositionError(f"not a position string: {_one_line(exc)}") from None
     return cls()
 
 
@@ -261,10 +269,10 @@ def cmd_simulate(args) -> int:
 
 def cmd_perft(args) -> int:
     try:
-        from .camelot_board import CamelotBoard, perft
+        from .camelot_board import perft
     except ModuleNotFoundError:
         raise UsageError("perft needs the board game, which is not available yet") from None
-    board = CamelotBoard.from_position(args.position) if args.position else CamelotBoard()
+    board = new_game("camelot-board", position=args.position)
     rows = []
     for depth in range(1, args.depth + 1):
         started = time.perf_counter()

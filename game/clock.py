@@ -114,6 +114,8 @@ class Clock(DeckStart, CardGame[ClockMove]):
         return [ClockMove(card, home_of(card))]
 
     def _why_illegal(self, move: ClockMove) -> str:
+        if move.target not in self._piles:
+            return f"there is no pile {shown(move.target)}: the hours are clock:1 … clock:12"
         card = self.centre_card
         if move.card != card:
             return f"{move.card.code} is not the centre card ({card.code} is)"

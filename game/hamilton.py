@@ -478,6 +478,7 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
             return [m for m in self.legal_moves() if isinstance(m, ChooseStart)][:1]
         if not pile.startswith("tableau:") or self.start_rank is None:
             return []
+        self._pile(pile)                              # a pile id of ours, or IllegalMoveError
         i = int(pile.split(":")[1])
         snapshot, moves = self._snapshot(), []
         try:

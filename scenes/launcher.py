@@ -60,10 +60,19 @@ def check_screenshot(path: str) -> str:
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise UsageError(f"--screenshot {shown(path)} is a folder, not a file")
+    if os.path.exists(path) and not os.path.isfile(path):   # a FIFO would block, a device …
+        raise UsageError(f"--screenshot {shown(path)} is not a regular file")
     if not os.path.isdir(folder):
         raise UsageError(f"--screenshot: there is no folder {shown(folder)}")
-    if not os.access(folder, os.W_OK):
-        raise UsageError(f"--screenshot: the folder {shown(folder)} cannot be written")
+    existed = os.path.exists(path)
+    try:                            # a name too long, a read-only disk …: found now, not at the end
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--screenshot {shown(path)} cannot be written: "
+                         f"{exc.strerror or exc}") from None
+    if not existed:
+        os.remove(path)
     return path
 
 

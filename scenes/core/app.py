@@ -8,6 +8,7 @@ and a timedemo measures pure frame cost.
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -18,12 +19,23 @@ from .input import InputMapper
 from .scene import Scene, SceneStack
 from ..store.settings import Settings, load_settings, save_settings
 from ..work.service import work_service
-from .ui import INK, draw_text, rounded_panel, ui_scale
+from .ui import FONTS, INK, draw_text, rounded_panel, ui_scale
 
 FPS = 60
 FIXED_DT = 1 / FPS
 WINDOW_DEFAULT = (1280, 720)
 MIN_WINDOW = (640, 360)
+
+
+def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
+    """Save the frame; returns one line instead of raising (the launcher checked
+    the folder, but it may have gone while the frames ran)."""
+    try:
+        pygame.image.save(surface, path)
+    except (pygame.error, OSError) as exc:
+        from ..store.files import one_line
+        return one_line(f"could not save the screenshot to {path!r}: {exc}", 200)
+    return None
 
 
 @dataclass
@@ -43,9 +55,7 @@ class AppOptions:
 class App:
     def __init__(self, options: AppOptions | None = None, settings: Settings | None = None) -> None:
         self.options = options or AppOptions()
-        message = None
-        if settings is None:
-            settings, message = load_settings()
+        settings, messages = self._load_kept_files(settings)
         self.settings = settings
         pygame.init()
         pygame.display.set_caption("Round Table")
@@ -75,12 +85,33 @@ class App:
         self._work_warmed = False
         self._toasts: list[list] = []  # [text, seconds left]
         self._toast_rects: list[pygame.Rect] = []
-        if message:
-            self.toast(message, 6)
+        for message in messages:
+            self.report(message)
+
+    def _load_kept_files(self, settings: Settings | None) -> tuple[Settings, list[str]]:
+        """The settings (unless given) and statistics, and one line for each
+        file that could not be used. A folder that cannot be written is said
+        once, and nothing is written there this run; a file that is there but
+        could not be read is never overwritten."""
+        from ..store.files import LEFT_AS_IT_IS
+        from ..store.settings import prepare_folders
         from ..store.stats import load_stats
+        folder_problem = prepare_folders()
+        self.keep_files = folder_problem is None
+        self.keep_settings = self.keep_files
+        messages = [folder_problem]
+        if settings is None:
+            settings, message = load_settings()
+            messages.append(message)
+            if message and message.endswith(LEFT_AS_IT_IS):
+                self.keep_settings = False
         self.stats, message = load_stats()
-        if message:
-            self.toast(message, 6)
+        messages.append(message)
+        if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
+            self.stats.keep = False
+        if folder_problem:    # it already says that these files are out of reach
+            messages = [m for m in messages if m and not m.endswith(LEFT_AS_IT_IS)]
+        return settings, [m for m in messages if m]
 
     # --- window -----------------------------------------------------------
     @property
@@ -111,10 +142,12 @@ class App:
 
     def on_window_resized(self) -> None:
         surface = pygame.display.get_surface()
-        if surface is not None and not self.fullscreen and (
+        if surface is not None and (
                 surface.get_width() < MIN_WINDOW[0] or surface.get_height() < MIN_WINDOW[1]):
-            # Shrunk below the smallest layout (nothing stops a window manager):
-            # the scenes cannot lay out in a few pixels, so the window grows back.
+            # Shrunk below the smallest layout (nothing stops a window manager,
+            # and one may take a full-screen window out of full screen): the
+            # scenes cannot lay out in a few pixels, so it grows back, as a window.
+            self.fullscreen = False
             self.window_size = surface.get_size()
             surface = self._set_mode()
         if surface is not None:
@@ -124,7 +157,7 @@ class App:
             self.scenes.resize(self.size)
 
     def save_settings(self) -> None:
-        if not self.options.save_settings:
+        if not self.options.save_settings or not self.keep_settings:
             return
         problem = save_settings(self.settings)
         if problem:
@@ -153,6 +186,11 @@ class App:
         self._toasts = [t for t in self._toasts if t[0] != text][-2:]
         self._toasts.append([text, seconds])
 
+    def report(self, text: str) -> None:
+        """A problem with a kept file: on screen, and for whoever started us from a terminal."""
+        self.toast(text, 6)
+        print(f"roundtable: {text}", file=sys.stderr)
+
     def _draw_toasts(self, surface: pygame.Surface) -> list[pygame.Rect]:
         rects: list[pygame.Rect] = []
         if not self._toasts:
@@ -160,14 +198,18 @@ class App:
         s = ui_scale(self.size)
         px = int(24 * s)
         y = self.size[1] - int(96 * s)
+        room = self.size[0] - 20 - int(40 * s)
         for text, left in reversed(self._toasts):
-            label_w = max(1, int(len(text) * px * 0.5))
-            w = min(self.size[0] - 20, label_w + int(40 * s))
-            panel = rounded_panel((w, int(px * 1.8)), (10, 20, 16, 220), radius=int(10 * s))
+            # A long line (a file's path in it) gets a smaller size, so it fits.
+            label_w = FONTS.font(px).size(text)[0]
+            text_px = max(10, int(px * room / label_w)) if label_w > room else px
+            label_w = min(room, label_w)
+            panel = rounded_panel((label_w + int(40 * s), int(px * 1.8)), (10, 20, 16, 220),
+                                  radius=int(10 * s))
             panel.set_alpha(int(255 * min(1.0, left / 0.3)))
             rect = panel.get_rect(midbottom=(self.size[0] // 2, y))
             surface.blit(panel, rect)
-            draw_text(surface, text, px, rect.center, INK, anchor="center")
+            draw_text(surface, text, text_px, rect.center, INK, anchor="center")
             rects.append(rect)
             y = rect.y - int(8 * s)
         return rects
@@ -181,8 +223,8 @@ class App:
 
     def save_game_in_progress(self) -> None:
         """Quitting in the middle of a game keeps it for the next launch."""
-        if self.fixed_step:
-            return  # screenshots, timedemos: nothing of the player's
+        if self.fixed_step or not self.keep_files:
+            return  # screenshots, timedemos: nothing of the player's; or nowhere to keep it
         from ..table.game_scene import GameScene
         from ..store.saves import in_progress, save_game
         scene = next((s for s in reversed(self.scenes.scenes) if isinstance(s, GameScene)), None)
@@ -263,7 +305,10 @@ class App:
             if limit is not None and self.frame_count >= limit:
                 self.running = False
         if self.options.screenshot:
-            pygame.image.save(self.screen, self.options.screenshot)
+            problem = save_screenshot(self.screen, self.options.screenshot)
+            if problem:
+                print(f"roundtable: error: {problem}", file=sys.stderr)
+                self.exit_code = 2
         return self.exit_code
 
     def frame_report(self) -> dict:

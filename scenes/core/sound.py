@@ -22,6 +22,7 @@ import pygame
 log = logging.getLogger(__name__)
 
 EFFECTS = ("deal", "place", "flip", "remove", "capture", "invalid", "win", "loss")
+MAX_SOUND_BYTES = 4 * 1024 * 1024    # ours are under 100 KB
 
 
 def sounds_dir() -> Path:
@@ -125,7 +126,10 @@ class Sound:
         snd = None
         path = (self.folder or sounds_dir()) / f"{name}.wav"
         try:
-            snd = pygame.mixer.Sound(str(path)) if path.is_file() else None
+            if path.is_file() and path.stat().st_size > MAX_SOUND_BYTES:
+                # ROUNDTABLE_SOUNDS may point anywhere: a huge file is not read whole.
+                raise ValueError(f"larger than {MAX_SOUND_BYTES:,} bytes")
+            snd = pygame.mixer.Sound(str(path)) if path.is_file() else None   # no FIFO or device
             if snd is None:
                 self._warn(f"sound {name!r} is missing ({path}); it stays silent")
             elif snd.get_length() <= 0:

@@ -50,7 +50,7 @@ class MenuScene(Scene):
         from ..store.saves import load_save
         data, message = load_save()
         if message:
-            self.app.toast(message, 6)
+            self.app.report(message)
         if data is not None:
             self.offer_resume(data)
 
@@ -108,7 +108,7 @@ class MenuScene(Scene):
         w, h = size
         n = len(self.tiles)
         gap = int(24 * s)
-        tile_w = int(min(260 * s, (w - gap * (n + 1)) / n))
+        tile_w = max(1, int(min(260 * s, (w - gap * (n + 1)) / n)))   # App keeps w ≥ 640; never < 1
         tile_h = int(tile_w * 1.25)
         x = (w - (tile_w * n + gap * (n - 1))) // 2
         top = int(h * 0.30)

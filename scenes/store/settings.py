@@ -1,19 +1,24 @@
 """Player settings, kept as versioned JSON where platformdirs says config lives.
 
-Written atomically (temp file + rename). A file that is damaged or from a newer
-version is moved aside, never overwritten, and the player is told in one line.
+Read and written through files.py (bounded reading, atomic writing); every value
+is checked against the schema in ``Settings.from_json``. A file that is damaged or
+from a newer version is moved aside, never overwritten, and the player is told in
+one line.
 ``ROUNDTABLE_HOME`` overrides the folder (tests, portable installs).
 """
 from __future__ import annotations
 
-import json
 import os
-import tempfile
-import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .files import (PROBE_PREFIX, clean_stale_temps, folder_problem, load_versioned,
+                    moved_aside_message, write_json_atomic)
+from .schema import choice, flag, number
+
 SETTINGS_VERSION = 1
+SETTINGS_MAX_BYTES = 64 * 1024     # ours is ~250 bytes
+KEPT_FILES = ("settings.json", "stats.json", "save.json")
 ANIMATION_SPEEDS = {"slow": 0.6, "normal": 1.0, "fast": 1.8, "instant": 100.0}
 
 
@@ -34,32 +39,17 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("roundtable", appauthor=False))
 
 
-def load_versioned(path: Path, version: int, what: str) -> tuple[dict | None, str | None]:
-    """A JSON object with this ``version`` read from ``path``: (data, None);
-    (None, None) when there is no file; (None, one-line message) when it was
-    damaged or from a newer version, after moving it aside (never overwritten).
-    ``what`` names the file in the message ("Statistics file")."""
-    if not path.exists():
-        return None, None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        if data.get("version") != version:
-            raise ValueError(f"version {data.get('version')!r}, expected {version}")
-        return data, None
-    except (OSError, ValueError, TypeError) as exc:
-        return None, moved_aside_message(path, what, exc)
-
-
-def moved_aside_message(path: Path, what: str, problem) -> str:
-    """Move a bad file aside and say so in one line."""
-    try:
-        aside = move_aside(path)
-        where = f"kept as {aside.name}"
-    except OSError:
-        where = "left in place"
-    return f"{what} was unreadable ({problem}); {where}."
+def prepare_folders() -> str | None:
+    """At start: check the settings and data folders can be written (made if
+    need be) and remove the temp files an interrupted write left there. None
+    when all is well, else one line for the player: nothing will be kept."""
+    for folder in dict.fromkeys((config_dir(), data_dir())):
+        problem = folder_problem(folder)
+        if problem:
+            return (f"Cannot write in {folder} ({problem}): settings and statistics "
+                    f"will not be kept after you quit.")
+        clean_stale_temps(folder, KEPT_FILES + (PROBE_PREFIX,))
+    return None
 
 
 @dataclass
@@ -77,74 +67,39 @@ class Settings:
         return ANIMATION_SPEEDS.get(self.animation_speed, 1.0)
 
     def validate(self) -> None:
-        if not isinstance(self.fullscreen, bool) or not isinstance(self.sound, bool):
-            raise ValueError("fullscreen and sound must be true or false")
-        if not isinstance(self.winnable_only, bool):
-            raise ValueError(f"winnable_only must be true or false, not {self.winnable_only!r}")
-        if self.animation_speed not in ANIMATION_SPEEDS:
-            raise ValueError(f"unknown animation speed {self.animation_speed!r}")
-        if (isinstance(self.volume, bool) or not isinstance(self.volume, (int, float))
-                or not 0 <= self.volume <= 1):
-            raise ValueError(f"volume must be a number from 0 to 1, not {self.volume!r}")
-        from ..table.card_art import BACK_STYLES
-        if self.card_back not in BACK_STYLES:
-            raise ValueError(f"unknown card back {self.card_back!r}")
+        """Raise DamagedFileError (a ValueError) for a value outside the schema."""
+        Settings.from_json(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Settings":
+        """Settings from the file's object, every value checked (DamagedFileError)."""
         from game import GAME_IDS
-        if self.last_game is not None and self.last_game not in GAME_IDS:
-            raise ValueError(f"unknown game {self.last_game!r}")
 
-
-def write_json_atomic(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=2)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def move_aside(path: Path) -> Path:
-    """Keep a bad file for the player (or a bug report) under a new name."""
-    aside = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
-    n = 1
-    while aside.exists():
-        aside = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
-        n += 1
-    os.replace(path, aside)
-    return aside
+        from ..table.card_art import BACK_STYLES
+        d = cls()
+        last = data.get("last_game", d.last_game)
+        return cls(fullscreen=flag(data.get("fullscreen", d.fullscreen), "fullscreen"),
+                   animation_speed=choice(data.get("animation_speed", d.animation_speed),
+                                          "animation speed", ANIMATION_SPEEDS),
+                   sound=flag(data.get("sound", d.sound), "sound"),
+                   volume=float(number(data.get("volume", d.volume), "volume", 0, 1)),
+                   card_back=choice(data.get("card_back", d.card_back), "card back", BACK_STYLES),
+                   last_game=None if last is None else choice(last, "game", GAME_IDS),
+                   winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"))
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     """The saved settings, or defaults; the second value is a message for the
-    player when the file had to be put aside."""
+    player when the file could not be used (a damaged one is moved aside)."""
     path = path or config_dir() / "settings.json"
-    if not path.exists():
-        return Settings(), None
+    data, message = load_versioned(path, SETTINGS_VERSION, "Settings file", SETTINGS_MAX_BYTES,
+                                   then="using defaults, ")
+    if data is None:
+        return Settings(), message
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        if data.get("version") != SETTINGS_VERSION:
-            raise ValueError(f"version {data.get('version')!r}, expected {SETTINGS_VERSION}")
-        known = {f.name for f in fields(Settings)}
-        settings = Settings(**{k: v for k, v in data.items() if k in known})
-        settings.validate()
-        return settings, None
-    except (OSError, ValueError, TypeError) as exc:
-        try:
-            aside = move_aside(path)
-            where = f"kept as {aside.name}"
-        except OSError:
-            where = "left in place"
-        return Settings(), f"Settings file was unreadable ({exc}); using defaults, {where}."
+        return Settings.from_json(data), None
+    except ValueError as exc:
+        return Settings(), moved_aside_message(path, "Settings file", exc, "using defaults, ")
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> str | None:
@@ -153,6 +108,6 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     path = path or config_dir() / "settings.json"
     try:
         write_json_atomic(path, {"version": SETTINGS_VERSION, **asdict(settings)})
-    except OSError as exc:
-        return f"Could not save settings: {exc.strerror or exc}"
+    except (OSError, ValueError) as exc:
+        return f"Could not save settings: {getattr(exc, 'strerror', None) or exc}"
     return None

@@ -8,23 +8,54 @@ aside with a one-line message and the statistics start empty.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .settings import data_dir, load_versioned, moved_aside_message, write_json_atomic
+from .files import DamagedFileError, load_versioned, moved_aside_message, write_json_atomic
+from .schema import (MAX_COUNT, MAX_SCORE, MAX_SECONDS, choice, flag, mapping, number, optional,
+                     sequence, whole)
+from .settings import data_dir
 
 STATS_VERSION = 1
+STATS_MAX_BYTES = 2 * 1024 * 1024   # four games' 200 results are ~60 KB
 HISTORY_CAP = 200     # results kept per game for the win-rate line
 RESULTS = ("won", "lost", "drawn")
+MAX_DATE = 10 ** 11   # seconds since 1970: year 5138
 
 
-def _number(value, what: str, minimum: float = 0, optional: bool = False):
-    if value is None and optional:
+def _clean_seconds(seconds) -> float:
+    """Time to record: a finite number of seconds in range (a bad one counts as 0)."""
+    try:
+        seconds = float(seconds or 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+    return min(float(MAX_SECONDS), seconds) if math.isfinite(seconds) and seconds > 0 else 0.0
+
+
+def _clean_score(score):
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
-        raise ValueError(f"{what} must be a number ≥ {minimum}, not {value!r}")
-    return value
+    if isinstance(score, float) and not math.isfinite(score):
+        return None
+    return max(-MAX_SCORE, min(MAX_SCORE, score))
+
+
+def _history_entry(entry) -> dict:
+    entry = mapping(entry, "a result")
+    clean = {"date": whole(entry.get("date", 0), "a result's date", 0, MAX_DATE),
+             "won": flag(entry.get("won"), "a result's won"),
+             "score": optional(number, entry.get("score"), "a result's score", -MAX_SCORE, MAX_SCORE),
+             "seconds": number(entry.get("seconds", 0), "a result's time")}
+    if entry.get("result") is not None:
+        clean["result"] = choice(entry["result"], "result", RESULTS)
+    return clean
+
+
+def _level_counts(counts) -> dict[str, int]:
+    counts = mapping(counts, "a level's results")
+    return {choice(r, "result", RESULTS): whole(n, f"{r} count") for r, n in counts.items()}
 
 
 @dataclass
@@ -61,7 +92,8 @@ class GameStats:
 
     def record(self, won: bool, score=None, seconds: float = 0.0, result: str | None = None,
                level: str | None = None, date: float | None = None) -> None:
-        seconds = max(0.0, float(seconds or 0.0))
+        seconds = _clean_seconds(seconds)   # never NaN or Infinity into the file
+        score = _clean_score(score)
         self.played += 1
         self.total_time += seconds
         if won:
@@ -72,7 +104,7 @@ class GameStats:
                 self.best_time = seconds
         else:
             self.current_streak = 0
-        if isinstance(score, (int, float)) and not isinstance(score, bool):
+        if score is not None:
             if self.best_score is None or score > self.best_score:
                 self.best_score = score
         entry = {"date": round(date if date is not None else time.time()), "won": bool(won),
@@ -94,29 +126,30 @@ class GameStats:
 
     @classmethod
     def from_json(cls, data) -> "GameStats":
-        if not isinstance(data, dict):
-            raise ValueError("a game's statistics must be an object")
-        g = cls(played=_number(data.get("played", 0), "played"),
-                won=_number(data.get("won", 0), "won"),
-                current_streak=_number(data.get("current_streak", 0), "current streak"),
-                best_streak=_number(data.get("best_streak", 0), "best streak"),
-                best_score=_number(data.get("best_score"), "best score", float("-inf"), True),
-                best_time=_number(data.get("best_time"), "best time", 0, True),
-                total_time=_number(data.get("total_time", 0.0), "total time"))
+        """One game's statistics, every value checked (DamagedFileError)."""
+        data = mapping(data, "a game's statistics")
+        g = cls(played=whole(data.get("played", 0), "played"),
+                won=whole(data.get("won", 0), "won"),
+                current_streak=whole(data.get("current_streak", 0), "current streak"),
+                best_streak=whole(data.get("best_streak", 0), "best streak"),
+                best_score=optional(number, data.get("best_score"), "best score", -MAX_SCORE, MAX_SCORE),
+                best_time=optional(number, data.get("best_time"), "best time"),
+                total_time=number(data.get("total_time", 0.0), "total time", 0, MAX_SECONDS * MAX_COUNT))
         if g.won > g.played or g.current_streak > g.best_streak or g.best_streak > g.won:
-            raise ValueError("counts do not add up")
-        history = data.get("history", [])
-        if not isinstance(history, list) or not all(
-                isinstance(e, dict) and isinstance(e.get("won"), bool) for e in history):
-            raise ValueError("history must be a list of results")
-        g.history = history[-HISTORY_CAP:]
-        levels = data.get("levels", {})
-        if not isinstance(levels, dict) or not all(
-                isinstance(c, dict) and all(isinstance(n, int) and n >= 0 for n in c.values())
-                for c in levels.values()):
-            raise ValueError("levels must map a level to counts")
-        g.levels = levels
+            raise DamagedFileError("counts do not add up")
+        # The size limit bounds the list; only the newest HISTORY_CAP are kept.
+        history = sequence(data.get("history", []), "history", MAX_COUNT)[-HISTORY_CAP:]
+        g.history = [_history_entry(e) for e in history]
+        levels = mapping(data.get("levels", {}), "levels")
+        g.levels = {whole_word(lv, "level"): _level_counts(c) for lv, c in levels.items()}
         return g
+
+
+def whole_word(value, what: str) -> str:
+    """A level's name: a short word (the screen looks up the ones it knows)."""
+    if not isinstance(value, str) or not value.isascii() or not value.isalpha() or len(value) > 20:
+        raise DamagedFileError(f"{what} must be a short word")
+    return value
 
 
 class Stats:
@@ -125,6 +158,7 @@ class Stats:
     def __init__(self, games: dict[str, GameStats] | None = None, path: Path | None = None) -> None:
         self.games = games or {}
         self.path = path
+        self.keep = True     # False: the file cannot be written this run (App says why, once)
 
     def game(self, game_id: str) -> GameStats:
         return self.games.get(game_id) or GameStats()
@@ -140,27 +174,29 @@ class Stats:
                 "games": {gid: g.to_json() for gid, g in self.games.items()}}
 
     def save(self) -> str | None:
+        if not self.keep:
+            return None
         path = self.path or data_dir() / "stats.json"
         try:
             write_json_atomic(path, self.to_json())
-        except OSError as exc:
-            return f"Could not save statistics: {exc.strerror or exc}"
+        except (OSError, ValueError) as exc:
+            return f"Could not save statistics: {getattr(exc, 'strerror', None) or exc}"
         return None
 
 
 def load_stats(path: Path | None = None) -> tuple[Stats, str | None]:
     """The saved statistics (empty when there are none); the second value is a
-    one-line message when the file had to be moved aside."""
+    one-line message when the file could not be used (a damaged one is moved aside)."""
     path = path or data_dir() / "stats.json"
-    data, message = load_versioned(path, STATS_VERSION, "Statistics file")
+    data, message = load_versioned(path, STATS_VERSION, "Statistics file", STATS_MAX_BYTES)
     if data is None:
         return Stats(path=path), message
     try:
-        games = data.get("games", {})
-        if not isinstance(games, dict):
-            raise ValueError("games must be an object")
-        return Stats({gid: GameStats.from_json(g) for gid, g in games.items()}, path), None
-    except (ValueError, TypeError) as exc:
+        from game import GAME_IDS
+        games = mapping(data.get("games", {}), "games")
+        return Stats({choice(gid, "game", GAME_IDS): GameStats.from_json(g)
+                      for gid, g in games.items()}, path), None
+    except ValueError as exc:
         return Stats(path=path), moved_aside_message(path, "Statistics file", exc)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from game.parsing import read_deal_list
 from game.solver_common import WINNABLE, solver_for
 
 __all__ = ["winnable_deal", "cached_winnable_deals"]
@@ -18,13 +19,7 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 def cached_winnable_deals(game_id: str) -> list[int]:
     """Deal numbers proven winnable, from ``data/winnable-GAME.txt`` ([] if none)."""
-    path = DATA_DIR / f"winnable-{game_id}.txt"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return []
-    return [int(w) for line in text.splitlines() if not line.startswith("#")
-            for w in line.split() if w.isdigit()]
+    return read_deal_list(DATA_DIR / f"winnable-{game_id}.txt")   # bounded, ASCII digits only
 
 
 def winnable_deal(game_id: str, rng: random.Random | None = None,

@@ -10,7 +10,7 @@ from game.base import MoveRecord, PileMove, Status
 from game.camelot_solitaire import CamelotSolitaire, PlaceCard, RemovePair, RemoveTen, TurnStock
 from game.cards import Card
 from game.clock import CENTRE, Clock, ClockMove, hour_pile
-from game.errors import NotationError
+from game.errors import IllegalMoveError, NotationError
 from game.hamilton import (ChooseStart, DealRow, Hamilton, HamiltonState, MoveCards,
                            TurnChooser)
 
@@ -184,3 +184,19 @@ def test_clock_a_king_dropped_on_the_centre_stays():
     assert game.move_between(CENTRE, 1, CENTRE) == ClockMove(C("KH"), CENTRE)
     assert game.why_illegal(game.move_between(CENTRE, 1, CENTRE)) == ""
     assert game.moves_from(CENTRE) == [ClockMove(C("KH"), CENTRE)]
+
+
+def test_hand_made_pile_ids_that_are_none_of_ours():
+    clock = Clock(seed=1)
+    assert clock.why_illegal(ClockMove(clock.centre_card, "clock:²")) == (
+        "there is no pile 'clock:²': the hours are clock:1 … clock:12")
+    hamilton = Hamilton(seed=1)
+    hamilton.play("t")
+    hamilton.play("ch>f0")
+    with pytest.raises(IllegalMoveError, match="there is no pile 'tableau:²'"):
+        hamilton.foundation_moves_from("tableau:²")
+    assert hamilton.why_illegal(MoveCards(None, "tableau:9", "tableau:1")) == (
+        "there is no pile 'tableau:9'")
+    camelot = CamelotSolitaire(seed=1)
+    with pytest.raises(IllegalMoveError, match="there is no cell 'cell:٣'"):
+        camelot.can_pick_up("cell:٣")

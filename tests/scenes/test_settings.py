@@ -49,13 +49,13 @@ def test_bad_values_are_rejected():
 
 def test_saving_never_leaves_a_half_written_file(monkeypatch):
     save_settings(Settings(sound=False))
-    import scenes.store.settings as module
+    import scenes.store.files as module
 
-    def broken_dump(*args, **kwargs):
+    def broken_fsync(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
     with monkeypatch.context() as patch:
-        patch.setattr(module.json, "dump", broken_dump)
+        patch.setattr(module.os, "fsync", broken_fsync)
         problem = save_settings(Settings(sound=True))
     assert problem == "Could not save settings: No space left on device"
     assert load_settings()[0] == Settings(sound=False)  # the old file is intact
