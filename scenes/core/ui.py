@@ -93,30 +93,13 @@ _felt_cache: dict[tuple[int, int], pygame.Surface] = {}
 _felt_coarse: dict[tuple[int, int], pygame.Surface] = {}
 FELT_STEP = 4   # the felt is kept at 1/4 of the screen's size: one level of its
                 # gradient spans some 50 px at 4K, so 4-px steps cannot be seen
-_FELT_PIECE = 1 << 18   # pixels painted at a time: no full-screen temporary
-
-
-_spare_layer: list[pygame.Surface] = []   # at most one full-screen surface let go
 
 
 def screen_layer(size: tuple[int, int]) -> pygame.Surface:
-    """A surface of ``size`` in the window's pixel format: the one last let go
-    (:func:`let_go_layer`) when it fits, else a new one (made in that format
-    directly: converting a full-screen surface would hold it twice for a
-    moment, and a fresh one costs its memory's first touch, tens of ms at 4K)."""
+    """A surface of ``size`` in the window's pixel format (made so directly:
+    converting a full-screen surface would hold it twice for a moment)."""
     display = pygame.display.get_surface()
-    spare = _spare_layer.pop() if _spare_layer else None
-    if spare is not None and spare.get_size() == tuple(size) and (
-            display is None or spare.get_bitsize() == display.get_bitsize()):
-        spare.set_clip(None)
-        return spare
     return pygame.Surface(size, 0, display) if display is not None else pygame.Surface(size)
-
-
-def let_go_layer(surface: pygame.Surface | None) -> None:
-    """A full-screen surface no longer needed: the next :func:`screen_layer`
-    of its size reuses it (only one is kept)."""
-    _spare_layer[:] = [surface] if surface is not None else []
 
 
 def _coarse(size: tuple[int, int]) -> pygame.Surface:
@@ -136,36 +119,56 @@ def _coarse(size: tuple[int, int]) -> pygame.Surface:
     w, h = size
     surf = pygame.transform.smoothscale(small, (-(-w // FELT_STEP), -(-h // FELT_STEP)))
     _felt_coarse.clear()
+    _felt_blocks.clear()
     _felt_coarse[size] = surf
     return surf
 
 
+FELT_BLOCK = 256          # px: the felt is painted from blocks this big, kept ...
+FELT_BLOCKS_KEPT = 40    # ... the most recently used (10 MiB): where cards move
+_felt_blocks: OrderedDict = OrderedDict()
+
+
+def _felt_block(size: tuple[int, int], bx: int, by: int) -> pygame.Surface:
+    key = (size, bx, by)
+    block = _felt_blocks.get(key)
+    if block is not None:
+        _felt_blocks.move_to_end(key)
+        return block
+    coarse, step, n = _coarse(size), FELT_STEP, FELT_BLOCK // FELT_STEP
+    x0, y0 = bx * n, by * n
+    w, h = min(n, coarse.get_width() - x0), min(n, coarse.get_height() - y0)
+    block = pygame.transform.scale(coarse.subsurface((x0, y0, w, h)), (w * step, h * step))
+    if pygame.display.get_surface() is not None:
+        block = block.convert()
+    _felt_blocks[key] = block
+    while len(_felt_blocks) > FELT_BLOCKS_KEPT:
+        _felt_blocks.popitem(last=False)
+    return block
+
+
 def paint_felt(surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
     """Paint the table's felt (green, with a soft vignette, for a table the size
-    of ``surface``) into ``area`` (default: the surface's clip), a band at a
-    time, so a full-screen repaint needs no full-screen temporary."""
+    of ``surface``) into ``area`` (default: the surface's clip). It is painted
+    block by block from a quarter-size copy, and the blocks last painted are
+    kept: where cards move the felt costs a plain blit, and no full-screen
+    surface is needed for it."""
     area = pygame.Rect(area if area is not None else surface.get_clip()).clip(surface.get_rect())
     if not area.w or not area.h:
         return
-    coarse, step = _coarse(surface.get_size()), FELT_STEP
-    x0, x1 = area.left // step, -(-area.right // step)
-    y, y_end = area.top // step, -(-area.bottom // step)
-    rows = max(1, _FELT_PIECE // ((x1 - x0) * step * step))
+    size = surface.get_size()
     clip = surface.get_clip()
     surface.set_clip(area)
-    while y < y_end:
-        n = min(rows, y_end - y)
-        piece = pygame.transform.scale(coarse.subsurface((x0, y, x1 - x0, n)),
-                                       ((x1 - x0) * step, n * step))
-        surface.blit(piece, (x0 * step, y * step))
-        y += n
+    for by in range(area.top // FELT_BLOCK, (area.bottom - 1) // FELT_BLOCK + 1):
+        for bx in range(area.left // FELT_BLOCK, (area.right - 1) // FELT_BLOCK + 1):
+            surface.blit(_felt_block(size, bx, by), (bx * FELT_BLOCK, by * FELT_BLOCK))
     surface.set_clip(clip)
 
 
 def felt(size: tuple[int, int]) -> pygame.Surface:
     """The table's felt as one surface of ``size``, kept for the screens that
-    blit it whole (menu, help). A game paints it with :func:`paint_felt` into
-    its own layer instead, and lets this go (:func:`release_felt`)."""
+    blit it whole (menu, help). A game paints it with :func:`paint_felt` where
+    it repaints instead, and lets this go (:func:`release_felt`)."""
     surf = _felt_cache.get(size)
     if surf is not None:
         return surf
@@ -177,10 +180,7 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
 
 
 def release_felt() -> None:
-    """Let the full-screen felt go (a game scene keeps its own layer, and takes
-    this one's memory for it)."""
-    for surf in _felt_cache.values():
-        let_go_layer(surf)
+    """Let the full-screen felt go (a game scene paints its own, area by area)."""
     _felt_cache.clear()
 
 

@@ -101,7 +101,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
     def leave(self) -> None:
         self.worker.cancel()
-        super().leave()
 
     def _make_buttons(self) -> list[Button]:
         return [Button("Menu", self.open_pause), Button("New game", self.new_deal),
@@ -150,7 +149,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self._new_game_started()
         self.over_shown = False
         self._fresh_deal = True
-        self._static = None          # the board may have turned round
+        self._full_next = True       # the board may have turned round
         self.layout(self.play_area)
         self.show_new_game()
         if mode in ("demo", "computer"):

@@ -229,7 +229,12 @@ class BoardView:
 
     # --- the side panel -----------------------------------------------------------
     def panel_background(self) -> pygame.Surface:
-        return rounded_panel(self.panel_rect.size, radius=int(16 * self.scale))
+        """The panel's rounded background, drawn once per size."""
+        key = (self.panel_rect.size, int(16 * self.scale))
+        cached = getattr(self, "_panel_background", None)
+        if cached is None or cached[0] != key:
+            cached = self._panel_background = (key, rounded_panel(key[0], radius=key[1]))
+        return cached[1]
 
     def draw_panel(self, surface: pygame.Surface, info: dict) -> None:
         """``info``: sides (list of two dicts: color, name, castle_left, lost,

@@ -21,11 +21,37 @@ from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.sound import sound_for_events
 from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, layout_row,
-                 merge_rects, let_go_layer, paint_felt, release_felt, screen_layer, ui_scale)
+                 merge_rects, paint_felt, release_felt, ui_scale)
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
 WIN_DIALOG_DELAY = 2.0  # s of celebration before the game-over dialog
+
+
+def paint_areas(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """The areas to paint for ``rects``: two that overlap become one where
+    their union is hardly larger (a card and where it was a frame ago), and stay
+    two where it would take in much empty table (a stream of cards from the
+    stock across the screen): painting an area is painting the felt and every
+    card in it, so the table between them is not painted for nothing. Painting
+    is the same wherever it is done, so an overlap painted twice looks the same."""
+    out: list[pygame.Rect] = []
+    for rect in rects:
+        rect = pygame.Rect(rect)
+        joined = True
+        while joined:
+            joined = False
+            for i, other in enumerate(out):
+                if rect.colliderect(other):
+                    union, both = rect.union(other), rect.clip(other)
+                    if union.w * union.h * 4 <= (rect.w * rect.h + other.w * other.h
+                                                 - both.w * both.h) * 5:
+                        rect = union
+                        out.pop(i)
+                        joined = True
+                        break
+        out.append(rect)
+    return out
 
 
 class GameScene(Scene):
@@ -87,7 +113,7 @@ class GameScene(Scene):
 
     def resize(self, size) -> None:
         super().resize(size)
-        self._static = None  # the layers are redrawn at the new size
+        self._full_next = True  # painted whole at the new size
         s = self.scale = ui_scale(size)
         w, h = size
         self.hud_h = int(54 * s)
@@ -378,13 +404,12 @@ class GameScene(Scene):
     def update_table(self, dt: float) -> None: ...
 
     # --- drawing ----------------------------------------------------------
-    # Two full-screen surfaces keep a frame cheap (a full-screen blit alone
-    # costs more than the whole frame budget at 4K) and no more: ``_static``
-    # holds what is at rest (felt, decorations: draw_background; cards, HUD:
-    # draw_resting, draw_hud), repainted only where something changed, from
-    # scratch within that area; the screen gets static plus what is animating
-    # (draw_animated), restored from static where it was painted last frame.
-    # Everything drawn into ``_static`` honours its clip.
+    # The screen is the only full-screen surface a game keeps. A frame paints
+    # only where something changed: what is at rest (the felt and decorations:
+    # draw_background; cards, HUD: draw_resting, draw_hud) is painted from
+    # scratch within those areas, clipped, then what moves (draw_animated) on
+    # top; where a card was in the air last frame is such an area. Everything
+    # drawn at rest honours the surface's clip.
     def draw_background(self, surface: pygame.Surface) -> None:
         paint_felt(surface)
 
@@ -447,20 +472,8 @@ class GameScene(Scene):
             return pygame.Rect(0, self.size[1] - bar, self.size[0], bar)
         return self._texts_rect(list(value))
 
-    def _refresh_static(self) -> list[pygame.Rect] | None:
-        """Bring the static layer up to date: the areas repainted, None if all."""
-        static = getattr(self, "_static", None)
-        if static is None or static.get_size() != self.size:
-            self._static = None          # the old layer goes before the new one comes
-            let_go_layer(static)
-            release_felt()               # the menu's felt: this layer paints its own
-            self._static = static = screen_layer(self.size)
-            self.draw_background(static)
-            self.draw_resting(static, None)
-            self.resting_rebuilt()
-            self._hud_drawn = self._hud_parts()
-            self.draw_hud(static)
-            return None
+    def _changes(self) -> list[pygame.Rect]:
+        """Areas where what is at rest (table, HUD) changed since the last frame."""
         dirty = self.resting_changes()
         parts = self._hud_parts()
         if parts != self._hud_drawn:
@@ -470,44 +483,59 @@ class GameScene(Scene):
                     dirty += [r for r in (self._hud_part_rect(name, old or ()),
                                           self._hud_part_rect(name, new or ())) if r is not None]
             self._hud_drawn = parts
-        screen = static.get_rect()
-        dirty = [r.clip(screen) for r in dirty]
-        dirty = [r for r in dirty if r.w and r.h]
-        for rect in dirty:
-            static.set_clip(rect)
-            self.draw_background(static)
-            self.draw_resting(static, rect)
-            self.draw_hud(static)
-        static.set_clip(None)
         return dirty
+
+    def before_full_repaint(self) -> None:
+        """The whole screen is about to be painted (subclasses note what is drawn)."""
+
+    def _paint_all(self, surface: pygame.Surface) -> None:
+        """Everything at rest, the whole screen."""
+        release_felt()        # the menu's felt, if any: a game paints its own
+        self.before_full_repaint()
+        surface.set_clip(None)
+        self.draw_background(surface)
+        self.draw_resting(surface, None)
+        self.resting_changes()          # all of it is painted now
+        self.resting_rebuilt()
+        self._hud_drawn = self._hud_parts()
+        self.draw_hud(surface)
+        self._painted_size = surface.get_size()
+
+    def _paint_area(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """What is at rest within ``rect``, painted from scratch (the felt,
+        then everything on it, in order): no copy of the screen is kept."""
+        surface.set_clip(rect)
+        self.draw_background(surface)
+        self.draw_resting(surface, rect)
+        if rect.top < self.hud_h or rect.bottom > self.size[1] - int(60 * self.scale):
+            self.draw_hud(surface)
+        surface.set_clip(None)
 
     def resume(self) -> None:
         self._full_next = True
 
-    def leave(self) -> None:
-        """The scene's layer goes to whatever comes next (the menu's felt, say)."""
-        static, self._static = getattr(self, "_static", None), None
-        let_go_layer(static)
-
     def draw(self, surface: pygame.Surface) -> None:
         """The whole frame (something else is drawn over it, e.g. a dialog)."""
-        self._refresh_static()
-        surface.blit(self._static, (0, 0))
+        self._paint_all(surface)
         self._last_animated = self.draw_animated(surface)
         self._full_next = True
 
     def draw_incremental(self, surface: pygame.Surface, restore: list[pygame.Rect]) -> list[pygame.Rect] | None:
-        """Repaint only what changed; the areas changed, or None for all."""
-        changed = self._refresh_static()
-        if changed is None or getattr(self, "_full_next", True):
+        """Repaint only what changed; the areas changed, or None for all.
+
+        The screen is the only full-screen surface: where something changed at
+        rest, where a card was in the air last frame and where a toast was, the
+        area is painted from scratch; then what moves is drawn on top."""
+        if getattr(self, "_full_next", True) or getattr(self, "_painted_size", None) != surface.get_size():
             self._full_next = False
-            surface.blit(self._static, (0, 0))
+            self._paint_all(surface)
             self._last_animated = self.draw_animated(surface)
             return None
-        # Overlapping areas are joined: a wheel of 52 flying cards is one blit.
-        areas = merge_rects(changed + self._last_animated + list(restore))
+        screen = surface.get_rect()
+        areas = [r.clip(screen) for r in paint_areas(self._changes() + self._last_animated + list(restore))]
+        areas = [r for r in areas if r.w and r.h]
         for rect in areas:
-            surface.blit(self._static, rect, rect)
+            self._paint_area(surface, rect)
         self._last_animated = self.draw_animated(surface)
         return areas + self._last_animated
 

@@ -669,12 +669,10 @@ class PatienceScene(GameScene):
     def resting_rebuilt(self) -> None:
         self.table.forget_static()
 
-    def _refresh_static(self):
-        if getattr(self, "_static", None) is None or self._static.get_size() != self.size:
-            # a whole repaint: the labels drawn are the ones current now
-            self._labels_drawn = [(spec, self._label_rect(spec)) for spec in self.table_labels()]
-            self._resting_key = self._resting_slot_key()
-        return super()._refresh_static()
+    def before_full_repaint(self) -> None:
+        # a whole repaint: the labels drawn are the ones current now
+        self._labels_drawn = [(spec, self._label_rect(spec)) for spec in self.table_labels()]
+        self._resting_key = self._resting_slot_key()
 
     def _ring(self, surface, rect: pygame.Rect, color, rects: list) -> None:
         ring = max(2, int(3 * self.scale))
