@@ -125,7 +125,7 @@ def _coarse(size: tuple[int, int]) -> pygame.Surface:
 
 
 FELT_BLOCK = 256          # px: the felt is painted from blocks this big, kept ...
-FELT_BLOCKS_KEPT = 40    # ... the most recently used (10 MiB): where cards move
+FELT_BLOCKS_KEPT = 8     # ... the most recently used (2 MiB)
 _felt_blocks: OrderedDict = OrderedDict()
 
 

@@ -9,6 +9,7 @@ A game scene subclasses :class:`GameScene` and writes the table: ``new_engine``,
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 
 import pygame
 
@@ -24,6 +25,8 @@ from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, la
                  merge_rects, paint_felt, release_felt, ui_scale)
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
+BLOCK = 256             # px: the background is kept in blocks this big, ...
+BLOCKS_KEPT = 64        # ... the most recently painted (16 MiB at most): where cards move
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
 WIN_DIALOG_DELAY = 2.0  # s of celebration before the game-over dialog
 
@@ -491,6 +494,7 @@ class GameScene(Scene):
     def _paint_all(self, surface: pygame.Surface) -> None:
         """Everything at rest, the whole screen."""
         release_felt()        # the menu's felt, if any: a game paints its own
+        self.__dict__.pop("_blocks", None)   # the background may have changed
         self.before_full_repaint()
         surface.set_clip(None)
         self.draw_background(surface)
@@ -501,15 +505,41 @@ class GameScene(Scene):
         self.draw_hud(surface)
         self._painted_size = surface.get_size()
 
-    def _paint_area(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """What is at rest within ``rect``, painted from scratch (the felt,
-        then everything on it, in order): no copy of the screen is kept."""
+    def _paint_area(self, surface: pygame.Surface, rect: pygame.Rect) -> pygame.Rect:
+        """What is at rest within ``rect``, painted from scratch: the
+        background from kept blocks, then the cards and the HUD there, in
+        order. No copy of the whole screen is kept. Returns the area painted:
+        ``rect``, grown to whole blocks where a block had to be drawn first."""
+        blocks = self.__dict__.setdefault("_blocks", OrderedDict())
+        screen = surface.get_rect()
+        grid = [pygame.Rect(bx * BLOCK, by * BLOCK, BLOCK, BLOCK).clip(screen)
+                for by in range(rect.top // BLOCK, (rect.bottom - 1) // BLOCK + 1)
+                for bx in range(rect.left // BLOCK, (rect.right - 1) // BLOCK + 1)]
+        for block in grid:
+            key = block.topleft
+            if key in blocks:
+                blocks.move_to_end(key)
+                continue
+            # Drawn on the screen (the cards there are painted again below) and kept.
+            surface.set_clip(block)
+            self.draw_background(surface)
+            blocks[key] = surface.subsurface(block).copy()
+            rect = rect.union(block)
+            while len(blocks) > BLOCKS_KEPT:
+                blocks.popitem(last=False)
         surface.set_clip(rect)
-        self.draw_background(surface)
+        for block in grid:
+            kept = blocks.get(block.topleft)
+            if kept is not None:
+                surface.blit(kept, block)
+            else:       # more blocks in this area than are kept: drawn here
+                self.draw_background(surface)
+                break
         self.draw_resting(surface, rect)
         if rect.top < self.hud_h or rect.bottom > self.size[1] - int(60 * self.scale):
             self.draw_hud(surface)
         surface.set_clip(None)
+        return rect
 
     def resume(self) -> None:
         self._full_next = True
@@ -533,9 +563,7 @@ class GameScene(Scene):
             return None
         screen = surface.get_rect()
         areas = [r.clip(screen) for r in paint_areas(self._changes() + self._last_animated + list(restore))]
-        areas = [r for r in areas if r.w and r.h]
-        for rect in areas:
-            self._paint_area(surface, rect)
+        areas = [self._paint_area(surface, r) for r in areas if r.w and r.h]
         self._last_animated = self.draw_animated(surface)
         return areas + self._last_animated
 
