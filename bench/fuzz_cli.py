@@ -1,13 +1,14 @@
 """Hostile command lines against ``python -m game`` and ``main.py`` (issue 11).
 
-    python bench/fuzz_cli.py [--game-lines 500] [--main-lines 120] [--jobs 2]
-                             [--seed 1] [--timeout 20] [--show 5]
+    python bench/fuzz_cli.py [--game-lines 450] [--main-lines 100] [--jobs 2]
+                             [--seed 1] [--timeout 10] [--show 5]
 
 Generates command lines a hostile user would type — digits of other scripts
 ("²", "①", "١٢٣"), huge numbers, nan and inf, conflicting or inapplicable
-arguments, garbage moves, arguments that are not UTF-8, very long text, and
-for the one file argument (``--screenshot``) a missing folder, a folder, a
-FIFO and a device — runs each (main.py with SDL's dummy drivers and
+arguments, garbage moves, arguments that are not UTF-8, very long text, and for the
+file arguments (``--record``, ``--write-record``, ``--screenshot``) missing
+files and folders, a folder, a FIFO, devices, a file too big, not UTF-8 or
+full of 5,000-digit numbers, a name too long — runs each (main.py with SDL's dummy drivers and
 ``--frames 1``, every process in a fresh empty home folder so no real settings
 are read or written), and sorts how each ended:
 
@@ -61,9 +62,30 @@ def pick(rng: random.Random, *pools):
     return rng.choice(rng.choice(pools))
 
 
-def game_line(rng: random.Random) -> list:
+def file_targets(scratch: Path) -> list[Path]:
+    """Files a hostile user names: missing, a folder, a FIFO, devices, too big,
+    not UTF-8, numbers of 5,000 digits or of other scripts, a name too long."""
+    return [scratch / "missing.txt", scratch / "no-folder" / "x.txt", scratch, scratch / "fifo",
+            scratch / "zero", scratch / "null", scratch / "full", scratch / "big.txt",
+            scratch / "binary.txt", scratch / "digits.txt", scratch / "unicode.txt",
+            scratch / ("x" * 300)]
+
+
+def make_files(scratch: Path) -> None:
+    os.mkfifo(scratch / "fifo")
+    # Devices only through links in the scratch folder: a write that replaces its
+    # target then replaces the link, never the device itself (we may run as root).
+    for name in ("zero", "null", "full"):
+        (scratch / name).symlink_to(f"/dev/{name}")
+    (scratch / "big.txt").write_bytes(b"1. E6-E7 " * 300_000)
+    (scratch / "binary.txt").write_bytes(b"\xff\xfe\x00" * 100)
+    (scratch / "digits.txt").write_text("9" * 5000 + ". F7-F8\n", encoding="utf-8")
+    (scratch / "unicode.txt").write_text("١. F7-F8 ². F11-F9\n", encoding="utf-8")
+
+
+def game_line(rng: random.Random, scratch: Path) -> list:
     """One hostile command line for ``python -m game``."""
-    kind = rng.randrange(9)
+    kind = rng.randrange(10)
     game = rng.choice(GAMES + ["nope", "CLOCK", "", "²"])
     if kind == 0:
         args = ["moves", game, "--seed", pick(rng, BAD_NUMBERS, GOOD_NUMBERS)]
@@ -90,6 +112,12 @@ def game_line(rng: random.Random) -> list:
         args = ["moves", rng.choice(PATIENCE), "--deck", rng.choice(DECKS)]
     elif kind == 7:
         args = ["moves", "camelot-board", "--position", rng.choice(POSITIONS)]
+    elif kind == 8:                                   # the file arguments
+        target = str(rng.choice(file_targets(scratch)))
+        if rng.random() < 0.6:
+            args = ["play", rng.choice(["camelot-board"] * 3 + GAMES), "--record", target]
+        else:
+            args = ["play", "camelot-board", "--moves", "F7-F8", "--write-record", target]
     else:                                             # bytes that are not UTF-8, odd options
         args = [rng.choice(["moves", "play", "games", "solve", "--help", "-h", "--"]),
                 rng.choice(NOT_UTF8), rng.choice(["--json", "--seed", "-", "--=", "---x"])]
@@ -110,9 +138,9 @@ def main_line(rng: random.Random, scratch: Path) -> list:
         args = ["--game", "clock", "--frames", pick(rng, BAD_NUMBERS, ["0", "99999999999"]),
                 "--size", pick(rng, ["1920x1080", "１９２０x1080", "0x0", "99999x99999", "²x²",
                                      "1e3x1e3", "x", "640x480x2", "-640x480", "nanxinf"])]
-    elif kind == 3:                                   # the one file argument
+    elif kind == 3:                                   # the file argument
         target = rng.choice([scratch / "missing" / "shot.png", scratch, scratch / "fifo",
-                             Path("/dev/null"), Path("/proc/self/status"), scratch / ("x" * 300),
+                             scratch / "null", Path("/proc/self/status"), scratch / ("x" * 300),
                              "", scratch / "shot.png"])
         args = ["--game", "clock", "--size", "640x480", "--screenshot", str(target)]
     elif kind == 4:                                   # conflicting arguments
@@ -166,17 +194,17 @@ def shown(argv: list) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game-lines", type=int, default=500)
-    ap.add_argument("--main-lines", type=int, default=120)
+    ap.add_argument("--game-lines", type=int, default=450)
+    ap.add_argument("--main-lines", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--timeout", type=float, default=20.0)
+    ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--show", type=int, default=5, help="command lines shown per bad kind")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     scratch = Path(tempfile.mkdtemp(prefix="fuzz-cli-"))
-    os.mkfifo(scratch / "fifo")
-    lines = [game_line(rng) for _ in range(args.game_lines)]
+    make_files(scratch)
+    lines = [game_line(rng, scratch) for _ in range(args.game_lines)]
     lines += [main_line(rng, scratch) for _ in range(args.main_lines)]
     started = time.perf_counter()
     try:

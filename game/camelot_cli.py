@@ -8,8 +8,12 @@ board game's options live next to the board game.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 
+from .camelot_ai import LEVELS, choose_move
 from .camelot_board import CamelotBoard
+from .camelot_engine import run as run_engine, score_text
 from .camelot_record import GameRecord, from_game, read, write
 from .errors import RoundTableError
 
@@ -70,3 +74,53 @@ def write_played(game: CamelotBoard, args, record: GameRecord | None,
         out = GameRecord(tuple((k, record.result if k == "Result" else v) for k, v in out.tags),
                          out.moves, record.result)
     write(out, args.write_record)
+
+
+# --- think and engine -----------------------------------------------------------
+def add_commands(sub) -> None:
+    """The ``think`` and ``engine`` subcommands."""
+    t = sub.add_parser("think", help="the board-game engine's move in a position")
+    t.add_argument("game", help=BOARD_GAME)
+    t.add_argument("--position", help="position string (default: the start)")
+    limit = t.add_mutually_exclusive_group()
+    limit.add_argument("--seconds", type=float, help="think this long (default: the level's)")
+    limit.add_argument("--depth", type=int, help="search to this depth, however long it takes")
+    t.add_argument("--level", default="hard", help="easy, medium, hard or expert (default hard)")
+    t.add_argument("--json", action="store_true")
+    sub.add_parser("engine", help="the board-game engine as a line protocol on stdin/stdout")
+
+
+def cmd_think(args) -> int:
+    if args.game != BOARD_GAME:
+        raise BoardUsageError(f"think is for {BOARD_GAME}, not {args.game}")
+    if args.level not in LEVELS:
+        raise BoardUsageError(f"unknown level {args.level!r}; levels: {', '.join(LEVELS)}")
+    if args.seconds is not None and not 0 < args.seconds <= 3600:
+        raise BoardUsageError("--seconds must be more than 0 and at most 3600")
+    if args.depth is not None and not 1 <= args.depth <= 64:
+        raise BoardUsageError("--depth must be 1-64")
+    game = CamelotBoard.from_position(args.position) if args.position else CamelotBoard()
+    seconds = math.inf if args.depth is not None else args.seconds
+    result = choose_move(game, args.level, seed=0, time_limit=seconds, max_depth=args.depth)
+    move = None if result.move is None else str(result.move)
+    out = {"move": move, "score": result.score, "depth": result.depth, "nodes": result.nodes,
+           "pv": list(result.pv), "seconds": round(result.seconds, 3),
+           "nps": round(result.nps)}
+    if move is None:
+        out["reason"] = game.status_reason or "no legal move"
+    if args.json:
+        print(json.dumps(out))
+    elif move is None:
+        print(f"no move: {out['reason']}")
+    else:
+        print(f"{move}  score {score_text(result.score)}  depth {result.depth}  "
+              f"nodes {result.nodes}  {out['seconds']} s")
+        print("pv " + " ".join(result.pv))
+    return 0
+
+
+def cmd_engine(args) -> int:
+    return run_engine()
+
+
+COMMANDS = {"think": cmd_think, "engine": cmd_engine}

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Optional, Union
 
 from .base import CardGame, CardMoved, CardRemoved, PileMove, Status
-from .cards import Card
+from .cards import RANK_NAMES, Card
 from .errors import BadDeckError, IllegalMoveError, NotationError
 from .parsing import shown
 from .solitaire_common import DeckStart, KeptStatus, notation_number, squeeze
@@ -54,6 +54,10 @@ CELL_PICTURE = {**{i: 13 for i in CORNERS}, **{i: 12 for i in QUEEN_CELLS},
                 **{i: 11 for i in JACK_CELLS}}
 PICTURE_PLACES = {13: "corner", 12: "place in the top or bottom row",
                   11: "place in the left or right column"}
+# Which cell a picture goes in, as a refusal says it (a corner is in the top
+# row too: the queens' places are the middle of it).
+CELL_WORDS = {13: "a corner", 12: "a middle place of the top or bottom row",
+              11: "a middle place of the left or right column"}
 MAX_SCORE = 40
 
 
@@ -234,7 +238,10 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
             if self.cells[i] is not None:
                 return f"cell {i} is taken by the {self.cells[i].name}"
             if move.card.is_picture:
-                return f"the {move.card.name} may only go in a {PICTURE_PLACES[move.card.rank]}"
+                taker = CELL_PICTURE.get(i)
+                here = (f"cell {i} is {CELL_WORDS[taker]}: it takes {RANK_NAMES[taker]}s only"
+                        if taker else f"cell {i} is in the centre: it takes number cards only")
+                return f"{here}; the {move.card.name} goes in {CELL_WORDS[move.card.rank]}"
             return f"the {move.card.name} cannot go in cell {i}"
         if self.waste is not None:
             return f"place the {self.waste.name} from the waste first"

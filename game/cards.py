@@ -15,7 +15,8 @@ from .parsing import parse_seed, shown
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+RANK_NAMES = {1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+              8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king"}
 
 
 @dataclass(frozen=True, order=True)
@@ -43,7 +44,7 @@ class Card:
 
     @property
     def name(self) -> str:
-        """Words for messages: 'king of spades', '7 of hearts'."""
+        """Words for messages: 'king of spades', 'seven of hearts'."""
         return f"{RANK_NAMES.get(self.rank, str(self.rank))} of {SUIT_NAMES[self.suit]}"
 
     def __str__(self) -> str:

@@ -6,6 +6,9 @@
     play camelot-board --record FILE [--moves …] [--write-record FILE [--tag NAME=VALUE]]
     simulate GAME --deals N [--seed S]      the computer player over N deals
     perft [--depth N] [--position P]        board-game move-generator counts
+    think camelot-board [--position P] [--seconds S | --depth D] [--level L]
+                                            the board-game engine's best move
+    engine                                  the board-game engine's line protocol
     solve GAME (--seed N | --deck D) [--max-states N] [--max-seconds S]
                                             exact solver: winnable (with a line),
                                             not winnable, or unknown past a limit
@@ -162,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 lambda t, w, lo, hi: parse_float(t, w, lo, hi, low_open=True)),
                    help="give up (unknown) after this many seconds")
     v.add_argument("--json", action="store_true")
+    camelot_cli.add_commands(sub)
     return parser
 
 
@@ -175,7 +179,7 @@ def _summary(game: Game) -> dict:
 
 def cmd_games(args) -> int:
     from . import GAMES, is_available
-    rows = [{"id": gid, "title": GAMES[gid][2], "available": is_available(gid)} for gid in GAME_IDS]
+    rows = [{"id": gid, "title": GAMES[gid].title, "available": is_available(gid)} for gid in GAME_IDS]
     if args.json:
         print(json.dumps(rows))
     else:
@@ -289,10 +293,11 @@ def cmd_perft(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from .solver_common import SOLVER_MODULES, solver_for
-    if args.game not in SOLVER_MODULES:
+    from . import SOLVER_IDS
+    from .solver_common import solver_for
+    if args.game not in SOLVER_IDS:
         game_class(args.game)                          # unknown game: its own message
-        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_MODULES)}")
+        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_IDS)}")
     game = new_game(args.game, args.seed, args.deck)
     solve = solver_for(args.game)
     kwargs = {"max_seconds": args.max_seconds}
@@ -313,13 +318,15 @@ def cmd_solve(args) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "games": cmd_games, "moves": cmd_moves, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft}
+            "simulate": cmd_simulate, "perft": cmd_perft, **camelot_cli.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()          # a closed pipe shows here, not at exit
+        return code
     except (UsageError, RoundTableError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -118,9 +118,9 @@ class Clock(DeckStart, CardGame[ClockMove]):
             return f"there is no pile {shown(move.target)}: the hours are clock:1 … clock:12"
         card = self.centre_card
         if move.card != card:
-            return f"{move.card.code} is not the centre card ({card.code} is)"
+            return f"the {move.card.name} is not the centre card (the {card.name} is)"
         where = "stays in the centre" if card.rank == 13 else f"goes to {card.rank} o'clock"
-        return f"{card.code} {where}, not to {pile_words(move.target)}"
+        return f"the {card.name} {where}, not to {pile_words(move.target)}"
 
     def _apply(self, move: ClockMove) -> tuple:
         events: list = []

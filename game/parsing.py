@@ -110,12 +110,12 @@ def read_small_text(path: str | os.PathLike, limit: int = MAX_LIST_BYTES) -> str
         if not stat.S_ISREG(info.st_mode):
             raise BadNumberError(f"{os.fspath(path)} is not a regular file")
         if info.st_size > limit:
-            raise BadNumberError(f"{os.fspath(path)} is {info.st_size} bytes; at most {limit} are read")
+            raise BadNumberError(f"{os.fspath(path)} is bigger than {limit} bytes")
         data = os.read(fd, limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise BadNumberError(f"{os.fspath(path)} is over {limit} bytes")
+        raise BadNumberError(f"{os.fspath(path)} is bigger than {limit} bytes")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -14,6 +14,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
+from . import GAMES, SOLVER_IDS
 from .errors import BadNumberError, UnknownGameError
 
 WINNABLE = "winnable"
@@ -118,15 +119,9 @@ def game_for(game_class, game_or_deck):
     return game_class(deck=game_or_deck)
 
 
-SOLVER_MODULES = {"camelot-solitaire": "game.camelot_solver",
-                  "hamilton": "game.hamilton_solver",
-                  "clock": "game.clock_solver"}
-
-
 def solver_for(game_id: str):
     """The ``solve`` function of a game (UnknownGameError, a ValueError, when
     it has no solver)."""
-    import importlib
-    if not isinstance(game_id, str) or game_id not in SOLVER_MODULES:
-        raise UnknownGameError(f"no solver for {game_id!r}; solvers: {', '.join(SOLVER_MODULES)}")
-    return importlib.import_module(SOLVER_MODULES[game_id]).solve
+    if not isinstance(game_id, str) or game_id not in SOLVER_IDS:
+        raise UnknownGameError(f"no solver for {game_id!r}; solvers: {', '.join(SOLVER_IDS)}")
+    return GAMES[game_id].solve_function()

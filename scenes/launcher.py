@@ -33,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _number(text: str, what: str, low: int, high: int) -> int:
     """A number of the command line, read by the engine's one number parser."""
-    from game.errors import RoundTableError
+    from game.errors import RoundTableError  # start-up: see resolve()
     from game.parsing import parse_int
     try:
         return parse_int(text, what, low, high)
@@ -42,7 +42,7 @@ def _number(text: str, what: str, low: int, high: int) -> int:
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    from game.parsing import shown
+    from game.parsing import shown  # start-up: see resolve()
     parts = text.lower().split("x")
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
         raise UsageError(f"size must look like 1920x1080, not {shown(text)}")
@@ -54,7 +54,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def check_screenshot(path: str) -> str:
     """--screenshot: a PNG file to write, in a folder that exists."""
-    from game.parsing import shown
+    from game.parsing import shown  # start-up: see resolve()
     if not path or "\0" in path or len(path) > 4096:
         raise UsageError(f"--screenshot needs a file name, not {shown(path)}")
     folder = os.path.dirname(os.path.abspath(path))
@@ -77,8 +77,9 @@ def check_screenshot(path: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from game import GAME_IDS  # start-up: the engine's list of games, without its modules
     p = _Parser(prog="roundtable", description="Round Table: four classic games")
-    p.add_argument("--game", help="start this game: camelot-solitaire, hamilton, clock, camelot-board")
+    p.add_argument("--game", help=f"start this game: {', '.join(GAME_IDS)}")
     p.add_argument("--seed", help="deal number")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--windowed", action="store_true", help="start in a window")
@@ -95,17 +96,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def resolve(args) -> dict:
     """Check everything before a window opens; raise UsageError with one line."""
+    # Imported here, not at the top, for start-up: `--help` and a bad option
+    # answer before the engine and pygame load.
     from game import GAME_IDS, check_game_id
     from game.cards import check_seed
     from game.errors import RoundTableError
-    from scenes.screens.navigation import has_scene
+    from scenes.games import playable_games  # start-up: see above
 
     def playable(game_id: str, what: str) -> str:
         try:
             check_game_id(game_id)
         except RoundTableError as exc:
             raise UsageError(str(exc)) from None
-        if not has_scene(game_id):
+        if game_id not in playable_games():
             raise UsageError(f"{what} {game_id!r} is not playable yet")
         return game_id
 
@@ -152,8 +155,10 @@ def _main(argv: list[str] | None) -> int:
         print(f"roundtable: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
+    # start-up: the app's modules load once the command line is known to be good
     from scenes.core.app import App, AppOptions
-    from scenes.screens.navigation import open_game, open_menu, playable_games
+    from scenes.games import playable_games  # start-up: as above
+    from scenes.screens.navigation import open_game, open_menu  # start-up: as above
 
     options = AppOptions(game=chosen.get("game"), seed=chosen.get("seed"),
                          fullscreen=True if args.fullscreen else False if args.windowed else None,
@@ -183,7 +188,7 @@ def _main(argv: list[str] | None) -> int:
               f"p99 {r['p99']:.2f} / max {r['max']:.2f} (first frame {r['first_frame_ms']:.1f})")
         print(f"  main-thread CPU time per frame ms: min {c['min']:.2f} / median {c['median']:.2f} / "
               f"p99 {c['p99']:.2f} / max {c['max']:.2f}")
-    import pygame
+    import pygame  # start-up: loaded by the app by now; named here only to quit it
     pygame.quit()
     return code
 

@@ -47,6 +47,7 @@ class InputEvent:
     device: str = "keyboard"  # "keyboard", "mouse" or "gamepad"
     button: int = 1           # mouse button for POINTER_DOWN/UP
     amount: int = 0           # wheel steps for CYCLE from a wheel
+    text: str = ""            # a typed digit ("0"‥"9") or "\b" for Backspace (number entry)
 
     @property
     def is_pointer(self) -> bool:

@@ -10,16 +10,21 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import pygame
 
 from .actions import Action, InputEvent
 from .input import InputMapper
+from .navigator import Navigator
 from .scene import Scene, SceneStack
-from ..store.settings import Settings, load_settings, save_settings
+from .sound import Sound
+from .ui import FONTS, INK, draw_text, message_band, rounded_panel, ui_scale
+from ..store.files import LEFT_AS_IT_IS, one_line
+from ..store.settings import Settings, load_settings, prepare_folders, save_settings
+from ..store.stats import load_stats
 from ..work.service import work_service
-from .ui import FONTS, INK, draw_text, rounded_panel, ui_scale
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -33,7 +38,6 @@ def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
     try:
         pygame.image.save(surface, path)
     except (pygame.error, OSError) as exc:
-        from ..store.files import one_line
         return one_line(f"could not save the screenshot to {path!r}: {exc}", 200)
     return None
 
@@ -57,7 +61,12 @@ class App:
         self.options = options or AppOptions()
         settings, messages = self._load_kept_files(settings)
         self.settings = settings
-        pygame.init()
+        # Only what the game uses: pygame.init() would also open the audio device
+        # at once (and ALSA complains on the terminal when there is none); the
+        # mixer starts quietly with the first sound (``Sound``).
+        pygame.display.init()
+        pygame.font.init()
+        pygame.joystick.init()
         pygame.display.set_caption("Round Table")
         pygame.key.set_repeat(300, 60)
         desktop = pygame.display.get_desktop_sizes()
@@ -72,9 +81,10 @@ class App:
         self.window_size = opt.size or WINDOW_DEFAULT
         self.screen = self._set_mode()
         self.input = InputMapper()
-        from .sound import Sound
         self.sound = Sound(enabled=settings.sound, volume=settings.volume)
         self.scenes = SceneStack()
+        self.navigator = Navigator()     # the screens layer puts in its own
+        self.art_cache: dict = {}        # shared art kept across scenes (the table layer's)
         self.running = True
         self.exit_code = 0
         self.frame_count = 0
@@ -93,9 +103,6 @@ class App:
         file that could not be used. A folder that cannot be written is said
         once, and nothing is written there this run; a file that is there but
         could not be read is never overwritten."""
-        from ..store.files import LEFT_AS_IT_IS
-        from ..store.settings import prepare_folders
-        from ..store.stats import load_stats
         folder_problem = prepare_folders()
         self.keep_files = folder_problem is None
         self.keep_settings = self.keep_files
@@ -124,9 +131,25 @@ class App:
 
     def _set_mode(self) -> pygame.Surface:
         if self.fullscreen:
-            return pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
+            surface = pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
+            # Without a window manager (or with one that keeps the window where
+            # it was) a full-screen window can stay at its windowed position,
+            # half off the screen: put it at the desktop's origin.
+            self._place_window((0, 0))
+            return surface
         size = (max(MIN_WINDOW[0], self.window_size[0]), max(MIN_WINDOW[1], self.window_size[1]))
         return pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    @staticmethod
+    def _place_window(position: tuple[int, int]) -> None:
+        try:
+            with warnings.catch_warnings():   # pygame-ce 2.5 warns of the display-module window
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+            if tuple(window.position) != tuple(position):
+                window.position = position
+        except (AttributeError, pygame.error):
+            pass   # an older pygame or a driver with no window to move
 
     def toggle_fullscreen(self) -> None:
         self.set_fullscreen(not self.fullscreen)
@@ -163,23 +186,6 @@ class App:
         if problem:
             self.toast(problem)
 
-    # --- shared art -----------------------------------------------------------
-    def card_art(self, card_width: int):
-        """Card pictures at this width with the chosen back. Each face is
-        rendered once, when first drawn or ahead of that in a frame with time to
-        spare (``CardArt.render_ahead``), so a game opens at once; the last two
-        sizes are kept, so a new deal or a return from the menu costs nothing."""
-        from ..table.card_art import CardArt
-        cache = self.__dict__.setdefault("_card_art", {})
-        key = (card_width, self.settings.card_back)
-        art = cache.get(key)
-        if art is None:
-            art = CardArt(card_width, self.settings.card_back)
-            if len(cache) >= 2:
-                cache.pop(next(iter(cache)))
-            cache[key] = art
-        return art
-
     # --- messages -----------------------------------------------------------
     def toast(self, text: str, seconds: float = 3.0) -> None:
         """A one-line message at the bottom of the screen for a few seconds."""
@@ -192,27 +198,23 @@ class App:
         print(f"roundtable: {text}", file=sys.stderr)
 
     def _draw_toasts(self, surface: pygame.Surface) -> list[pygame.Rect]:
-        rects: list[pygame.Rect] = []
+        """The newest message, in the message band above the toolbar (a game
+        keeps its play area out of that band); a newer one replaces it."""
         if not self._toasts:
-            return rects
+            return []
+        text, left = self._toasts[-1]
+        band = message_band(self.size)
         s = ui_scale(self.size)
-        px = int(24 * s)
-        y = self.size[1] - int(96 * s)
-        room = self.size[0] - 20 - int(40 * s)
-        for text, left in reversed(self._toasts):
-            # A long line (a file's path in it) gets a smaller size, so it fits.
-            label_w = FONTS.font(px).size(text)[0]
-            text_px = max(10, int(px * room / label_w)) if label_w > room else px
-            label_w = min(room, label_w)
-            panel = rounded_panel((label_w + int(40 * s), int(px * 1.8)), (10, 20, 16, 220),
-                                  radius=int(10 * s))
-            panel.set_alpha(int(255 * min(1.0, left / 0.3)))
-            rect = panel.get_rect(midbottom=(self.size[0] // 2, y))
-            surface.blit(panel, rect)
-            draw_text(surface, text, text_px, rect.center, INK, anchor="center")
-            rects.append(rect)
-            y = rect.y - int(8 * s)
-        return rects
+        px = int(band.h * 0.6)
+        while px > 8 and FONTS.font(px).size(text)[0] > self.size[0] - int(60 * s):
+            px -= 1                                  # a long message: smaller, still one line
+        w = min(self.size[0] - int(20 * s), FONTS.font(px).size(text)[0] + int(40 * s))
+        panel = rounded_panel((w, band.h - int(4 * s)), (10, 20, 16, 230), radius=int(10 * s))
+        panel.set_alpha(int(255 * min(1.0, left / 0.3)))
+        rect = panel.get_rect(center=band.center)
+        surface.blit(panel, rect)
+        draw_text(surface, text, px, rect.center, INK, anchor="center")
+        return [rect]
 
     # --- loop ---------------------------------------------------------------
     def quit(self, code: int = 0) -> None:
@@ -225,13 +227,10 @@ class App:
         """Quitting in the middle of a game keeps it for the next launch."""
         if self.fixed_step or not self.keep_files:
             return  # screenshots, timedemos: nothing of the player's; or nowhere to keep it
-        from ..table.game_scene import GameScene
-        from ..store.saves import in_progress, save_game
-        scene = next((s for s in reversed(self.scenes.scenes) if isinstance(s, GameScene)), None)
-        if scene is not None and in_progress(scene):
-            problem = save_game(scene)
-            if problem:
-                print(f"roundtable: {problem}")
+        scene = next((s for s in reversed(self.scenes.scenes) if s.holds_game), None)
+        problem = scene.save_on_quit() if scene is not None else None
+        if problem:
+            print(f"roundtable: {problem}")
 
     def dispatch(self, event: InputEvent) -> None:
         if event.action == Action.QUIT:

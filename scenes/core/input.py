@@ -4,6 +4,11 @@ Scenes never read a device: the app feeds every pygame event to
 :class:`InputMapper`, which returns InputEvents. Gamepads are SDL game
 controllers (``pygame._sdl2.controller``), opened when plugged in and closed
 when unplugged; unplugging one emits DEVICE_LOST so a game can pause.
+
+A pad SDL has no game-controller mapping for is still a joystick: its hat and
+first two axes move like the D-pad and stick, its first buttons follow the
+usual A, B, X, Y, LB, RB, Back, Start order. Joystick events of a pad that is
+open as a game controller are ignored (SDL sends both kinds for it).
 """
 from __future__ import annotations
 
@@ -50,10 +55,15 @@ PAD_BUTTONS = {
     pygame.CONTROLLER_BUTTON_RIGHTSHOULDER: Action.CYCLE,
 }
 
+JOY_BUTTONS = [Action.SELECT, Action.BACK, Action.HINT, Action.UNDO, Action.REDO,
+               Action.CYCLE, Action.AUTOPLAY, Action.PAUSE]
+JOY_THRESHOLD = STICK_THRESHOLD / 32767   # joystick axes come as -1.0 … 1.0
+
 
 class InputMapper:
     def __init__(self) -> None:
         self.controllers: dict[int, object] = {}  # instance id → Controller
+        self.joysticks: dict[int, object] = {}    # instance id → Joystick (no mapping)
         self._last_click: tuple[float, tuple[int, int]] | None = None  # (time, pos)
         self.now = 0.0  # game time, advanced by update(): double-clicks are
         # measured in it, so a test (or a slow frame) sees the same thing
@@ -71,7 +81,7 @@ class InputMapper:
 
     @property
     def gamepad_connected(self) -> bool:
-        return bool(self.controllers)
+        return bool(self.controllers or self.joysticks)
 
     def _open(self, device_index: int) -> None:
         if sdl_controller is None:
@@ -94,6 +104,11 @@ class InputMapper:
             return self._key(event)
         if kind == pygame.MOUSEMOTION:
             self.last_device = "mouse"
+            last = self._last_click
+            if last is not None and getattr(event, "buttons", (0,))[0] and (
+                    abs(event.pos[0] - last[1][0]) > DOUBLE_CLICK_SLOP
+                    or abs(event.pos[1] - last[1][1]) > DOUBLE_CLICK_SLOP):
+                self._last_click = None   # that press began a drag: not half a double-click
             return [InputEvent(Action.POINTER_MOVE, event.pos, "mouse")]
         if kind == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
             self.last_device = "mouse"
@@ -127,7 +142,43 @@ class InputMapper:
             return [InputEvent(PAD_BUTTONS.get(event.button, Action.OTHER), device="gamepad")]
         if kind == pygame.CONTROLLERAXISMOTION:
             return self._axis(event)
+        if kind in (pygame.JOYHATMOTION, pygame.JOYAXISMOTION, pygame.JOYBUTTONDOWN):
+            return self._joystick(event)
+        if kind == pygame.JOYDEVICEADDED:
+            self._open_joystick(event.device_index)
+        elif kind == pygame.JOYDEVICEREMOVED and \
+                self.joysticks.pop(getattr(event, "instance_id", -1), None) is not None:
+            return [InputEvent(Action.DEVICE_LOST, device="gamepad")]
         return []
+
+    def _open_joystick(self, device_index: int) -> None:
+        """Open a pad that is no game controller, so its events come at all."""
+        try:
+            if sdl_controller is not None and sdl_controller.is_controller(device_index):
+                return
+            stick = pygame.joystick.Joystick(device_index)
+            stick.init()
+        except (pygame.error, IndexError):
+            return
+        self.joysticks[stick.get_instance_id()] = stick
+
+    def _joystick(self, event) -> list[InputEvent]:
+        if getattr(event, "instance_id", None) in self.controllers:
+            return []   # a game controller: its CONTROLLER* events carry the meaning
+        if event.type == pygame.JOYBUTTONDOWN:
+            self.last_device = "gamepad"
+            action = JOY_BUTTONS[event.button] if 0 <= event.button < len(JOY_BUTTONS) else Action.OTHER
+            return [InputEvent(action, device="gamepad")]
+        if event.type == pygame.JOYHATMOTION:
+            if event.hat != 0:
+                return []
+            hx, hy = event.value
+            return self._direction(hx, -hy)          # a hat's up is +1, the screen's −1
+        if event.axis not in (0, 1):
+            return []
+        value = -1 if event.value < -JOY_THRESHOLD else 1 if event.value > JOY_THRESHOLD else 0
+        x, y = self._stick
+        return self._direction(value, y) if event.axis == 0 else self._direction(x, value)
 
     def _key(self, event) -> list[InputEvent]:
         self.last_device = "keyboard"
@@ -139,7 +190,10 @@ class InputMapper:
                 return [InputEvent(Action.REDO)]
             action = CTRL_KEYS.get(event.key)
             return [InputEvent(action or Action.OTHER)]
-        return [InputEvent(KEYS.get(event.key, Action.OTHER))]
+        typed = getattr(event, "unicode", "") or ""
+        text = typed if len(typed) == 1 and typed.isdigit() else \
+            "\b" if event.key == pygame.K_BACKSPACE else ""
+        return [InputEvent(KEYS.get(event.key, Action.OTHER), text=text)]
 
     def _is_double(self, pos: tuple[int, int]) -> bool:
         now = self.now
@@ -162,6 +216,10 @@ class InputMapper:
             y = -1 if event.value < -STICK_THRESHOLD else 1 if event.value > STICK_THRESHOLD else 0
         else:
             return []
+        return self._direction(x, y)
+
+    def _direction(self, x: int, y: int) -> list[InputEvent]:
+        """The stick (or hat) now points (x, y): the actions of a new direction."""
         changed = (x, y) != self._stick
         self._stick = (x, y)
         if not changed or (x, y) == (0, 0):

@@ -12,11 +12,16 @@ from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, ro
 
 
 class FocusButtons:
-    """A list of buttons navigated by arrows/D-pad, pointer hover and click."""
+    """A list of buttons navigated by arrows/D-pad, pointer hover and click.
+
+    The pointer only lights the button it is over (``hover``): the keyboard
+    focus stays where the keys put it, so Enter never activates whatever an
+    idle pointer happens to rest on. A click moves the focus too."""
 
     def __init__(self, buttons: list[Button]) -> None:
         self.buttons = buttons
         self.focus = next((i for i, b in enumerate(buttons) if b.enabled), 0)
+        self.hover: int | None = None
         self._pressed: Button | None = None
 
     def _step(self, delta: int) -> None:
@@ -38,12 +43,13 @@ class FocusButtons:
             if self.buttons and self.buttons[self.focus].enabled:
                 self.buttons[self.focus].action()
         elif a == Action.POINTER_MOVE:
-            for i, b in enumerate(self.buttons):
-                if b.enabled and b.contains(event.pos):
-                    self.focus = i
+            self.hover = next((i for i, b in enumerate(self.buttons)
+                               if b.enabled and b.contains(event.pos)), None)
             return False
         elif a == Action.POINTER_DOWN and event.button == 1:
             self._pressed = next((b for b in self.buttons if b.enabled and b.contains(event.pos)), None)
+            if self._pressed is not None:
+                self.focus = self.buttons.index(self._pressed)
             return self._pressed is not None
         elif a == Action.POINTER_UP and event.button == 1:
             pressed, self._pressed = self._pressed, None
@@ -58,6 +64,7 @@ class FocusButtons:
     def draw(self, surface: pygame.Surface, scale: float) -> None:
         for i, b in enumerate(self.buttons):
             b.hot = i == self.focus
+            b.hovered = i == self.hover
             b.draw(surface, scale)
 
 
@@ -131,4 +138,47 @@ class DialogScene(Scene):
             b.rect.y -= offset
 
 
-__all__ = ["DialogScene", "FocusButtons", "FOCUS", "INK_DIM"]
+MAX_DEAL = 999_999
+
+
+class DealNumberDialog(DialogScene):
+    """Choose a deal by its number: type the digits (Backspace takes one back),
+    or left / right (D-pad) for one less or one more; then Deal."""
+
+    def __init__(self, app, number: int, on_deal: Callable[[int], None], warning: str = "") -> None:
+        self.number = max(1, min(MAX_DEAL, int(number)))
+        self._typed = False          # the first digit typed replaces the number shown
+        self.on_deal = on_deal
+        lines = ["Type its number, or left / right for the one before or after."]
+        super().__init__(app, self._title(), lines + ([warning] if warning else []),
+                         [("Deal", self._deal), ("Cancel", self._cancel)], on_back=self._cancel)
+
+    def _title(self) -> str:
+        return f"Deal {self.number}"
+
+    def _deal(self) -> None:
+        self.app.scenes.remove(self)
+        self.on_deal(self.number)
+
+    def _cancel(self) -> None:
+        self.app.scenes.remove(self)
+
+    def handle(self, event: InputEvent) -> None:
+        a = event.action
+        if event.text.isdigit():
+            digits = (str(self.number) if self._typed else "") + event.text
+            self._typed = True
+            self.number = max(1, min(MAX_DEAL, int(digits[-6:])))
+        elif event.text == "\b":
+            digits = str(self.number)[:-1]
+            self._typed = True
+            self.number = int(digits) if digits else 1
+        elif a in (Action.LEFT, Action.RIGHT):
+            self.number = max(1, min(MAX_DEAL, self.number + (1 if a == Action.RIGHT else -1)))
+        else:
+            super().handle(event)
+            return
+        self.title = self._title()
+
+
+__all__ = ["DealNumberDialog", "DialogScene", "FocusButtons", "FOCUS", "INK_DIM"]

@@ -10,21 +10,17 @@ size change (and once before the first draw).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
 from .actions import InputEvent
-
-if TYPE_CHECKING:
-    from .app import App
 
 
 class Scene:
     opaque = True            # False for overlays: the scene below is drawn first
     update_below = False     # True: the scene below keeps animating (celebrations)
+    holds_game = False       # True: a game the player would lose on quitting
 
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app) -> None:   # app: scenes.core.app.App, which imports this module
         self.app = app
         self.size = app.size
 
@@ -39,6 +35,11 @@ class Scene:
     def handle(self, event: InputEvent) -> None: ...
     def update(self, dt: float) -> None: ...
     def draw(self, surface: pygame.Surface) -> None: ...
+
+    def save_on_quit(self) -> str | None:
+        """The app is quitting: keep the game in progress (``holds_game``);
+        a one-line message when it could not be kept."""
+        return None
 
 
 class SceneStack:

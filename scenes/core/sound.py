@@ -13,13 +13,35 @@ the log.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import sys
 from pathlib import Path
 
 import pygame
 
 log = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def quiet_native_stderr():
+    """Native libraries' chatter (ALSA prints eight "cannot find card" lines when
+    there is no sound card) kept off the terminal while the mixer starts: the
+    game says "no audio" once, in the log, instead."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 EFFECTS = ("deal", "place", "flip", "remove", "capture", "invalid", "win", "loss")
 MAX_SOUND_BYTES = 4 * 1024 * 1024    # ours are under 100 KB
@@ -111,7 +133,8 @@ class Sound:
         self._mixer = False
         try:
             if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=44100, size=-16, channels=2, buffer=512)
+                with quiet_native_stderr():
+                    pygame.mixer.init(frequency=44100, size=-16, channels=2, buffer=512)
             self._mixer = bool(pygame.mixer.get_init())
             if self._mixer:
                 pygame.mixer.set_num_channels(max(16, pygame.mixer.get_num_channels()))
@@ -169,9 +192,11 @@ def sound_for_events(events) -> list[str]:
       the waste or the chooser, a face-down card coming up) is a ``flip``;
       any other card moved is a ``place``.
     """
+    # start-up: the app loads this module before the menu; the engine's event
+    # types load with the first game.
     from game.base import CardFlipped, CardMoved, CardRemoved
     try:
-        from game.camelot_board import PieceCaptured, PieceMoved
+        from game.camelot_board import PieceCaptured, PieceMoved  # start-up: as above
     except ImportError:  # pragma: no cover - the engine always has them
         PieceCaptured = PieceMoved = ()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import pygame
@@ -30,25 +31,60 @@ def ui_scale(size: tuple[int, int]) -> float:
     return max(0.5, min(size[0] / 1280, size[1] / 720))
 
 
+TOOLBAR_HEIGHT = 60   # the bottom bar of a game scene, at 1280×720
+MESSAGE_HEIGHT = 36   # the message band just above it
+
+
+def message_band(size: tuple[int, int]) -> pygame.Rect:
+    """Where messages (toasts) go: a band above the toolbar that a game scene
+    keeps free of its play area, so a message never hides what it is about."""
+    s = ui_scale(size)
+    bottom = size[1] - int(TOOLBAR_HEIGHT * s)
+    height = int(MESSAGE_HEIGHT * s)
+    return pygame.Rect(0, bottom - height, size[0], height)
+
+
+FACE_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}   # assets/fonts
+FACE_SCALE = 0.62   # DejaVu's em at a pixel size is larger than pygame's default font's
+
+
+def font_dir() -> Path:
+    """``assets/fonts`` next to the ``scenes`` package (a checkout), else inside
+    the installed package (see pyproject's package data)."""
+    here = Path(__file__).resolve().parents[1]
+    for candidate in (here.parent / "assets" / "fonts", here / "assets" / "fonts"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "assets" / "fonts"
+
+
 class Fonts:
-    """pygame's bundled default font, cached per pixel size (works everywhere)."""
+    """DejaVu Sans, regular for reading and bold for titles and buttons (an
+    open-licence face shipped in ``assets/fonts``), cached per pixel size. The
+    sizes are those of pygame's default font, which is kept as the fallback
+    should the files be missing."""
 
     def __init__(self) -> None:
-        self._fonts: dict[int, pygame.font.Font] = {}
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
 
-    def font(self, px: int) -> pygame.font.Font:
+    def font(self, px: int, bold: bool = False) -> pygame.font.Font:
         px = max(6, int(px))
-        if px not in self._fonts:
-            self._fonts[px] = pygame.font.Font(None, px)
-        return self._fonts[px]
+        key = (px, bool(bold))
+        if key not in self._fonts:
+            try:
+                self._fonts[key] = pygame.font.Font(str(font_dir() / FACE_FILES[bool(bold)]),
+                                                    max(5, round(px * FACE_SCALE)))
+            except (OSError, pygame.error):
+                self._fonts[key] = pygame.font.Font(None, px)
+        return self._fonts[key]
 
-    def text(self, text: str, px: int, color=INK) -> pygame.Surface:
+    def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
         """A rendered line, cached: drawing the same label every frame is free."""
-        key = (text, int(px), tuple(color))
+        key = (text, int(px), tuple(color), bool(bold))
         surf = self._text.get(key)
         if surf is None:
-            surf = self.font(px).render(text, True, color)
+            surf = self.font(px, bold).render(text, True, color)
             self._text[key] = surf
             if len(self._text) > 600:
                 self._text.popitem(last=False)
@@ -61,12 +97,15 @@ FONTS = Fonts()
 
 
 def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, float],
-              color=INK, anchor: str = "topleft", shadow: bool = False) -> pygame.Rect:
-    """Blit a line of text; ``anchor`` is a pygame.Rect attribute name."""
-    surf = FONTS.text(text, int(px), color)
+              color=INK, anchor: str = "topleft", shadow: bool = False,
+              bold: bool | None = None) -> pygame.Rect:
+    """Blit a line of text; ``anchor`` is a pygame.Rect attribute name. Text
+    with a shadow (titles, the score) is bold unless ``bold`` says otherwise."""
+    bold = shadow if bold is None else bold
+    surf = FONTS.text(text, int(px), color, bold)
     rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
     if shadow:
-        dark = FONTS.text(text, int(px), (0, 0, 0))
+        dark = FONTS.text(text, int(px), (0, 0, 0), bold)
         off = max(1, int(px / 30))
         surface.blit(dark, rect.move(off, off))
     surface.blit(surf, rect)
@@ -242,16 +281,18 @@ class Button:
     action: Callable[[], None]
     rect: pygame.Rect = None  # set by the layout
     enabled: bool = True
-    hot: bool = False  # hovered or focused
+    hot: bool = False  # focused (keys, gamepad): SELECT activates it
+    hovered: bool = False  # under the pointer: lit, but not the focus
 
     def draw(self, surface: pygame.Surface, scale: float) -> None:
-        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot else BUTTON
+        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON
         radius = max(4, int(10 * scale))
         pygame.draw.rect(surface, color, self.rect, border_radius=radius)
         edge = FOCUS if self.hot and self.enabled else (255, 255, 255, 60)
         pygame.draw.rect(surface, edge, self.rect, width=max(1, int(2 * scale)), border_radius=radius)
         ink = INK if self.enabled else (120, 130, 125)
-        draw_text(surface, self.label, self.rect.h * 0.5, self.rect.center, ink, anchor="center")
+        draw_text(surface, self.label, self.rect.h * 0.5, self.rect.center, ink, anchor="center",
+                  bold=True)
 
     def contains(self, pos) -> bool:
         return self.rect is not None and self.rect.collidepoint(pos)
@@ -260,7 +301,7 @@ class Button:
 def layout_row(buttons: list[Button], center: tuple[int, int], height: int,
                gap: int, px: int) -> None:
     """Place buttons side by side, centred, each as wide as its label needs."""
-    widths = [FONTS.font(int(height * 0.5)).size(b.label)[0] + height for b in buttons]
+    widths = [FONTS.font(int(height * 0.5), bold=True).size(b.label)[0] + height for b in buttons]
     total = sum(widths) + gap * (len(buttons) - 1)
     x = center[0] - total // 2
     for button, width in zip(buttons, widths):

@@ -34,27 +34,30 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.camelot_board import CamelotBoard, PieceCaptured, PieceMoved, parse_path_text
-from game.camelot_moves import CASTLES
+from game.camelot_board import MUST_CAPTURE, MUST_LEAVE_CASTLE, CamelotBoard, PieceCaptured, PieceMoved
 from game.errors import RoundTableError
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from ..work.service import Channel, work_service
 from ..core.anim import Timer
-from .camelot_computer import DEMO_LEVEL, LEVELS, ComputerTurns
+from .camelot_board_descriptor import LEVELS
+from .camelot_computer import DEMO_LEVEL, ComputerTurns
 from ..table.board_layers import COLORS, BoardLayers, Travel
-from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView, path_captures
+from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView
 from ..table.game_scene import DEMO_NEXT_DEAL, GameScene
 from ..core.overlays import DialogScene
 from ..core.ui import GOLD, ILLEGAL, Button
+from ..store.saves import clear_save
 
 PREVIEW_TIME = 0.8         # s the computer's path is shown before it moves
+STUCK_WORDS = {            # a refused piece: the engine's Refusal.code → the toast
+    MUST_LEAVE_CASTLE: "The piece in your own castle must move out first",
+    MUST_CAPTURE: "Capturing is compulsory: choose a piece that can jump",
+}
 
 
 class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
-    game_id = "camelot-board"
-    has_deals = False
-    title = "Camelot (board game)"
+    engine = CamelotBoard
 
     def __init__(self, app, seed=None, demo=False, game=None, mode: str | None = None,
                  human: str = "white", level: str = "medium") -> None:
@@ -88,6 +91,9 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         return CamelotBoard()
 
     # --- modes and lifecycle -------------------------------------------------------
+    def saved_options(self) -> dict:
+        return {"mode": self.mode, "human": self.human, "level": self.level}
+
     @property
     def flipped(self) -> bool:
         return self.mode == "computer" and self.human == "black"
@@ -109,7 +115,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
     def open_setup(self, first: bool = False) -> None:
         """The small dialog: against the computer (colour, level) or two players."""
-        from ..screens.navigation import open_menu
         level_cell = [self.level]
 
         def choose(mode, human="white"):
@@ -124,7 +129,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
 
         def back():
             if first or self.mode is None:
-                open_menu(self.app)
+                self.app.navigator.open_menu()
             else:
                 self.app.scenes.remove(dialog)
 
@@ -161,12 +166,14 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         else:
             self.open_setup()
 
+    def ask_new_deal(self) -> None:
+        """The setup dialog asks already (and can be cancelled)."""
+        self.new_deal()
+
     def restart(self) -> None:
         self.start_game(self.mode or "two", self.human)
 
     def open_pause(self, reason: str = "") -> None:
-        from ..screens.navigation import open_menu
-
         def resume():
             self.app.scenes.pop()
 
@@ -180,11 +187,11 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
             ("Resume", resume), ("New game", then(self.open_setup)),
             ("Restart", then(self.restart)), ("How to play", self.open_help),
-            ("Main menu", lambda: open_menu(self.app))],
+            ("Settings", self.app.navigator.open_settings),
+            ("Main menu", lambda: self.app.navigator.open_menu())],
             on_back=resume))
 
     def show_game_over(self) -> None:
-        from ..screens.navigation import open_menu
         self.over_shown = True
         if self.demo:
             self._timers.append(Timer(DEMO_NEXT_DEAL, lambda: self.start_game("demo")))
@@ -203,7 +210,6 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             result = "drawn" if title == "Draw" else "won" if good else "lost"
             self.record_result(good, result, self.level)
         else:
-            from ..store.saves import clear_save
             clear_save()
 
         def then(action):
@@ -215,10 +221,11 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         buttons = [("Play again", then(self.restart)), ("New game…", then(self.open_setup))]
         if self.game.can_undo:
             buttons.append(("Undo last move", then(self.undo)))
-        buttons.append(("Main menu", lambda: open_menu(self.app)))
+        buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
         reason = self.game.status_reason
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
-                 f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played."]
+                 self.time_and_moves(),
+                 self.assisted_line(good and self.mode == "computer")]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if good else ILLEGAL, update_below=True,
                              dim=40 if good else 100)
@@ -289,14 +296,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self.hint_move = None
 
     def _last_from_history(self):
-        history = self.game.history
-        if not history:
-            return None
-        try:
-            path, marks = parse_path_text(history[-1])
-        except RoundTableError:
-            return None
-        return path, path_captures(path, marks)
+        move = self.game.last_move
+        return None if move is None else (move.path, frozenset(move.captures))
 
     def show_record(self, record, by_computer: bool = False) -> None:
         steps, piece = [], None
@@ -351,23 +352,19 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             if len(alts) > 1:
                 return f"Path {index % len(alts) + 1} of {len(alts)}: Tab, wheel or RB for the next"
         head = "Your move" if self.mode == "computer" else f"{turn} to move"
-        stuck = self._stuck_in_castle()
-        if stuck and self._movable() <= set(stuck):
+        if game.must_leave_castle():
             return f"{head}: the piece in your own castle must come out"
         if game.capture_is_compulsory:
             return f"{head}: capturing is compulsory"
         return head
 
-    def _stuck_in_castle(self) -> list[int]:
-        """The side to move's pieces standing in its own castle (they must come out)."""
-        turn = self.game.turn
-        castle = CASTLES[COLORS.index(turn)]
-        return [sq for sq in castle
-                if (piece := self.game.piece_at(sq)) is not None and piece.color == turn]
+    def moves_made(self) -> int:
+        """Numbered as the move list numbers them: White's move and Black's reply are one."""
+        return (len(self.game.history) + 1) // 2
 
     def score_line(self) -> str:
         counts = {c: 0 for c in COLORS}
-        for piece in self.shown.values():
+        for piece in self.on_board():
             counts[piece.color] += 1
         return f"White {counts['white']} · Black {counts['black']}"
 
@@ -388,7 +385,11 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
                 for p in m.paths]
 
     def _pointer_mode(self) -> bool:
-        return self.app.input.last_device == "mouse"
+        """The pointer, not the focus square, says which target is previewed.
+        Only the pointer itself and the focus keys (arrows, SELECT) switch: Tab,
+        H or U pressed with the mouse over a target leave the preview there."""
+        pointing = getattr(self, "_pointing", None)
+        return self.app.input.last_device == "mouse" if pointing is None else pointing
 
     def _preview(self):
         """(target, alternatives, index) of the path shown now, or None."""
@@ -446,6 +447,10 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
     # --- input ---------------------------------------------------------------------------
     def handle_table(self, event: InputEvent) -> None:
         a = event.action
+        if event.is_pointer:
+            self._pointing = True
+        elif a in DIRECTIONS or a == Action.SELECT:
+            self._pointing = False
         if a == Action.POINTER_MOVE:
             self._set_hover(self.view.square_at(event.pos))
         elif a == Action.POINTER_DOWN:
@@ -509,6 +514,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
                 self._deselect()
                 return "deselected"
             self._select(sq)
+            self._follow_hint(sq)
             return "selected"
         piece = self.shown.get(sq) if sq is not None else None
         if piece is not None and piece.color == self.game.turn:
@@ -516,13 +522,22 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         self._deselect()
         return "nothing"
 
+    def _follow_hint(self, sq: int) -> None:
+        """The hinted piece picked up with the keys or pad: the focus goes on to
+        the hinted square with the hinted path shown, so SELECT plays the hint."""
+        hint = self.hint_move
+        if hint is None or hint.from_square != sq or self._pointer_mode():
+            return
+        alts = self._alternatives(hint.to_square)
+        index = next((i for i, (_, path) in enumerate(alts) if tuple(path) == tuple(hint.path)), None)
+        if index is not None:
+            self.focus_sq = hint.to_square
+            self.alt_index[hint.to_square] = index
+
     def _why_stuck(self, sq: int) -> str:
-        stuck = self._stuck_in_castle()
-        if stuck and sq not in stuck and self._movable() <= set(stuck):
-            return "The piece in your own castle must move out first"
-        if self.game.capture_is_compulsory:
-            return "Capturing is compulsory: choose a piece that can jump"
-        return "That piece cannot move now"
+        """The engine's reason the piece on ``sq`` may not move, in the table's words."""
+        refusal = self.game.why_piece_cannot_move(sq)
+        return STUCK_WORDS.get(refusal.code if refusal else None, "That piece cannot move now")
 
     def _cycle(self, step: int) -> None:
         preview = self._preview()

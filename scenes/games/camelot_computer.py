@@ -13,7 +13,6 @@ from game.errors import RoundTableError
 
 from ..table.game_scene import AUTOPLAY_PAUSE
 
-LEVELS = ("easy", "medium", "hard")
 DEMO_LEVEL = "medium"
 HINT_LEVEL = "easy"
 HINT_SECONDS = 0.35        # search time for a hint
@@ -33,13 +32,15 @@ class ComputerTurns:
         return cached[1]
 
     def show_hint(self, move) -> None:
-        if not self._pointer_mode():
-            self.focus_sq = move.from_square
+        # The focus goes to the hinted piece, so SELECT (A) picks up what the
+        # hint shows; for a pointer player the focus is not drawn.
+        self.focus_sq = move.from_square
 
     def hint(self) -> None:
         if not self.interactive:
             self.app.toast("Wait for your turn" if self.game.status is Status.PLAYING else "The game is over")
             return
+        self.assisted = True
         self._ask("hint", self._position(), HINT_LEVEL, HINT_SECONDS)
         self.app.toast("Looking for a good move…", 1.2)
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import pygame
 
-from game.camelot_solitaire import CELL_PICTURE, CamelotSolitaire, cell_id, cell_index
+from game.camelot_solitaire import CELL_PICTURE, CamelotSolitaire, cell_id
 
+from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM
@@ -24,8 +25,7 @@ PICTURE_LETTERS = {13: "K", 12: "Q", 11: "J"}
 
 
 class CamelotSolitaireScene(PatienceScene):
-    game_id = "camelot-solitaire"
-    title = "Camelot (patience)"
+    engine = CamelotSolitaire
     record_stagger = 0.1
     solver_seconds = 1.5          # "still winnable?" after every move, and solver hints
 
@@ -37,7 +37,7 @@ class CamelotSolitaireScene(PatienceScene):
         gap_x, gap_y, side = 0.14, 0.08, 0.75       # in card widths / heights
         ch = area.h * 0.94 / (4 + 3 * gap_y)
         cw = min(ch / 1.4, area.w * 0.92 / (5 + 3 * gap_x + side))
-        self.art = self.app.card_art(max(20, int(cw)))
+        self.art = shared_card_art(self.app, max(20, int(cw)))
         cw, ch = self.art.size
         gx, gy = cw * gap_x, ch * gap_y
         grid_w, grid_h = 4 * cw + 3 * gx, 4 * ch + 3 * gy
@@ -62,11 +62,11 @@ class CamelotSolitaireScene(PatienceScene):
         return "stock"
 
     def deal_animation(self) -> None:
-        cw, ch = self.table.card_size
-        x, _ = self.table.slots["stock"].origin
+        # From the left edge, level with the stock: no card crosses the toolbar.
+        cw, _ = self.table.card_size
+        _, y = self.table.slots["stock"].origin
         order = [card for card, _ in self._piles["stock"]]
-        self.table.deal(self._piles, order, (x, self.size[1] + ch * 0.2), stagger=0.026,
-                        duration=0.3)
+        self.table.deal(self._piles, order, (-cw * 1.2, y), stagger=0.026, duration=0.3)
 
     # --- HUD ----------------------------------------------------------------
     def status_line(self) -> str:
@@ -85,58 +85,14 @@ class CamelotSolitaireScene(PatienceScene):
         return labels
 
     # --- what the player's input means ------------------------------------------
-    def _card(self, pile: str):
-        cards = self._piles.get(pile, [])
-        return cards[-1][0] if cards else None
-
-    def can_grab(self, pile: str, index: int) -> bool:
-        card = self._card(pile)
-        if card is None or index != 0:
-            return False
-        if pile == "waste":
-            return True
-        return (pile.startswith("cell:") and not card.is_picture and card.rank != 10
-                and self.game.phase == "removing" and self.game.waste is None)
-
-    def why_not_grab(self, pile: str, index) -> str:
-        card = self._card(pile)
-        if card is None or not pile.startswith("cell:"):
-            return ""
-        if card.is_picture:
-            return "Pictures stay where they are: they are never removed"
-        if self.game.waste is not None:
-            return f"Place the {self.game.waste.name} first"
-        if self.game.phase == "filling":
-            return "Nothing can be removed until the grid is full (or the stock is empty)"
-        return ""
-
     def default_selection(self):
         return ("waste", 0) if self.game.waste is not None else None
-
-    def click_pile(self, pile: str, index) -> bool:
-        if pile == "stock":
-            self.play(self.game.parse_move("t"))
-            return True
-        card = self._card(pile)
-        if pile.startswith("cell:") and card is not None and card.rank == 10:
-            self.play(self.game.parse_move(f"c{cell_index(pile)}"))
-            return True
-        return False
-
-    def explain(self, pile: str, index: int, target: str):
-        if not target.startswith("cell:"):
-            return None
-        card, other = self._card(pile), self._card(target)
-        if pile == "waste":
-            return self.game.parse_move(f"w>c{cell_index(target)}")
-        if other is None or other.rank == 10 or card is None:
-            return None
-        return self.game.parse_move(f"c{cell_index(pile)}+c{cell_index(target)}")
 
     def double_click(self, pile: str, index) -> None:
         if pile == "stock":
             self._click(pile, index)      # every click on the stock is a turn of its own
         elif pile == "waste" and self.game.waste is not None:
+            self.assisted = True          # the computer chose the cell
             move = self.game.computer_move(self.rng)
             if move is not None:
                 self.play(move)

@@ -13,6 +13,7 @@ import pygame
 from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
+from ..table.card_art import shared_card_art
 from ..table.card_table import CardTable, Slot
 from ..table.game_scene import GameScene
 from ..core.ui import FOCUS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
@@ -23,8 +24,8 @@ DRAG_THRESHOLD = 6
 
 
 class ClockScene(GameScene):
-    game_id = "clock"
-    title = "Clock"
+    engine = Clock
+    undo_at_the_end = False   # every move is forced: undoing the last changes nothing
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
         self.table = CardTable()
@@ -49,12 +50,12 @@ class ClockScene(GameScene):
             cw = area.w / 9
             ch = cw * 1.4
         card_w = max(20, int(cw))
-        self.art = self.app.card_art(card_w)
+        self.art = shared_card_art(self.app, card_w)
         cw, ch = self.art.size
         fan = ch * 0.05
         pile_h = ch + 3 * fan
         self.centre_point = (area.centerx, area.centery)
-        ry = (area.h - pile_h) / 2
+        ry = (area.h - pile_h) / 2 - ch * 0.08   # clear of the top bar and the message band
         rx = min(max(ry * 1.5, cw * 4.2), (area.w - cw) / 2)
         self.radii = (rx, ry)
         slots = []
@@ -88,8 +89,9 @@ class ClockScene(GameScene):
         self.table.deal(self.game.piles(), self.game.deck, self._deck_source())
 
     def _deck_source(self) -> tuple[float, float]:
+        """The deck is dealt from the middle of the clock: no card crosses the toolbar."""
         cw, ch = self.table.card_size
-        return (self.centre_point[0] - cw / 2, self.play_area.bottom + ch * 0.2)
+        return (self.centre_point[0] - cw / 2, self.centre_point[1] - ch / 2)
 
     def show_record(self, record) -> None:
         self.table.speed = self.app.settings.speed_factor
@@ -107,10 +109,10 @@ class ClockScene(GameScene):
         return self.table.busy or self._drag is not None
 
     def celebrate(self) -> None:
-        self.table.celebrate(self.centre_point, min(self.radii) * 0.9)
+        self.table.celebrate(*self.celebration_ring())
 
     def show_hint(self, move: ClockMove) -> None:
-        self.focus = move.target if self.app.input.last_device != "mouse" else self.focus
+        self.focus = move.target   # SELECT (A) plays what the hint shows
 
     def on_illegal(self, move) -> None:
         if isinstance(move, ClockMove):
@@ -127,11 +129,13 @@ class ClockScene(GameScene):
         cards = self.game.piles()[CENTRE]
         return cards[-1][0]
 
-    def _try(self, target: str) -> bool:
-        if self.game.status.value != "playing":
+    def _try(self, move: ClockMove | None) -> bool:
+        """Play what the player's gesture means (the engine's ``click_move`` or
+        ``move_between``); a wrong pile is refused with the engine's reason."""
+        if move is None or self.game.status.value != "playing":
             return False
         self.finish_animations()
-        return self.play(self.game.target_of_pile_click(target)) is not None
+        return self.play(move) is not None
 
     def handle_table(self, event: InputEvent) -> None:
         a = event.action
@@ -149,7 +153,7 @@ class ClockScene(GameScene):
                     self.finish_animations()
                     self.play(move)
             else:
-                self._try(self.focus)
+                self._try(self.game.click_move(self.focus))
         elif a == Action.BACK:
             self.back_pressed()
         elif a == Action.POINTER_DOWN and event.button == 1:
@@ -172,7 +176,7 @@ class ClockScene(GameScene):
                 return
             self._swallow_up = True
             if self.clock_time - self._last_click_move >= 0.6:
-                self._try(pile)
+                self._try(self.game.click_move(pile))
 
     def _pointer_move(self, pos) -> None:
         if self._drag is not None:
@@ -196,10 +200,8 @@ class ClockScene(GameScene):
             hours = [hour_pile(h) for h in HOURS]
             target = self.table.nearest_pile(self.table.card_rect(card), hours + [CENTRE])
             self.table.drop([card])
-            if target is not None and target != CENTRE:
-                self._try(target)
-            elif target == CENTRE and card.rank == 13:
-                self._try(CENTRE)
+            if target is not None:
+                self._try(self.game.move_between(CENTRE, 1, target))
             return
         pressed, self._press = self._press, None
         if swallow:
@@ -207,11 +209,11 @@ class ClockScene(GameScene):
         if pressed is not None:
             # A click on the centre card plays the (only) move.
             self._last_click_move = self.clock_time
-            self._try(self.game.computer_move().target)
+            self._try(self.game.computer_move())
             return
         pile = self.table.pile_at(pos)
         if pile is not None and pile != CENTRE:
-            if self._try(pile):
+            if self._try(self.game.click_move(pile)):
                 self._last_click_move = self.clock_time
 
     # --- time and drawing -----------------------------------------------------

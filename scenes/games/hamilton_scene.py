@@ -26,8 +26,9 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.hamilton import Hamilton, MoveCards, foundation_id, rank_name, tableau_id
+from game.hamilton import Hamilton, foundation_id, rank_name, tableau_id
 
+from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM
@@ -35,12 +36,11 @@ from ..work.service import Channel
 
 TABLEAU = [tableau_id(i) for i in range(7)]
 FOUNDATIONS = [foundation_id(k) for k in range(4)]
-FAN = 0.24            # tableau fan per card, in card heights
+FAN = 0.3             # tableau fan per card, in card heights (compressed when long)
 
 
 class HamiltonScene(PatienceScene):
-    game_id = "hamilton"
-    title = "Hamilton"
+    engine = Hamilton
     think_in_background = True    # the computer player searches: keep it off the frame loop
     record_stagger = 0.07
     solver_seconds = 10.0         # most positions answer in well under a second; a few take seconds
@@ -88,22 +88,25 @@ class HamiltonScene(PatienceScene):
     # --- layout -----------------------------------------------------------
     def layout(self, area: pygame.Rect) -> None:
         gap_y, gap_x, side = 0.06, 0.18, 0.5      # in card heights / widths
-        ch = area.h / (4 + 3 * gap_y)
+        margin = 0.1                              # clear of the top bar and the message band
+        ch = area.h / (4 + 3 * gap_y + 2 * margin)
         cw = min(ch / 1.4, area.w * 0.98 / (9 + 6 * gap_x + 2 * side))
-        self.art = self.app.card_art(max(20, int(cw)))
+        self.art = shared_card_art(self.app, max(20, int(cw)))
         cw, ch = self.art.size
         gx, gy = cw * gap_x, ch * gap_y
         width = 9 * cw + 6 * gx + 2 * side * cw
         x0 = area.centerx - width / 2
         top = area.top + (area.h - (4 * ch + 3 * gy)) / 2
+        # The stock, the chooser and the piles start level with the first
+        # foundation; the piles fan down as far as the last one reaches.
         slots = [Slot("stock", (x0, top)),
                  Slot("chooser", (x0, top + ch + gy * 5))]
         x_foundations = x0 + width - cw
         for k, pile in enumerate(FOUNDATIONS):
             slots.append(Slot(pile, (x_foundations, top + k * (ch + gy)), label=self._start_label()))
         tab_x = x0 + cw + side * cw
-        tab_top = area.top + ch * 0.02
-        extent = area.bottom - tab_top - ch - ch * 0.02
+        tab_top = top
+        extent = top + 4 * ch + 3 * gy - tab_top - ch
         for i, pile in enumerate(TABLEAU):
             slots.append(Slot(pile, (tab_x + i * (cw + gx), tab_top), fan=(0, ch * FAN),
                               max_extent=max(0.0, extent)))
@@ -162,49 +165,6 @@ class HamiltonScene(PatienceScene):
         return labels
 
     # --- what the player's input means ------------------------------------------
-    def _tableau_index(self, pile: str) -> int | None:
-        return int(pile.split(":")[1]) if pile.startswith("tableau:") else None
-
-    def can_grab(self, pile: str, index: int) -> bool:
-        cards = self._piles.get(pile, [])
-        if not 0 <= index < len(cards) or self.game.status.value != "playing":
-            return False
-        if pile == "chooser":
-            return True
-        if self.game.start_rank is None:
-            return False
-        if pile.startswith("foundation:"):
-            return index == len(cards) - 1
-        i = self._tableau_index(pile)
-        return i is not None and len(cards) - index <= self.game.group_size(i)
-
-    def why_not_grab(self, pile: str, index) -> str:
-        if index is None or pile in ("stock", "chooser"):
-            return ""
-        if self.game.start_rank is None:
-            return "Choose a start card first: click the stock to show one"
-        if pile.startswith("tableau:"):
-            return "Only the top card, or a run in sequence and in one suit, moves"
-        return ""
-
-    def focus_depth_limit(self, pile: str) -> int:
-        i = self._tableau_index(pile)
-        return max(1, self.game.group_size(i)) if i is not None else 1
-
-    def click_pile(self, pile: str, index) -> bool:
-        if pile == "stock":
-            self.play(self.game.parse_move("s"))
-            return True
-        return False
-
-    def explain(self, pile: str, index: int, target: str):
-        if target in ("stock", "chooser"):
-            return None
-        cards = self._piles.get(pile, [])
-        if pile == "chooser" or not 0 <= index < len(cards):
-            return None
-        return MoveCards(cards[index][0], pile, target, len(cards) - index)
-
     def double_click(self, pile: str, index) -> None:
         if pile == "stock":
             self._click(pile, index)      # every click on the stock is a turn of its own

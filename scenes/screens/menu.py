@@ -1,28 +1,19 @@
 """The main menu (the four games, demo, settings, quit) and the settings screen."""
 from __future__ import annotations
 
-import math
-
 import pygame
 
-from game import GAME_IDS, title
-
 from ..core.actions import Action, InputEvent
-from .navigation import has_scene, open_game, open_menu
-from ..core.overlays import FocusButtons
+from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
-from ..table.card_art import BACK_STYLES
-from ..store.settings import ANIMATION_SPEEDS
-from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_row,
-                 rounded_panel, ui_scale)
-
-BLURBS = {  # two lines under each game's name
-    "camelot-solitaire": ("Pictures to their places,", "tens and pairs away"),
-    "hamilton": ("Choose the start card,", "build by colour"),
-    "clock": ("Twelve hours, four kings:", "the automatic game"),
-    "camelot-board": ("Men and knights,", "canters and charges"),
-}
-
+from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_column,
+                       layout_row, rounded_panel, ui_scale, wrap_text)
+from ..games import GAMES, check_saved_options, descriptor, playable_games
+from ..store.saves import clear_save, load_save
+from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
+from ..table.card_art import CardArt
+from .help import HelpScene
+from .statistics import StatsScene
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
 
@@ -31,8 +22,9 @@ class MenuScene(Scene):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.idle = 0.0
-        self.tiles = [Button(title(gid), self._starter(gid), enabled=has_scene(gid)) for gid in GAME_IDS]
-        self.tile_ids = list(GAME_IDS)
+        self.games = list(GAMES.values())
+        self.tiles = [Button(d.title, self._starter(d.id)) for d in self.games]
+        self.tile_ids = [d.id for d in self.games]
         self.buttons = [Button("Watch a demo", self.demo), Button("How to play", self.help),
                         Button("Statistics", self.statistics), Button("Settings", self.settings),
                         Button("Quit", lambda: self.app.quit())]
@@ -47,40 +39,37 @@ class MenuScene(Scene):
         if getattr(self.app, "_resume_offered", False):
             return
         self.app._resume_offered = True
-        from ..store.saves import load_save
-        data, message = load_save()
+        data, message = load_save(check_options=check_saved_options)
         if message:
             self.app.report(message)
         if data is not None:
             self.offer_resume(data)
 
     def offer_resume(self, data: dict) -> None:
-        from ..core.overlays import DialogScene
-        from ..store.saves import clear_save, describe, resume_scene
+        game = descriptor(data["game_id"])
 
         def resume():
-            self.app.settings.last_game = data["game_id"]
+            self.app.settings.last_game = game.id
             self.app.save_settings()
-            self.app.scenes.reset(resume_scene(self.app, data))
+            self.app.scenes.reset(game.resume(self.app, data))
 
         def discard():
             clear_save()
             self.app.scenes.remove(dialog)
 
         dialog = DialogScene(self.app, "Welcome back", [
-            f"Resume {describe(data)}?", "It was left in the middle when the game was closed."],
+            f"Resume {game.describe(data)}?", "It was left in the middle when the game was closed."],
             [("Resume", resume), ("Discard", discard)], on_back=discard)
         self.app.scenes.push(dialog)
 
     def statistics(self) -> None:
-        from .statistics import StatsScene
         self.app.scenes.push(StatsScene(self.app, self._chosen_game()))
 
     def resume(self) -> None:
         self.idle = 0.0
 
     def _starter(self, game_id: str):
-        return lambda: open_game(self.app, game_id)
+        return lambda: self.app.navigator.open_game(game_id)
 
     def _chosen_game(self) -> str:
         """The focused game, or the last one focused, or the first playable one."""
@@ -93,10 +82,9 @@ class MenuScene(Scene):
             gid for gid, tile in zip(self.tile_ids, self.tiles) if tile.enabled)
 
     def demo(self) -> None:
-        open_game(self.app, self._chosen_game(), demo=True)
+        self.app.navigator.open_game(self._chosen_game(), demo=True)
 
     def help(self) -> None:
-        from .help import HelpScene
         self.app.scenes.push(HelpScene(self.app, self._chosen_game()))
 
     def settings(self) -> None:
@@ -145,8 +133,7 @@ class MenuScene(Scene):
         if self.idle >= ATTRACT_AFTER and self.app.scenes.top is self and self.tiles:
             # Attract mode: the demos of all the games in turn; any input
             # returns to the menu (GameScene.handle in demo mode).
-            from .navigation import playable_games
-            open_game(self.app, playable_games()[0], demo=True, cycle=True)
+            self.app.navigator.open_game(playable_games()[0], demo=True, cycle=True)
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale
@@ -156,75 +143,26 @@ class MenuScene(Scene):
                   shadow=True)
         draw_text(surface, "Four classic games: three patiences and a board game of 1930",
                   28 * s, (w // 2, int(h * 0.12 + 70 * s)), INK_DIM, anchor="center")
-        for i, (gid, tile) in enumerate(zip(self.tile_ids, self.tiles)):
+        for i, (game, tile) in enumerate(zip(self.games, self.tiles)):
             focused = self.focus.focus == i
-            lift = int(6 * s) if focused and tile.enabled else 0
+            lift = int(6 * s) if focused or self.focus.hover == i else 0
             rect = tile.rect.move(0, -lift)
-            panel = self.tile_panel
-            if not tile.enabled:
-                panel = panel.copy()
-                panel.set_alpha(120)
-            surface.blit(panel, rect)
-            self._draw_emblem(surface, gid, pygame.Rect(rect.x, rect.y + int(rect.h * 0.08),
-                                                        rect.w, int(rect.h * 0.5)), tile.enabled)
-            color = INK if tile.enabled else (130, 140, 135)
+            surface.blit(self.tile_panel, rect)
+            game.emblem(surface, pygame.Rect(rect.x, rect.y + int(rect.h * 0.08), rect.w, int(rect.h * 0.5)),
+                        s, self.age)
             draw_text(surface, tile.label, 30 * s, (rect.centerx, rect.y + int(rect.h * 0.66)),
-                      color, anchor="center")
-            lines = BLURBS[gid] if tile.enabled else ("Coming soon",)
-            for k, line in enumerate(lines):
+                      INK, anchor="center")
+            for k, line in enumerate(game.blurb):
                 draw_text(surface, line, 20 * s, (rect.centerx, rect.y + int(rect.h * (0.77 + 0.08 * k))),
-                          INK_DIM if tile.enabled else (110, 120, 115), anchor="center")
-            if focused and tile.enabled:
+                          INK_DIM, anchor="center")
+            if focused:
                 glow_rect(surface, rect, FOCUS, max(2, int(3 * s)), int(18 * s))
         for k, b in enumerate(self.buttons):
             b.hot = self.focus.focus == len(self.tiles) + k
+            b.hovered = self.focus.hover == len(self.tiles) + k
             b.draw(surface, s)
         draw_text(surface, "Arrows, D-pad or mouse to choose · Enter / A to play · F11 full screen",
                   20 * s, (w // 2, h - int(24 * s)), INK_DIM, anchor="center")
-
-    def _draw_emblem(self, surface, gid: str, rect: pygame.Rect, enabled: bool) -> None:
-        """A small picture of each game, drawn with shapes."""
-        s = self.scale
-        c = rect.center
-        ink = (235, 225, 200) if enabled else (110, 120, 115)
-        accent = GOLD if enabled else (110, 120, 115)
-        r = int(min(rect.w, rect.h) * 0.38)
-        width = max(1, int(3 * s))
-        if gid == "clock":
-            pygame.draw.circle(surface, ink, c, r, width)
-            for hour in range(12):
-                a = math.radians(hour * 30)
-                pygame.draw.circle(surface, accent, (c[0] + int(r * 0.82 * math.sin(a)),
-                                                     c[1] - int(r * 0.82 * math.cos(a))), max(2, int(4 * s)))
-            t = self.age * 0.5
-            pygame.draw.line(surface, ink, c, (c[0] + int(r * 0.6 * math.sin(t)), c[1] - int(r * 0.6 * math.cos(t))), width)
-            pygame.draw.line(surface, accent, c, (c[0] + int(r * 0.45 * math.sin(t / 12)),
-                                                  c[1] - int(r * 0.45 * math.cos(t / 12))), width + 1)
-        elif gid == "camelot-board":
-            cell = r * 2 // 6
-            x0, y0 = c[0] - cell * 3, c[1] - cell * 3
-            for i in range(6):
-                for j in range(6):
-                    if (i + j) % 2 == 0:
-                        pygame.draw.rect(surface, (60, 90, 70) if enabled else (50, 60, 55),
-                                         (x0 + i * cell, y0 + j * cell, cell, cell))
-            pygame.draw.rect(surface, ink, (x0, y0, cell * 6, cell * 6), width)
-            pygame.draw.circle(surface, (230, 230, 220) if enabled else ink, (x0 + int(cell * 1.5), y0 + int(cell * 4.5)), cell // 2)
-            pygame.draw.circle(surface, (40, 40, 50), (x0 + int(cell * 4.5), y0 + int(cell * 1.5)), cell // 2)
-            pygame.draw.circle(surface, accent, (x0 + int(cell * 4.5), y0 + int(cell * 1.5)), cell // 2, width)
-        else:
-            cw, ch = int(r * 0.9), int(r * 1.26)
-            for k in range(3):
-                card = pygame.Rect(0, 0, cw, ch)
-                card.center = (c[0] + (k - 1) * int(cw * 0.55), c[1] + abs(k - 1) * int(ch * 0.06))
-                face = (245, 242, 232) if enabled else (120, 125, 120)
-                pygame.draw.rect(surface, face, card, border_radius=max(3, cw // 10))
-                pygame.draw.rect(surface, (60, 60, 60), card, 1, border_radius=max(3, cw // 10))
-                pip = (200, 40, 40) if k != 1 else (30, 30, 40)
-                if not enabled:
-                    pip = (90, 95, 90)
-                label = {"camelot-solitaire": "KQJ", "hamilton": "A23"}[gid][k]
-                draw_text(surface, label, ch * 0.42, card.center, pip, anchor="center")
 
 
 class SettingsScene(Scene):
@@ -235,7 +173,7 @@ class SettingsScene(Scene):
         self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
                      Button("", self._toggle_sound), Button("", self._change_volume),
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
-                     Button("Back", self.back)]
+                     Button("", self._toggle_indicator), Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
     def _labels(self) -> None:
@@ -246,7 +184,25 @@ class SettingsScene(Scene):
         self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
         self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
         self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
+        self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
 
+    def description(self) -> str:
+        """What the focused setting means, in a line under the rows."""
+        st = self.app.settings
+        return [
+            "Play in a window or fill the screen (F11 switches at any time).",
+            "How fast cards and pieces move.",
+            "Sound effects for moves, refusals, wins and losses.",
+            "How loud the sound effects are.",
+            "The pattern on the backs of the cards.",
+            "Winnable only: every new Camelot and Hamilton deal is one the solver has proved "
+            "can be won. Any: every deal, winnable or not." if st.winnable_only else
+            "Any: every deal, winnable or not. Winnable only: every new Camelot and Hamilton "
+            "deal is one the solver has proved can be won.",
+            "Camelot and Hamilton say in the top bar whether the game can still be won "
+            "(off: no spoilers).",
+            "Back to where you were.",
+        ][self.focus.focus]
     def _toggle_fullscreen(self) -> None:
         self.app.toggle_fullscreen()
 
@@ -272,7 +228,7 @@ class SettingsScene(Scene):
         self.app.save_settings()
 
     def _next_back(self, step: int = 1) -> None:
-        backs = list(BACK_STYLES)
+        backs = list(CARD_BACKS)
         st = self.app.settings
         st.card_back = backs[(backs.index(st.card_back) + step) % len(backs)]
         self.app.save_settings()
@@ -282,14 +238,29 @@ class SettingsScene(Scene):
         self.app.settings.winnable_only = not self.app.settings.winnable_only
         self.app.save_settings()
 
+    def _draw_back_preview(self, surface: pygame.Surface) -> None:
+        """The chosen card back, beside its row (left / right shows the others)."""
+        row = self.rows[4].rect
+        width = max(20, int(64 * self.scale))
+        key = (self.app.settings.card_back, width)
+        if getattr(self, "_preview_key", None) != key:
+            self._preview_key = key
+            self._preview = CardArt(width, self.app.settings.card_back).back()
+        rect = self._preview.get_rect(midleft=(row.right + int(24 * self.scale), row.centery))
+        surface.blit(self._preview, rect)
+
+    def _toggle_indicator(self) -> None:
+        """The "winnable?" words in a patience's top bar: a spoiler for some."""
+        self.app.settings.winnable_indicator = not self.app.settings.winnable_indicator
+        self.app.save_settings()
+
     def back(self) -> None:
         self.app.scenes.pop()
 
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
-        from ..core.ui import layout_column
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.27), int(520 * s), int(52 * s), int(12 * s))
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.2), int(520 * s), int(44 * s), int(10 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -305,7 +276,7 @@ class SettingsScene(Scene):
                 self._change_volume(step, wrap=False)
             elif i == 4:
                 self._next_back(step)
-            elif i in (0, 2, 5):
+            elif i in (0, 2, 5, 6):
                 self.rows[i].action()
             return
         self.focus.handle(event)
@@ -314,11 +285,16 @@ class SettingsScene(Scene):
         s = self.scale
         self._labels()
         surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.16)), GOLD,
+        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.1)), GOLD,
                   anchor="center", shadow=True)
         self.focus.draw(surface, s)
+        self._draw_back_preview(surface)
+        y = self.rows[-1].rect.bottom + int(24 * s)
+        for line in wrap_text(self.description(), int(24 * s), int(720 * s)):
+            draw_text(surface, line, 24 * s, (self.size[0] // 2, y), INK, anchor="midtop")
+            y += int(30 * s)
         draw_text(surface, "Left / right or click to change · Escape or B to go back", 22 * s,
                   (self.size[0] // 2, self.size[1] - int(30 * s)), INK_DIM, anchor="center")
 
 
-__all__ = ["MenuScene", "SettingsScene", "open_menu"]
+__all__ = ["MenuScene", "SettingsScene"]

@@ -1,48 +1,65 @@
-"""Going from scene to scene (lazy imports keep start-up fast and avoid cycles)."""
+"""Going from screen to screen: the screens layer's navigator.
+
+The app holds a navigator (``scenes.core.navigator``); this one knows the
+menu, the help and the games (their descriptors), and is put into the app the
+first time a screen or a game is opened through here (the launcher, tools and
+tests all start that way). Game scenes go back up through ``app.navigator``
+and never import this layer.
+"""
 from __future__ import annotations
 
-import importlib
-
-from game import GAME_IDS, title
-
-# game id → "module:Class" of its scene; a game without a scene yet is missing.
-GAME_SCENES = {
-    "camelot-solitaire": "scenes.games.camelot_solitaire_scene:CamelotSolitaireScene",
-    "hamilton": "scenes.games.hamilton_scene:HamiltonScene",
-    "clock": "scenes.games.clock_scene:ClockScene",
-    "camelot-board": "scenes.games.camelot_board_scene:CamelotBoardScene",
-}
+from ..core.navigator import Navigator
+from ..games import descriptor, playable_games
+from .help import HelpScene
+from .menu import MenuScene, SettingsScene
 
 
-def has_scene(game_id: str) -> bool:
-    return game_id in GAME_SCENES
+class ScreenNavigator(Navigator):
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def open_menu(self) -> None:
+        self.app.scenes.reset(MenuScene(self.app))
+
+    def open_game(self, game_id: str, seed: int | None = None, demo: bool = False,
+                  cycle: bool = False) -> None:
+        """Show a game; ``demo`` lets the computer play; ``cycle`` (attract mode)
+        moves on to the next game after each demo game."""
+        app = self.app
+        scene_class = descriptor(game_id).scene_class()
+        if not demo and app.settings.last_game != game_id:
+            app.settings.last_game = game_id   # the menu's focus starts there next time
+            app.save_settings()
+        scene = scene_class(app, seed=seed, demo=demo)
+        scene.demo_cycle = cycle
+        app.scenes.reset(scene)
+
+    def open_help(self, game_id: str) -> None:
+        self.app.scenes.push(HelpScene(self.app, game_id))
+
+    def open_settings(self) -> None:
+        """The settings over whatever is showing (a paused game too); Back returns there."""
+        self.app.scenes.push(SettingsScene(self.app))
+
+    def next_game(self, after: str) -> str:
+        games = playable_games()
+        return games[(games.index(after) + 1) % len(games)]
 
 
-def scene_class(game_id: str):
-    module_name, class_name = GAME_SCENES[game_id].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+def install(app) -> ScreenNavigator:
+    """The app's navigator, this layer's own from now on."""
+    if not isinstance(app.navigator, ScreenNavigator):
+        app.navigator = ScreenNavigator(app)
+    return app.navigator
 
 
 def open_menu(app) -> None:
-    from .menu import MenuScene
-    app.scenes.reset(MenuScene(app))
+    install(app).open_menu()
 
 
 def open_game(app, game_id: str, seed: int | None = None, demo: bool = False,
               cycle: bool = False) -> None:
-    """Show a game; ``demo`` lets the computer play; ``cycle`` (attract mode)
-    moves on to the next game after each demo game."""
-    if not demo and app.settings.last_game != game_id:
-        app.settings.last_game = game_id   # the menu's focus starts there next time
-        app.save_settings()
-    scene = scene_class(game_id)(app, seed=seed, demo=demo)
-    scene.demo_cycle = cycle
-    app.scenes.reset(scene)
+    install(app).open_game(game_id, seed=seed, demo=demo, cycle=cycle)
 
 
-def playable_games() -> list[str]:
-    return [gid for gid in GAME_IDS if has_scene(gid)]
-
-
-__all__ = ["GAME_SCENES", "has_scene", "scene_class", "open_menu", "open_game",
-           "playable_games", "title"]
+__all__ = ["ScreenNavigator", "install", "open_menu", "open_game", "playable_games"]

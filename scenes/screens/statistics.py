@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import pygame
 
-from game import title
-
 from ..core.actions import Action, InputEvent
-from .navigation import playable_games
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
-from ..store.stats import RESULTS, GameStats
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
-                 rounded_panel, ui_scale)
+                       rounded_panel, ui_scale)
+from ..games import GAMES, GameDescriptor, playable_games
+from ..store.stats import RESULTS, GameStats
 
 DRAWN = (150, 170, 200)
 LINE = (120, 190, 255)
@@ -49,6 +47,10 @@ class StatsScene(Scene):
     @property
     def game_id(self) -> str:
         return self.games[self.index]
+
+    @property
+    def game(self) -> GameDescriptor:
+        return GAMES[self.game_id]
 
     def switch(self, step: int) -> None:
         self.index = (self.index + step) % len(self.games)
@@ -90,8 +92,7 @@ class StatsScene(Scene):
         page = felt(self.size).copy()
         stats = self.app.stats.game(self.game_id)
         draw_text(page, "Statistics", 64 * s, (w // 2, int(54 * s)), GOLD, anchor="center", shadow=True)
-        names = [title(g) for g in self.games]
-        draw_text(page, names[self.index], 40 * s, (w // 2, int(112 * s)), INK, anchor="center")
+        draw_text(page, self.game.title, 40 * s, (w // 2, int(112 * s)), INK, anchor="center")
         # Dots: which of the games this is.
         r = max(3, int(5 * s))
         x0 = w // 2 - (len(self.games) - 1) * 3 * r
@@ -110,7 +111,7 @@ class StatsScene(Scene):
         for rect in rects:
             page.blit(rounded_panel(rect.size, (12, 40, 28, 215), radius=int(16 * s)), rect)
         self._draw_numbers(page, rects[0], stats)
-        if self.game_id == "camelot-board":
+        if self.game.levels:
             self._draw_level_bars(page, rects[1], stats)
         else:
             self._draw_bars(page, rects[1], stats)
@@ -127,11 +128,12 @@ class StatsScene(Scene):
     def _draw_numbers(self, surface, rect: pygame.Rect, g: GameStats) -> None:
         s = self.scale
         y = self._heading(surface, rect, "Record")
-        board = self.game_id == "camelot-board"
-        rows = [("Played", str(g.played)), ("Won", str(g.won)),
-                ("Win rate", f"{g.win_rate:.0%}" if g.played else "—"),
-                ("Current streak", str(g.current_streak)), ("Best streak", str(g.best_streak))]
-        if not board:
+        rows = [("Played", str(g.played)), ("Won", str(g.won))]
+        if g.assisted:
+            rows.append(("Won with help", str(g.assisted)))   # automatic play or hints
+        rows += [("Win rate", f"{g.win_rate:.0%}" if g.played else "—"),
+                 ("Current streak", str(g.current_streak)), ("Best streak", str(g.best_streak))]
+        if self.game.has_deals:
             rows.append(("Best score", "—" if g.best_score is None else str(g.best_score)))
         rows += [("Fastest win", format_time(g.best_time)), ("Average time", format_time(g.average_time))]
         step = min(int(44 * s), (rect.bottom - y - int(16 * s)) // len(rows))
@@ -172,7 +174,7 @@ class StatsScene(Scene):
 
     def _draw_level_bars(self, surface, rect: pygame.Rect, g: GameStats) -> None:
         """Against the computer: won / lost / drawn for each level."""
-        from ..games.camelot_computer import LEVELS
+        levels = self.game.levels
         s = self.scale
         y = self._heading(surface, rect, "Against the computer")
         colors = {"won": LEGAL, "lost": ILLEGAL, "drawn": DRAWN}
@@ -184,10 +186,10 @@ class StatsScene(Scene):
                       anchor="midleft")
             kx += int(90 * s)
         y += int(26 * s)
-        counts = {lv: g.levels.get(lv, {}) for lv in LEVELS}
+        counts = {lv: g.levels.get(lv, {}) for lv in levels}
         most = max([c.get(r, 0) for c in counts.values() for r in RESULTS] + [0])
-        group_h = (rect.bottom - y - int(16 * s)) // len(LEVELS)
-        for k, lv in enumerate(LEVELS):
+        group_h = (rect.bottom - y - int(16 * s)) // len(levels)
+        for k, lv in enumerate(levels):
             top = y + k * group_h
             draw_text(surface, lv.capitalize(), 22 * s, (rect.x + int(24 * s), top + group_h // 2), INK,
                       anchor="midleft")
@@ -238,7 +240,7 @@ class StatsScene(Scene):
         # Each result as a dot on the line when there is room: green won, red lost.
         if area.w / max(1, n) >= 6 * s:
             for (x, y2), entry in zip(points, g.history):
-                color = LEGAL if entry.get("won") else DRAWN if entry.get("result") == "drawn" else ILLEGAL
+                color = LEGAL if entry.get("won") else DRAWN if entry.get("result") == "drawn" or entry.get("assisted") else ILLEGAL
                 pygame.draw.circle(surface, color, (x, y2), max(3, int(5 * s)))
         last = points[-1]
         high = rates[-1] > 0.8   # near the top: the label goes under the line

@@ -1,15 +1,21 @@
 """The game in progress, saved on quit and offered again at the next launch.
 
 ``save.json`` in the user's data folder: ``{version, game_id, seed, seconds,
-engine: game.to_json(), extra}`` (``extra`` holds the board game's players).
+engine: game.to_json(), extra}`` (``extra`` holds the options the game was
+started with, e.g. the board game's players: ``scene.saved_options()``).
 Written atomically; a damaged save or one from a newer version is moved aside,
-never overwritten, and the player is told in one line.
+never overwritten, and the player is told in one line. This layer knows the
+engine, not the scenes: whoever loads a save passes the check of its options
+(``scenes.games.check_saved``), and builds the scene from it.
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
+from game import GAME_IDS, game_class
 from game.base import Status
+from game.errors import RoundTableError
 from game.parsing import MAX_SEED
 
 from .files import (DamagedFileError, load_versioned, moved_aside_message, one_line, shown,
@@ -37,10 +43,7 @@ def in_progress(scene) -> bool:
 
 def save_game(scene) -> str | None:
     """Write the scene's game; returns a message if it could not be saved."""
-    extra = {}
-    for name in BOARD_PLAYERS:
-        if hasattr(scene, name):
-            extra[name] = getattr(scene, name)
+    extra = scene.saved_options()
     data = {"version": SAVE_FILE_VERSION, "game_id": scene.game_id, "seed": scene.seed,
             "seconds": round(min(getattr(scene, "play_seconds", 0.0), MAX_SECONDS), 1),
             "engine": scene.game.to_json(), "extra": extra}
@@ -52,20 +55,14 @@ def save_game(scene) -> str | None:
 
 
 def rebuild_engine(data: dict):
-    from game import game_class
     return game_class(data["game_id"]).from_json(data["engine"])
 
 
-def _check(data: dict) -> None:
-    """Every field against the save's schema and its game; DamagedFileError says
-    which is wrong. Nothing is resumed that a scene could not take as it is."""
-    from game import GAME_IDS
-    from game.errors import RoundTableError
-
-    from ..screens.navigation import has_scene
+def _check(data: dict, check_options: Callable[[str, dict], None] | None) -> None:
+    """Every field against the save's schema and its game; DamagedFileError (or
+    the ValueError of ``check_options``) says which is wrong. Nothing is resumed
+    that a scene could not take as it is."""
     game_id = choice(data.get("game_id"), "game", GAME_IDS)
-    if not has_scene(game_id):
-        raise DamagedFileError(f"{game_id} cannot be played yet")
     if data.get("seed") is None:
         raise DamagedFileError("the deal number is missing")
     seed = whole(data.get("seed"), "the deal number", 0, MAX_SEED)
@@ -76,15 +73,8 @@ def _check(data: dict) -> None:
     if isinstance(start, dict) and "seed" in start and start["seed"] != seed:
         raise DamagedFileError(f"the game is deal {shown(start['seed'])}, not deal {seed}")
     extra = mapping(data.get("extra", {}), "the players")
-    if game_id == "camelot-board":
-        from ..games.camelot_computer import LEVELS
-        if set(extra) != set(BOARD_PLAYERS):
-            raise DamagedFileError("the players are missing")
-        choice(extra["mode"], "mode", ("computer", "two"))
-        choice(extra["human"], "side", ("white", "black"))
-        choice(extra["level"], "level", LEVELS)
-    elif extra:
-        raise DamagedFileError(f"{game_id} takes no {', '.join(sorted(map(shown, extra)))}")
+    if check_options is not None:
+        check_options(game_id, extra)
     try:
         game = rebuild_engine(data)
     except RoundTableError as exc:
@@ -93,15 +83,17 @@ def _check(data: dict) -> None:
         raise DamagedFileError("the saved game is already over")
 
 
-def load_save(path: Path | None = None) -> tuple[dict | None, str | None]:
+def load_save(path: Path | None = None,
+              check_options: Callable[[str, dict], None] | None = None) -> tuple[dict | None, str | None]:
     """The saved game's data (None when there is none) and a one-line message
-    when it could not be used (a damaged one is moved aside)."""
+    when a bad file had to be moved aside. ``check_options(game_id, extra)``
+    raises ValueError when the game cannot be played with the saved options."""
     path = path or save_path()
     data, message = load_versioned(path, SAVE_FILE_VERSION, "Saved game", SAVE_MAX_BYTES)
     if data is None:
         return None, message
     try:
-        _check(data)
+        _check(data, check_options)
     except (ValueError, TypeError, KeyError) as exc:
         return None, moved_aside_message(path, "Saved game", exc)
     return data, None
@@ -116,26 +108,5 @@ def clear_save() -> None:
         pass
 
 
-def describe(data: dict) -> str:
-    """'Clock (deal 12)' or 'Camelot (board game)'."""
-    from game import title
-    from ..screens.navigation import scene_class
-    name = title(data["game_id"])
-    if getattr(scene_class(data["game_id"]), "has_deals", True):
-        return f"{name} (deal {data['seed']})"
-    return name
-
-
-def resume_scene(app, data: dict):
-    """The game scene with the saved game, exactly as it was left."""
-    from ..screens.navigation import scene_class
-    cls = scene_class(data["game_id"])
-    extra = dict(data.get("extra") or {})
-    kwargs = {k: extra[k] for k in BOARD_PLAYERS if k in extra}
-    scene = cls(app, seed=data["seed"], game=rebuild_engine(data), **kwargs)
-    scene.play_seconds = float(data.get("seconds", 0.0))
-    return scene
-
-
-__all__ = ["save_game", "load_save", "clear_save", "in_progress", "resume_scene", "describe",
-           "save_path", "SAVE_FILE_VERSION"]
+__all__ = ["save_game", "load_save", "clear_save", "in_progress", "rebuild_engine", "save_path",
+           "SAVE_FILE_VERSION"]

@@ -12,6 +12,8 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from game import GAME_IDS
+
 from .files import (PROBE_PREFIX, clean_stale_temps, folder_problem, load_versioned,
                     moved_aside_message, write_json_atomic)
 from .schema import choice, flag, number
@@ -20,6 +22,9 @@ SETTINGS_VERSION = 1
 SETTINGS_MAX_BYTES = 64 * 1024     # ours is ~250 bytes
 KEPT_FILES = ("settings.json", "stats.json", "save.json")
 ANIMATION_SPEEDS = {"slow": 0.6, "normal": 1.0, "fast": 1.8, "instant": 100.0}
+# The card backs by name, in the settings screen's order; their colours are the
+# card art's (scenes.table.card_art.CARD_BACKS), which has these names.
+CARD_BACKS = ("blue", "red", "green", "purple", "black")
 
 
 def config_dir() -> Path:
@@ -60,7 +65,8 @@ class Settings:
     volume: float = 0.8
     card_back: str = "blue"
     last_game: str | None = None
-    winnable_only: bool = False      # patience deals only from the proven-winnable lists
+    winnable_only: bool = True       # patience deals only from the proven-winnable lists
+    winnable_indicator: bool = True  # the HUD says whether the position can still be won
 
     @property
     def speed_factor(self) -> float:
@@ -73,9 +79,6 @@ class Settings:
     @classmethod
     def from_json(cls, data: dict) -> "Settings":
         """Settings from the file's object, every value checked (DamagedFileError)."""
-        from game import GAME_IDS
-
-        from ..table.card_art import BACK_STYLES
         d = cls()
         last = data.get("last_game", d.last_game)
         return cls(fullscreen=flag(data.get("fullscreen", d.fullscreen), "fullscreen"),
@@ -83,9 +86,11 @@ class Settings:
                                           "animation speed", ANIMATION_SPEEDS),
                    sound=flag(data.get("sound", d.sound), "sound"),
                    volume=float(number(data.get("volume", d.volume), "volume", 0, 1)),
-                   card_back=choice(data.get("card_back", d.card_back), "card back", BACK_STYLES),
+                   card_back=choice(data.get("card_back", d.card_back), "card back", CARD_BACKS),
                    last_game=None if last is None else choice(last, "game", GAME_IDS),
-                   winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"))
+                   winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"),
+                   winnable_indicator=flag(data.get("winnable_indicator", d.winnable_indicator),
+                                           "winnable_indicator"))
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from game import GAME_IDS
+
 from .files import DamagedFileError, load_versioned, moved_aside_message, write_json_atomic
 from .schema import (MAX_COUNT, MAX_SCORE, MAX_SECONDS, choice, flag, mapping, number, optional,
                      sequence, whole)
@@ -50,6 +52,8 @@ def _history_entry(entry) -> dict:
              "seconds": number(entry.get("seconds", 0), "a result's time")}
     if entry.get("result") is not None:
         clean["result"] = choice(entry["result"], "result", RESULTS)
+    if entry.get("assisted") is not None:
+        clean["assisted"] = flag(entry["assisted"], "a result's assisted")
     return clean
 
 
@@ -69,10 +73,11 @@ class GameStats:
     total_time: float = 0.0             # all games played, for the average
     history: list[dict] = field(default_factory=list)   # {date, won, score, seconds, result?}
     levels: dict[str, dict[str, int]] = field(default_factory=dict)  # level → won/lost/drawn
+    assisted: int = 0                   # finished with automatic play or hints: no win
 
     @property
     def lost(self) -> int:
-        return self.played - self.won
+        return self.played - self.won - self.assisted
 
     @property
     def win_rate(self) -> float:
@@ -91,11 +96,21 @@ class GameStats:
         return rates
 
     def record(self, won: bool, score=None, seconds: float = 0.0, result: str | None = None,
-               level: str | None = None, date: float | None = None) -> None:
+               level: str | None = None, date: float | None = None,
+               assisted: bool = False) -> None:
+        """One finished game. An ``assisted`` win (automatic play or hints) is
+        kept as played and assisted: no win, no streak, no best time or score."""
         seconds = _clean_seconds(seconds)   # never NaN or Infinity into the file
         score = _clean_score(score)
         self.played += 1
         self.total_time += seconds
+        if won and assisted:
+            self.assisted += 1
+            self.history.append({"date": round(date if date is not None else time.time()),
+                                 "won": False, "assisted": True, "score": score,
+                                 "seconds": round(seconds, 1)})
+            del self.history[:-HISTORY_CAP]
+            return
         if won:
             self.won += 1
             self.current_streak += 1
@@ -122,7 +137,7 @@ class GameStats:
         return {"played": self.played, "won": self.won, "current_streak": self.current_streak,
                 "best_streak": self.best_streak, "best_score": self.best_score,
                 "best_time": self.best_time, "total_time": self.total_time,
-                "history": self.history, "levels": self.levels}
+                "history": self.history, "levels": self.levels, "assisted": self.assisted}
 
     @classmethod
     def from_json(cls, data) -> "GameStats":
@@ -134,8 +149,9 @@ class GameStats:
                 best_streak=whole(data.get("best_streak", 0), "best streak"),
                 best_score=optional(number, data.get("best_score"), "best score", -MAX_SCORE, MAX_SCORE),
                 best_time=optional(number, data.get("best_time"), "best time"),
-                total_time=number(data.get("total_time", 0.0), "total time", 0, MAX_SECONDS * MAX_COUNT))
-        if g.won > g.played or g.current_streak > g.best_streak or g.best_streak > g.won:
+                total_time=number(data.get("total_time", 0.0), "total time", 0, MAX_SECONDS * MAX_COUNT),
+                assisted=whole(data.get("assisted", 0), "assisted"))
+        if g.won + g.assisted > g.played or g.current_streak > g.best_streak or g.best_streak > g.won:
             raise DamagedFileError("counts do not add up")
         # The size limit bounds the list; only the newest HISTORY_CAP are kept.
         history = sequence(data.get("history", []), "history", MAX_COUNT)[-HISTORY_CAP:]
@@ -164,9 +180,11 @@ class Stats:
         return self.games.get(game_id) or GameStats()
 
     def record(self, game_id: str, won: bool, score=None, seconds: float = 0.0,
-               result: str | None = None, level: str | None = None) -> str | None:
+               result: str | None = None, level: str | None = None,
+               assisted: bool = False) -> str | None:
         """Add one finished game and save; returns a message if saving failed."""
-        self.games.setdefault(game_id, GameStats()).record(won, score, seconds, result, level)
+        self.games.setdefault(game_id, GameStats()).record(won, score, seconds, result, level,
+                                                           assisted=assisted)
         return self.save()
 
     def to_json(self) -> dict:
@@ -192,7 +210,6 @@ def load_stats(path: Path | None = None) -> tuple[Stats, str | None]:
     if data is None:
         return Stats(path=path), message
     try:
-        from game import GAME_IDS
         games = mapping(data.get("games", {}), "games")
         return Stats({choice(gid, "game", GAME_IDS): GameStats.from_json(g)
                       for gid, g in games.items()}, path), None

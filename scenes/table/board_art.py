@@ -21,6 +21,8 @@ import math
 
 import pygame
 
+from ..core.ui import FONTS
+
 FILES = "ABCDEFGHIJKL"
 SS = 4  # supersampling factor for round shapes
 
@@ -206,7 +208,6 @@ class BoardArt:
         return max(12, int(self.cell * 0.5))
 
     def _draw_badge(self, number: int, color) -> pygame.Surface:
-        from ..core.ui import FONTS
         size = self.badge_size
         big = pygame.Surface((size * SS, size * SS), pygame.SRCALPHA)
         centre = (size * SS / 2, size * SS / 2)
@@ -247,8 +248,9 @@ class BoardArt:
         return (self.mx + col * self.cell, self.my + row * self.cell)
 
     def _draw_board(self, flipped: bool) -> pygame.Surface:
+        # start-up: the menu imports this module (the board game's emblem and help
+        # diagram); the board's geometry loads when a board is first drawn.
         from game.camelot_moves import CASTLES, SQUARE_COORDS
-        from ..core.ui import FONTS
         c = self.cell
         surf = pygame.Surface(board_pixel_size(c), pygame.SRCALPHA)
         rects = {}
@@ -256,7 +258,7 @@ class BoardArt:
             rects[sq] = pygame.Rect(*self.square_topleft(f, r, flipped), c, c)
         border = max(2, int(c * 0.16))
         # Drop shadow, frame and an inner edge, following the board's outline.
-        from game.camelot_moves import rank_span
+        from game.camelot_moves import rank_span  # start-up: as above
         rows = []   # one rect per rank: the board's outline, drawn in a few rects
         for r in range(1, 17):
             lo, hi = rank_span(r)
@@ -289,7 +291,7 @@ class BoardArt:
             for y in (int(c * 0.36), surf.get_height() - int(c * 0.36)):
                 text = FONTS.text(FILES[f], px, LABEL)
                 surf.blit(text, text.get_rect(center=(x, y)))
-        from game.camelot_moves import rank_span
+        from game.camelot_moves import rank_span  # start-up: as above
         for r in range(1, 17):
             first, last = rank_span(r)
             y = self.square_topleft(first, r, flipped)[1] + c // 2
@@ -327,11 +329,13 @@ class BoardArt:
 
     # --- a path ---------------------------------------------------------------------
     def path_surface(self, points: list[tuple[float, float]], color, origin: tuple[int, int],
-                     size: tuple[int, int]) -> pygame.Surface:
+                     size: tuple[int, int], canters=frozenset()) -> pygame.Surface:
         """A line through ``points`` (screen coordinates) with round joints and an
         arrowhead ending at the edge of the last step's badge, on a surface of
-        ``size`` placed at ``origin``. Not cached here: the caller keeps it while
-        the path is shown."""
+        ``size`` placed at ``origin``. It starts at the edge of the moving piece
+        (its crown stays in sight), and the steps numbered in ``canters`` (leaps
+        over the mover's own side) are dashed, so they read apart from jumps.
+        Not cached here: the caller keeps it while the path is shown."""
         w, h = size
         k = 2  # supersampling
         big = pygame.Surface((w * k, h * k), pygame.SRCALPHA)
@@ -352,11 +356,20 @@ class BoardArt:
             line = pts[:-1] + [(base[0] + ux * 2, base[1] + uy * 2)]
         else:
             arrow, line = None, pts
+        if len(line) >= 2:   # start at the piece's edge, not over its middle
+            (ax, ay), (bx, by) = line[0], line[1]
+            d = math.hypot(bx - ax, by - ay) or 1
+            gap = min(self.cell * 0.42 * k, d * 0.5)
+            line[0] = (ax + (bx - ax) / d * gap, ay + (by - ay) / d * gap)
         outline = max(3, width // 2)
+        dash = self.cell * 0.22 * k
         for layer, extra in ((dark, outline), (color, 0)):
             lw = width + extra
-            for a, b in zip(line, line[1:]):
-                _thick_line(big, layer, a, b, lw)
+            for i, (a, b) in enumerate(zip(line, line[1:])):
+                if i in canters:
+                    _dashed_line(big, layer, a, b, lw, dash)
+                else:
+                    _thick_line(big, layer, a, b, lw)
             for p in line[:-1]:
                 pygame.draw.circle(big, layer, p, lw / 2)
             if arrow:
@@ -366,6 +379,23 @@ class BoardArt:
         surf = pygame.transform.smoothscale(big, (w, h))
         surf.set_alpha(235)
         return surf
+
+
+def _dashed_line(surface, color, a, b, width: float, dash: float) -> None:
+    """Dashes of length ``dash`` with gaps as long, round-ended, from a to b."""
+    (ax, ay), (bx, by) = a, b
+    d = math.hypot(bx - ax, by - ay)
+    if d <= 0:
+        return
+    ux, uy = (bx - ax) / d, (by - ay) / d
+    t = 0.0
+    while t < d:
+        end = min(d, t + dash)
+        p, q = (ax + ux * t, ay + uy * t), (ax + ux * end, ay + uy * end)
+        _thick_line(surface, color, p, q, width)
+        pygame.draw.circle(surface, color, p, width / 2)
+        pygame.draw.circle(surface, color, q, width / 2)
+        t += 2 * dash
 
 
 def _thick_line(surf: pygame.Surface, color, a, b, width: float) -> None:

@@ -94,6 +94,15 @@ def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
 class BoardLayers:
     """Drawing for the Camelot board scene (a mixin; the state is the scene's)."""
 
+    def on_board(self) -> list:
+        """The pieces still in play as shown: those at rest, and the one
+        travelling its path (it is lifted off its square, not captured)."""
+        pieces = list(self.shown.values())
+        travel = self.travel
+        if travel is not None and travel.path[0] not in self.shown:
+            pieces.append(travel.piece)
+        return pieces
+
     def update_travel(self, dt: float) -> None:
         """Advance the move being shown; captured pieces go as they are jumped."""
         speed = self.app.settings.speed_factor
@@ -165,7 +174,7 @@ class BoardLayers:
         return items
 
     def _add_path(self, add, path, captured, color, show_captures: bool) -> None:
-        add((4, "path", tuple(path), color))
+        add((4, "path", tuple(path), color, frozenset(captured)))
         if show_captures:
             for sq in sorted(captured):
                 if sq in self.shown:
@@ -178,7 +187,7 @@ class BoardLayers:
 
     def _panel_state(self) -> tuple:
         counts = {(c, k): 0 for c in COLORS for k in START_COUNTS}
-        for piece in self.shown.values():
+        for piece in self.on_board():
             counts[(piece.color, piece.kind)] += 1
         start, first_side = self._start_info()
         sides = []

@@ -15,10 +15,21 @@ import math
 
 import pygame
 
-from game.camelot_moves import MIDPOINT, SQUARE_COORDS, rank_span
+from game.camelot_moves import SQUARE_COORDS, rank_span, square
+
+
+def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
+    """The steps of ``path`` (by index) that leap over a piece of the mover's
+    own side: a leap whose middle square is not among the ``captured``."""
+    out = set()
+    for i, (a, b) in enumerate(zip(path, path[1:])):
+        (fa, ra), (fb, rb) = SQUARE_COORDS[a], SQUARE_COORDS[b]
+        if max(abs(fa - fb), abs(ra - rb)) == 2 and square((fa + fb) // 2, (ra + rb) // 2) not in captured:
+            out.add(i)
+    return frozenset(out)
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
-from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel, wrap_text
 
 # Colours of the overlays (one meaning each, throughout).
 HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus
@@ -36,11 +47,6 @@ SELECT_TINT = (255, 240, 160, 90)
 
 SQUARE_INDEX = {coords: sq for sq, coords in enumerate(SQUARE_COORDS)}
 START_COUNTS = {"knight": 4, "man": 10}
-
-
-def path_captures(path: tuple[int, ...], marks: str) -> frozenset[int]:
-    """Captured squares of a path whose steps are marked '-' or 'x'."""
-    return frozenset(MIDPOINT[(a, b)] for a, b, m in zip(path, path[1:], marks) if m == "x")
 
 
 class BoardView:
@@ -209,22 +215,24 @@ class BoardView:
             pad = art.focus_pad
             surface.blit(art.focus(FOCUS_RING), self.square_rect(key[2]).move(-pad, -pad))
         elif kind == "path":
-            surf, origin = self._path_surface(key[2], key[3])
+            surf, origin = self._path_surface(key[2], key[3], key[4] if len(key) > 4 else frozenset())
             surface.blit(surf, origin)
         elif kind == "panel":
             panel(surface)
 
-    def _path_surface(self, path: tuple[int, ...], color) -> tuple[pygame.Surface, tuple[int, int]]:
-        cached = self._paths.get((path, color))
+    def _path_surface(self, path: tuple[int, ...], color,
+                      captured: frozenset = frozenset()) -> tuple[pygame.Surface, tuple[int, int]]:
+        cached = self._paths.get((path, color, captured))
         if cached is None:
             rects = [self.square_rect(sq) for sq in path]
             box = rects[0].unionall(rects[1:])
             points = [r.center for r in rects]
-            surf = self.art.path_surface(points, color, box.topleft, box.size)
+            surf = self.art.path_surface(points, color, box.topleft, box.size,
+                                         canters=canter_steps(path, captured))
             cached = (surf, box.topleft)
             if len(self._paths) > 24:
                 self._paths.clear()
-            self._paths[(path, color)] = cached
+            self._paths[(path, color, captured)] = cached
         return cached
 
     # --- the side panel -----------------------------------------------------------
@@ -278,7 +286,7 @@ class BoardView:
         pygame.draw.line(surface, (255, 255, 255, 40), (x, y), (rect.right - pad, y), max(1, int(s)))
         y += int(8 * s)
         if info.get("note"):
-            for line in _wrap(info["note"], int(19 * s), width):
+            for line in wrap_text(info["note"], int(19 * s), width):
                 draw_text(surface, line, 19 * s, (x, y), info.get("note_color", INK))
                 y += int(22 * s)
             y += int(6 * s)
@@ -339,7 +347,3 @@ class BoardView:
         r = int(radius + dot + 2)
         return [pygame.Rect(int(cx) - r, int(cy) - r, 2 * r, 2 * r)]
 
-
-def _wrap(text: str, px: int, width: int) -> list[str]:
-    from ..core.ui import wrap_text
-    return wrap_text(text, px, width)

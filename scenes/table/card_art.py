@@ -37,7 +37,7 @@ from functools import lru_cache
 
 import pygame
 
-from game.cards import RANKS, SUITS, Card
+from game.cards import FULL_DECK, RANKS, SUITS, Card
 
 __all__ = [
     "CardArt",
@@ -47,6 +47,7 @@ __all__ = [
     "suit_svg",
     "pip_surface",
     "card_height_for",
+    "shared_card_art",
 ]
 
 # --------------------------------------------------------------------------
@@ -489,7 +490,6 @@ class CardArt:
 
     def prerender(self, cards=None) -> None:
         """Render ``cards`` now (default: all 52), plus the back and the shadow."""
-        from game.cards import FULL_DECK
         for card in (FULL_DECK if cards is None else cards):
             self.face(card)
         self.back()
@@ -786,3 +786,19 @@ def _clip_diagonal(direction: int, c: float, cx: float, cy: float,
     if hi - lo <= 1e-6:
         return None
     return (lo, cy + direction * (lo - cx) + c, hi, cy + direction * (hi - cx) + c)
+
+
+def shared_card_art(app, card_width: int) -> CardArt:
+    """Card pictures at this width with the chosen back. Each face is rendered
+    once, when first drawn (a few ms at 4K: prerendering all 52 would keep a
+    game from opening at once); the last two sizes are kept on the app, so a
+    new deal or a return from the menu costs nothing."""
+    cache = app.art_cache.setdefault("cards", {})
+    key = (card_width, app.settings.card_back)
+    art = cache.get(key)
+    if art is None:
+        art = CardArt(card_width, app.settings.card_back)
+        if len(cache) >= 2:
+            cache.pop(next(iter(cache)))
+        cache[key] = art
+    return art

@@ -324,8 +324,11 @@ class CardTable:
         return best
 
     # --- celebration --------------------------------------------------------
-    def celebrate(self, centre: tuple[float, float], radius: float) -> None:
-        """Cards leave their piles and wheel round the table (a win)."""
+    def celebrate(self, centre: tuple[float, float], radius: float,
+                  squash: float = 0.72) -> None:
+        """Cards leave their piles and wheel round the table (a win): an
+        ellipse ``radius`` wide each way and ``radius * squash`` high."""
+        self._celebration_squash = squash
         self._draw_cache = None
         self.celebrating = 1e-6
         n = len(self.sprites)
@@ -345,7 +348,7 @@ class CardTable:
         cx, cy = self._celebration_centre
         r = self._celebration_radius * ring
         goal = (cx + r * math.cos(angle) - self.card_size[0] / 2,
-                cy + r * math.sin(angle) * 0.72 - self.card_size[1] / 2)
+                cy + r * math.sin(angle) * self._celebration_squash - self.card_size[1] / 2)
         k = ease_in_out_cubic(min(1.0, t / 1.2))
         return (start[0] + (goal[0] - start[0]) * k, start[1] + (goal[1] - start[1]) * k)
 

@@ -1,7 +1,8 @@
 """What every game scene shares: the engine, the HUD and toolbar, undo/redo,
 new deal/restart, hints, automatic play, demo mode, pause and game over.
 
-A game scene subclasses :class:`GameScene` and writes the table: ``new_engine``,
+A game scene subclasses :class:`GameScene`, names its ``engine`` class (whose
+id, title and deals are the scene's) and writes the table: ``new_engine``,
 ``layout``, ``show_new_game``, ``show_record`` (animate a MoveRecord),
 ``show_state`` (after undo/redo), ``handle_table`` (pointer and focus input),
 ``draw_table`` and ``busy``. Every rule question goes to ``self.game``.
@@ -13,16 +14,18 @@ from collections import OrderedDict
 
 import pygame
 
+from game import game_info
 from game.base import MoveRecord, Status
 from game.errors import IllegalMoveError, NotationError
 
 from ..core.actions import Action, InputEvent
 from ..core.anim import Timer
-from ..core.overlays import DialogScene, FocusButtons
+from ..core.overlays import DealNumberDialog, DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.sound import sound_for_events
 from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, layout_row,
-                 merge_rects, paint_felt, release_felt, ui_scale)
+                 merge_rects, message_band, paint_felt, release_felt, ui_scale)
+from ..store.saves import clear_save, in_progress, save_game
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 BLOCK = 256             # px: the background is kept in blocks this big, ...
@@ -58,11 +61,20 @@ def paint_areas(rects: list[pygame.Rect]) -> list[pygame.Rect]:
 
 
 class GameScene(Scene):
-    game_id = ""
+    engine: type | None = None  # the game's engine class (a subclass names it)
+    game_id = ""       # these three come from the engine's descriptor (game.GAMES)
     title = ""
-    has_hints = True
     has_deals = True   # a patience has deal numbers; the board game does not
+    has_hints = True
+    holds_game = True
     demo_cycle = False  # attract mode: after a demo game, the next game's demo
+    undo_at_the_end = True  # a lost game's dialog offers "Undo last move" (not Clock's: no choices)
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.engine is not None:
+            info = game_info(cls.engine.game_id)
+            cls.game_id, cls.title, cls.has_deals = info.id, info.title, info.dealt
 
     def __init__(self, app, seed: int | None = None, demo: bool = False, game=None) -> None:
         super().__init__(app)
@@ -82,6 +94,7 @@ class GameScene(Scene):
         self.pointer = (-1, -1)
         self.toolbar = FocusButtons(self._make_buttons())
         self.play_seconds = 0.0          # time spent on this game (statistics, saves)
+        self.assisted = False            # automatic play or a hint was used in this game
         self._recorded = None            # the game whose result is in the statistics
 
     # --- for subclasses ----------------------------------------------------
@@ -117,19 +130,20 @@ class GameScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         self._full_next = True  # painted whole at the new size
+        self._back_shown = self.app.settings.card_back
         s = self.scale = ui_scale(size)
         w, h = size
         self.hud_h = int(54 * s)
         self.bar_h = int(40 * s)
         layout_row(self.toolbar.buttons, (w // 2, h - int(30 * s)), self.bar_h, int(10 * s), int(20 * s))
         top = self.hud_h
-        bottom = h - int(60 * s)
+        bottom = message_band(size).top   # the band below stays free for messages
         self.play_area = pygame.Rect(int(16 * s), top, w - int(32 * s), bottom - top)
         self.layout(self.play_area)
 
     # --- commands (toolbar, keys, gamepad) ----------------------------------
     def _make_buttons(self) -> list[Button]:
-        buttons = [Button("Menu", self.open_pause), Button("New deal", self.new_deal),
+        buttons = [Button("Menu", self.open_pause), Button("New deal", self.ask_new_deal),
                    Button("Restart", self.restart), Button("Undo", self.undo),
                    Button("Redo", self.redo)]
         if self.has_hints:
@@ -212,6 +226,7 @@ class GameScene(Scene):
         self.sound_of_deal()
 
     def hint(self) -> None:
+        self.assisted = True
         move = self.game.computer_move()
         if move is None:
             self.app.toast("No moves left")
@@ -222,11 +237,11 @@ class GameScene(Scene):
 
     def toggle_autoplay(self) -> None:
         self.autoplay = not self.autoplay
+        self.assisted = self.assisted or self.autoplay
         self._autoplay_wait = 0.0
         self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
 
     def open_pause(self, reason: str = "") -> None:
-        from ..screens.navigation import open_menu
         self.autoplay = False if not self.demo else self.autoplay
 
         def resume():
@@ -238,26 +253,68 @@ class GameScene(Scene):
 
         def new_deal():
             self.app.scenes.pop()
-            self.new_deal()
+            self.ask_new_deal()
+
+        def choose_deal():
+            self.app.scenes.pop()
+            self.choose_deal()
 
         lines = [reason] if reason else []
         lines.append(f"{self.title} — deal {self.seed}" if self.has_deals else self.title)
         self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
-            ("Resume", resume), ("Restart", restart), ("New deal", new_deal),
-            ("How to play", self.open_help), ("Main menu", lambda: open_menu(self.app))],
+            ("Resume", resume), ("Restart", restart), ("New deal", new_deal)]
+            + ([("Choose a deal…", choose_deal)] if self.has_deals else []) + [
+            ("How to play", self.open_help), ("Settings", self.app.navigator.open_settings),
+            ("Main menu", lambda: self.app.navigator.open_menu())],
             on_back=resume))
 
+    def choose_deal(self) -> None:
+        """A deal by its number (the one a friend played, or a statistic's)."""
+        warning = "The game in progress will be lost." if self.game_in_progress else ""
+        self.app.scenes.push(DealNumberDialog(self.app, self.seed, self.new_deal, warning))
+
+    @property
+    def game_in_progress(self) -> bool:
+        """Moves were made in a game still being played: a new deal would lose them."""
+        return not self.demo and self.game.status is Status.PLAYING and bool(self.game.history)
+
+    def ask_new_deal(self) -> None:
+        """A new deal (toolbar, N, the pause menu), after asking when it would
+        throw away a game in progress."""
+        if not self.game_in_progress:
+            self.new_deal()
+            return
+
+        def deal():
+            self.app.scenes.remove(dialog)
+            self.new_deal()
+
+        def keep():
+            self.app.scenes.remove(dialog)
+
+        dialog = DialogScene(self.app, "New deal?", [
+            f"The game in progress ({self.time_and_moves()}) will be lost."],
+            [("Keep playing", keep), ("Deal again", deal)], on_back=keep)
+        self.app.scenes.push(dialog)
+
     def open_help(self) -> None:
-        from ..screens.help import HelpScene
-        self.app.scenes.push(HelpScene(self.app, self.game_id))
+        self.app.navigator.open_help(self.game_id)
 
     # --- statistics and the saved game --------------------------------------
+    def saved_options(self) -> dict:
+        """The options this game was started with, kept with a saved game and
+        given back to the scene's constructor when it is resumed."""
+        return {}
+
+    def save_on_quit(self) -> str | None:
+        return save_game(self) if in_progress(self) else None
+
     def _new_game_started(self) -> None:
         """A fresh deal or a restart: a new time, and an old save is stale."""
         self.play_seconds = 0.0
         self._recorded = None
+        self.assisted = False
         if not self.demo:
-            from ..store.saves import clear_save
             clear_save()
 
     def count_time(self, dt: float) -> None:
@@ -269,13 +326,13 @@ class GameScene(Scene):
         """The game ended: into the statistics (once per game), and no save."""
         if self.demo:
             return
-        from ..store.saves import clear_save
         clear_save()
         if self._recorded is self.game:
             return
         self._recorded = self.game
         score = None if not self.has_deals else self.game.score
-        problem = self.app.stats.record(self.game_id, won, score, self.play_seconds, result, level)
+        problem = self.app.stats.record(self.game_id, won, score, self.play_seconds, result, level,
+                                        assisted=self.assisted)
         if problem:
             self.app.toast(problem)
 
@@ -302,21 +359,35 @@ class GameScene(Scene):
         else:
             self._game_over_dialog()
 
+    def celebration_ring(self) -> tuple[tuple[int, int], float, float]:
+        """(centre, radius, squash) of the cards' wheel after a win: wide enough
+        to go round the game-over dialog, not under it."""
+        area = self.play_area
+        radius = area.w * 0.4
+        return area.center, radius, min(0.72, area.h * 0.38 / radius)
+
+    def moves_made(self) -> int:
+        """Moves so far, counted as the game's move list counts them."""
+        return len(self.game.history)
+
+    def time_and_moves(self) -> str:
+        """'3:05 · 48 moves': the HUD's clock and the game-over dialog's line."""
+        seconds = int(self.play_seconds)
+        n = self.moves_made()
+        return f"{seconds // 60}:{seconds % 60:02d}  ·  {n} move{'' if n == 1 else 's'}"
+
     def _next_demo(self) -> None:
         """A demo deals again, or (``--demo`` with no game) moves to the next game."""
         if not (self.demo_cycle or self.app.options.demo == "all"):
             self.new_deal()
             return
-        from ..screens.navigation import open_game, playable_games
-        games = playable_games()
-        following = games[(games.index(self.game_id) + 1) % len(games)]
+        following = self.app.navigator.next_game(after=self.game_id)
         if following == self.game_id:
             self.new_deal()
         else:
-            open_game(self.app, following, demo=True, cycle=True)
+            self.app.navigator.open_game(following, demo=True, cycle=True)
 
     def _game_over_dialog(self) -> None:
-        from ..screens.navigation import open_menu
         won = self.game.status is Status.WON
 
         def then(action):
@@ -326,17 +397,23 @@ class GameScene(Scene):
             return run
 
         buttons = [("New deal", then(self.new_deal)), ("Restart", then(self.restart))]
-        if not won and self.game.can_undo:
+        if not won and self.game.can_undo and self.undo_at_the_end:
             buttons.append(("Undo last move", then(self.undo)))
-        buttons.append(("Main menu", lambda: open_menu(self.app)))
+        buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
         title = {Status.WON: "You won!", Status.LOST: "Game over",
                  Status.DRAW: "Draw"}.get(self.game.status, "Game over")
         lines = [self.game.status_reason.capitalize() + "." if self.game.status_reason else "",
-                 self.score_line()]
+                 f"{self.score_line()}  ·  {self.time_and_moves()}", self.assisted_line(won)]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if won else ILLEGAL, update_below=True,
                              dim=40 if won else 110)
         self.app.scenes.push(dialog)
+
+    def assisted_line(self, won: bool) -> str:
+        """Said at the end of a game won with help ('' otherwise)."""
+        if not (won and self.assisted) or self.demo:
+            return ""
+        return "Won with help (automatic play or hints): kept as assisted, not as a win."
 
     # --- input ------------------------------------------------------------
     def handle(self, event: InputEvent) -> None:
@@ -346,8 +423,7 @@ class GameScene(Scene):
         if self.demo:
             if a not in (Action.POINTER_MOVE, Action.POINTER_UP, Action.FOCUS_LOST,
                          Action.DEVICE_ADDED):
-                from ..screens.navigation import open_menu
-                open_menu(self.app)
+                self.app.navigator.open_menu()
             return
         if a == Action.DEVICE_LOST:
             self.open_pause("The gamepad was disconnected.")
@@ -357,7 +433,7 @@ class GameScene(Scene):
         if event.is_pointer and any(b.contains(event.pos) for b in self.toolbar.buttons):
             return
         commands = {Action.UNDO: self.undo, Action.REDO: self.redo,
-                    Action.NEW_DEAL: self.new_deal, Action.RESTART: self.restart,
+                    Action.NEW_DEAL: self.ask_new_deal, Action.RESTART: self.restart,
                     Action.AUTOPLAY: self.toggle_autoplay, Action.PAUSE: self.open_pause}
         if self.has_hints:
             commands[Action.HINT] = self.hint
@@ -442,19 +518,25 @@ class GameScene(Scene):
         mid = self.hud_h // 2
         left = [(self.title, int(34 * s), (int(20 * s), mid), GOLD, "midleft", True)]
         if self.has_deals:
-            title_w = FONTS.font(int(34 * s)).size(self.title)[0]
+            title_w = FONTS.font(int(34 * s), bold=True).size(self.title)[0]
             left.append((f"Deal {self.seed}", int(26 * s), (int(20 * s) + title_w + int(24 * s), mid),
                          INK_DIM, "midleft", False))
         centre = "DEMO — press any key or button" if self.demo else self.status_line()
+        score = self.score_line()
+        right = [(score, int(30 * s), (w - int(20 * s), mid), INK, "midright", True)]
+        if not self.demo:   # the time played and the moves, left of the score
+            score_w = FONTS.font(int(30 * s), bold=True).size(score)[0]
+            right.append((self.time_and_moves(), int(24 * s),
+                          (w - int(20 * s) - score_w - int(28 * s), mid), INK_DIM, "midright", False))
         return {"left": left,
                 "centre": [(centre, int(26 * s), (w // 2, mid), INK, "center", False)] if centre else [],
-                "right": [(self.score_line(), int(30 * s), (w - int(20 * s), mid), INK, "midright", True)]}
+                "right": right}
 
     @staticmethod
     def _texts_rect(texts: list[tuple]) -> pygame.Rect | None:
         rect = None
-        for text, px, pos, _, anchor, _ in texts:
-            r = pygame.Rect((0, 0), FONTS.font(px).size(text))
+        for text, px, pos, _, anchor, shadow in texts:
+            r = pygame.Rect((0, 0), FONTS.font(px, bold=shadow).size(text))
             setattr(r, anchor, pos)
             r.inflate_ip(px // 6, px // 6)  # room for the shadow
             rect = r if rect is None else rect.union(r)
@@ -543,6 +625,8 @@ class GameScene(Scene):
 
     def resume(self) -> None:
         self._full_next = True
+        if getattr(self, "_back_shown", None) != self.app.settings.card_back:
+            self.resize(self.size)       # the card back was changed in Settings
 
     def draw(self, surface: pygame.Surface) -> None:
         """The whole frame (something else is drawn over it, e.g. a dialog)."""

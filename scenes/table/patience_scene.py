@@ -1,6 +1,5 @@
 """What the patience scenes share: a table of piles played with the engine's
-move objects (each has ``source``, ``target`` and ``card``; Hamilton's also
-``count``).
+move objects (``game.base.PileMove``: ``source``, ``target``, ``card``, ``count``).
 
 Input, the same for every patience:
 
@@ -16,10 +15,11 @@ Input, the same for every patience:
   that has a move.
 * **Double-click**: whatever the game makes of it (subclasses).
 
-A subclass lays out the table and answers a few questions: what a plain click
-on a pile does (:meth:`click_pile`), which cards may be picked up
-(:meth:`can_grab`), and which illegal move to hand the engine so it can explain
-a refused drop (:meth:`explain`). Every rule question goes to ``self.game``.
+A subclass lays out the table and says what a double-click does. What a plain
+click on a pile does, which cards may be picked up and why not, and which move
+a drop means (legal or not, for the engine to explain) are the engine's
+answers: ``click_move``, ``can_pick_up``/``why_not_pick_up``/``max_pick_up``
+and ``move_between`` of ``game.base.CardGame``.
 
 The computer player (demo, automatic play, hints) thinks in a :class:`Thinker`,
 off the frame loop when the game says so (``think_in_background``); the solver
@@ -51,7 +51,8 @@ HINT_SECONDS = 2.5
 SELECTED = (255, 168, 64)  # the ring round picked-up cards
 
 
-SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "No longer winnable"}
+SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "Not winnable"}
+LOST_ON_THE_WAY = "No longer winnable"   # only said when this game was winnable earlier
 _solver_owner: list = []   # the one scene whose solver runs (one game is played at a time)
 
 
@@ -108,27 +109,41 @@ class PatienceScene(GameScene):
         self._stuck_noted = None
         super().__init__(app, seed, demo, game)
 
-    # --- for subclasses ---------------------------------------------------
+    # --- what the engine says input means ----------------------------------------
+    def _count_from(self, pile: str, index: int | None) -> int:
+        """How many cards lie from ``index`` to the top of ``pile`` (1 for None)."""
+        return 1 if index is None else len(self._piles.get(pile, [])) - index
+
     def can_grab(self, pile: str, index: int) -> bool:
         """May the player pick up the cards of ``pile`` from ``index`` up?"""
-        cards = self._piles.get(pile, [])
-        return index == len(cards) - 1 and any(m.source == pile for m in self._legal)
+        count = self._count_from(pile, index)
+        return 0 <= index and count >= 1 and self.game.can_pick_up(pile, count)
 
     def why_not_grab(self, pile: str, index: int | None) -> str:
         """A line for the player who tried to pick up what cannot move ('' for none)."""
-        return ""
+        if index is None:
+            return ""
+        reason = self.game.why_not_pick_up(pile, self._count_from(pile, index))
+        return reason[:1].upper() + reason[1:]
 
     def click_pile(self, pile: str, index: int | None) -> bool:
-        """A plain click (or SELECT) with nothing selected: True if it did
-        something (turned the stock, removed a card …)."""
-        return False
-
-    def double_click(self, pile: str, index: int | None) -> None: ...
+        """A plain click (or SELECT) with nothing selected: True if it meant a
+        move (turn the stock, remove a ten …), played or refused with a reason."""
+        move = self.game.click_move(pile)
+        if move is None:
+            return False
+        self.play(move)
+        return True
 
     def explain(self, pile: str, index: int, target: str):
-        """An (illegal) move of the cards at ``pile[index:]`` to ``target`` for the
-        engine to refuse with its reason; None when there is nothing to say."""
-        return None
+        """The move meant by putting the cards at ``pile[index:]`` on ``target``,
+        for the engine to refuse with its reason; None when it means no move."""
+        if index is None or index < 0:
+            return None
+        return self.game.move_between(pile, self._count_from(pile, index), target)
+
+    # --- for subclasses ---------------------------------------------------
+    def double_click(self, pile: str, index: int | None) -> None: ...
 
     def default_selection(self) -> tuple[str, int] | None:
         """What is in hand when the player selected nothing (Camelot: the waste)."""
@@ -136,7 +151,7 @@ class PatienceScene(GameScene):
 
     def focus_depth_limit(self, pile: str) -> int:
         """How many cards from the top the focus may cover in ``pile``."""
-        return 1
+        return max(1, self.game.max_pick_up(pile))
 
     def table_labels(self) -> list[tuple[str, float, tuple[float, float], str, tuple]]:
         """Text lying on the table: (text, px, pos, anchor, colour)."""
@@ -196,7 +211,7 @@ class PatienceScene(GameScene):
             return []
         card, n = cards[index][0], len(cards) - index
         return [m for m in self._legal if m.source == pile and m.card == card
-                and m.target is not None and getattr(m, "count", 1) == n]
+                and m.target is not None and m.count == n]
 
     def targets_of(self, sel: tuple[str, int] | None) -> dict:
         """Legal target pile → move, for a selection."""
@@ -253,18 +268,28 @@ class PatienceScene(GameScene):
         return self.table.busy or self._drag is not None or bool(self._queue)
 
     def celebrate(self) -> None:
-        area = self.play_area
-        self.table.celebrate(area.center, min(area.w, area.h) * 0.36)
+        self.table.celebrate(*self.celebration_ring())
 
     def show_hint(self, move) -> None:
-        if self.app.input.last_device != "mouse" and move.source in self.table.slots:
+        # The focus goes to what the hint shows (whichever device asked, and
+        # however late the answer comes), so SELECT (A) acts on the hint.
+        if move.source in self.table.slots:
             self.focus = move.source
-            self.focus_depth = getattr(move, "count", 1)
+            self.focus_depth = move.count
             self._clamp_focus()
 
+    def _follow_hint(self) -> None:
+        """The hinted cards picked up with the keys or pad: the focus goes on to
+        the hinted target, so a second SELECT plays the hint."""
+        move, sel = self.hint_move, self.selection
+        target = getattr(move, "target", None)
+        if move is None or sel is None or sel[0] != move.source or target not in self.table.slots:
+            return
+        if target in self.targets_of(sel):
+            self.focus, self.focus_depth = target, 1
+
     def on_illegal(self, move) -> None:
-        pile = move.target if getattr(move, "target", None) in self.table.slots else \
-            getattr(move, "source", None)
+        pile = move.target if move.target in self.table.slots else move.source
         if pile in self.table.slots:
             self.flash = (pile, 0.6)
 
@@ -315,7 +340,20 @@ class PatienceScene(GameScene):
         if self._solver is not None:
             answer = self._solver.poll()
             if answer is not None and self._solve_version is not None:
-                self._solve_result = (self._solve_version, solve_result(answer))
+                result = solve_result(answer)
+                self._solve_result = (self._solve_version, result)
+                if result.answer == WINNABLE:
+                    self._was_winnable = self.game
+
+    def was_winnable(self) -> bool:
+        """This game could be won at some point: its deal is on the proven list,
+        or the solver said so of a position on the way."""
+        if getattr(self, "_was_winnable", None) is self.game:
+            return True
+        known = getattr(self, "_proven_deal", None)
+        if known is None or known[0] != self.seed:
+            known = self._proven_deal = (self.seed, self.seed in set(cached_winnable_deals(self.game_id)))
+        return known[1]
 
     def solver_result(self) -> SolveResult | None:
         """The solver's answer for the position on the table (None: not in yet)."""
@@ -324,12 +362,17 @@ class PatienceScene(GameScene):
         return self._solve_result[1]
 
     def solver_status(self) -> str:
-        """Words for the HUD: is the position on the table still winnable?"""
-        if not self.solver_enabled or self.demo or self.game.status is not Status.PLAYING:
+        """Words for the HUD: is the position on the table still winnable? "Not
+        winnable" when it never was in this game, "No longer winnable" when a
+        move lost it; nothing when the player switched the indicator off."""
+        if (not self.solver_enabled or self.demo or self.game.status is not Status.PLAYING
+                or not self.app.settings.winnable_indicator):
             return ""
         result = self.solver_result()
         if result is None:
             return "Thinking…" if self._solve_version == self._version else ""
+        if result.answer == NOT_WINNABLE and self.was_winnable():
+            return LOST_ON_THE_WAY
         return SOLVER_WORDS.get(result.answer, "Unknown")
 
     def with_solver_status(self, line: str) -> str:
@@ -371,6 +414,7 @@ class PatienceScene(GameScene):
         if self.game.status is not Status.PLAYING:
             self.app.toast("The game is over")
             return
+        self.assisted = True
         result = self.solver_result() if self.solver_enabled else None
         if result is not None and result.winnable and result.line:
             try:
@@ -420,9 +464,10 @@ class PatienceScene(GameScene):
             pause *= 2  # let the player see the deal
         if self._autoplay_wait < pause:
             return
-        if self.demo and self.solver_enabled:
-            # A demo follows the solver's winning line where there is one; it
-            # waits for the answer (at most the solver's budget), else plays on.
+        if self.solver_enabled:
+            # Automatic play (and the demo) follows the solver's winning line
+            # where there is one; it waits for the answer (at most the solver's
+            # budget), else the computer player plays on.
             result = self.solver_result()
             if result is None and self._solve_version == self._version:
                 return
@@ -461,6 +506,7 @@ class PatienceScene(GameScene):
             cards = self._piles.get(pile, [])
             self.table.finish()
             self._click(pile, len(cards) - self.focus_depth if cards else None)
+            self._follow_hint()
         elif a == Action.BACK:
             if self.selection is not None:
                 self.selection = None
@@ -607,7 +653,7 @@ class PatienceScene(GameScene):
             choices = {}
             for move in self._legal:
                 if move.source in self.table.slots:
-                    choices.setdefault(move.source, getattr(move, "count", 1))
+                    choices.setdefault(move.source, move.count)
         if not choices:
             self.app.toast("Nothing to move")
             return
@@ -715,9 +761,9 @@ class PatienceScene(GameScene):
             pile = move.source
             if pile in self.table.slots:
                 cards = self._piles.get(pile, [])
-                self._ring(surface, self._sel_rect(pile, len(cards) - getattr(move, "count", 1)),
+                self._ring(surface, self._sel_rect(pile, len(cards) - move.count),
                            HINT, rects)
-            if getattr(move, "target", None) in self.table.slots:
+            if move.target in self.table.slots:
                 self._ring(surface, self.table.top_rect(move.target), HINT, rects)
         if self.flash:
             pile, left = self.flash

@@ -12,7 +12,8 @@ task               args                                 answer
 ``computer-move``  game (to_json), seed                 move: the engine's notation or None
 ``solve``          game (to_json), max_states,          the ``SolveResult.to_json`` data
                    max_seconds
-``dead-end``       game (to_json: a Hamilton game)      the engine's dead-end verdict
+``dead-end``       game (to_json, one with a dead-end   the engine's dead-end verdict
+                   search: Hamilton)
 =================  ===================================  ================================
 
 Each task gets ``stop``, an object whose ``is_set()`` turns true once the
@@ -21,24 +22,25 @@ request is cancelled; the searches read it and give up.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import random
+import signal
+import threading
 
-__all__ = ["TASKS", "run", "DEFAULT_SOLVE_LIMITS"]
+from game import game_info
 
-# the solvers' budgets when a request names none: (positions, seconds)
-DEFAULT_SOLVE_LIMITS = {"camelot-solitaire": (2_000_000, 20.0), "hamilton": (1_000_000, 20.0),
-                        "clock": (None, None)}
-
+__all__ = ["TASKS", "run"]
 
 def _game(data: dict):
-    from game import game_class
     if not isinstance(data, dict) or not isinstance(data.get("game"), str):
         raise ValueError("no game in the request")
-    return game_class(data["game"]).from_json(data)
+    return game_info(data["game"]).engine_class().from_json(data)
 
 
 def camelot_move(args: dict, stop) -> dict:
     """The board AI's move in a position string."""
+    # start-up: the searches load in the worker processes, not in the app's
     from game.camelot_ai import choose_move
     from game.camelot_board import CamelotBoard
     board = CamelotBoard.from_position(args["position"])
@@ -56,9 +58,10 @@ def computer_move(args: dict, stop) -> dict:
 
 def solve(args: dict, stop) -> dict:
     """The solver's verdict on a position, and a winning line when there is one."""
+    # start-up: the solvers load in the worker processes, not in the app's
     from game.solver_common import solver_for
     game = _game(args["game"])
-    default_states, default_seconds = DEFAULT_SOLVE_LIMITS.get(game.game_id, (None, None))
+    default_states, default_seconds = game_info(game.game_id).solver_limits
     states, seconds = args.get("max_states"), args.get("max_seconds")
     result = solver_for(game.game_id)(
         game, max_states=default_states if states is None else states,
@@ -67,10 +70,12 @@ def solve(args: dict, stop) -> dict:
 
 
 def dead_end(args: dict, stop) -> dict:
-    """Hamilton's dead-end search once the stock is empty (up to about a second):
-    the verdict for ``game.apply_dead_end_verdict``."""
-    from game.hamilton import dead_end_verdict
-    return dead_end_verdict(args["game"])
+    """A patience's dead-end search (Hamilton's, once the stock is empty: up to
+    about a second), run on a copy: the verdict for ``game.apply_dead_end_verdict``."""
+    game = _game(args["game"])
+    position = game.position_key()
+    lost = game.check_dead_end()
+    return {"position": position, "dead_end": lost, "reason": game.status_reason if lost else ""}
 
 
 TASKS = {"camelot-move": camelot_move, "computer-move": computer_move, "solve": solve,
@@ -115,10 +120,6 @@ def init_worker(flags) -> None:
     Ctrl+C is for the app. (No lower priority: on a crowded machine a niced
     worker starves, and a scene waiting for its answer waits with it.)"""
     global _flags
-    import multiprocessing
-    import os
-    import signal
-    import threading
     _flags = flags
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()

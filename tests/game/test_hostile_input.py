@@ -269,3 +269,27 @@ def test_a_game_id_that_is_not_text_is_unknown(game_id):
 def test_a_hand_made_card_that_is_none(rank, suit):
     with pytest.raises(BadDeckError, match="no such card"):
         Card(rank, suit)
+
+
+# --- board-game records (game/camelot_record.py reads through game.parsing) ------------------
+def test_record_files_that_are_no_records(tmp_path):
+    from game.camelot_record import BadRecordError, parse, read
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(BadRecordError, match="is not a regular file; it is not a game record"):
+        read(fifo)                                    # no writer: must not block
+    with pytest.raises(BadRecordError, match="is not a regular file"):
+        read(tmp_path)
+    for text in ("9" * 5000 + ". F7-F8", "١. F7-F8", "1. F٧-F8"):
+        with pytest.raises(BadRecordError):
+            parse(text)
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "game", "moves", "hamilton", "--seed", "3"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()                               # `| head -c 0`
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=30) in (0, 141) and err == b""

@@ -120,6 +120,8 @@ def test_board_move_notation_and_records(text):
     only_our_errors(BOARD.parse_path_text, text)
     only_our_errors(BOARD.parse_game_record, text)
     only_our_errors(BOARD.CamelotBoard().parse_move, text)
+    record = pytest.importorskip("game.camelot_record")
+    only_our_errors(record.parse, text)
 
 
 @pytest.mark.xfail(strict=True, reason="game/camelot_position.py (the board helper's) still reads "

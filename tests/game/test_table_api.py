@@ -55,7 +55,8 @@ def test_why_illegal_is_empty_for_a_legal_move_and_a_sentence_otherwise():
                                                      if c.code != "KH"]))
     assert game.why_illegal("t") == "" and game.why_illegal(TurnStock(C("KH"))) == ""
     game.play("t")                                 # the KH waits on the waste
-    assert game.why_illegal("w>c5") == "the king of hearts may only go in a corner"
+    assert game.why_illegal("w>c5") == ("cell 5 is in the centre: it takes number cards only; "
+                                        "the king of hearts goes in a corner")
     assert game.why_illegal("w>c0") == ""
     assert game.why_illegal("t") == "place the king of hearts from the waste first"
     assert game.why_illegal("zz") == ("cannot read Camelot move 'zz': write t, w>c5, c3 or c3+c7")
@@ -97,7 +98,7 @@ def test_camelot_cells_in_phase_two():
     assert game.why_illegal(game.move_between("cell:5", 1, "cell:6")) == ""
     pair = game.move_between("cell:5", 1, "cell:10")            # 3 + 4: refused, with a reason
     assert pair == RemovePair(C("3S"), "cell:5", "cell:10")
-    assert game.why_illegal(pair) == "the 3 of spades and the 4 of hearts make 7, not 10"
+    assert game.why_illegal(pair) == "the three of spades and the four of hearts make 7, not 10"
     assert game.move_between("cell:5", 1, "cell:9") is None      # onto a ten: nothing to say
     assert [m.target for m in game.moves_from("cell:5")] == ["cell:6"]
     assert game.moves_from("cell:9") == [RemoveTen(C("10C"), "cell:9")]
@@ -111,7 +112,7 @@ def test_camelot_nothing_is_picked_up_while_filling():
                                               "(or the stock is empty)")
     assert game.why_not_pick_up("cell:0") == ""    # an empty cell: nothing to say
     game.play("t")
-    assert game.why_not_pick_up("cell:5") == "place the 2 of clubs first"
+    assert game.why_not_pick_up("cell:5") == "place the two of clubs first"
 
 
 # --- Hamilton --------------------------------------------------------------------------
@@ -144,8 +145,8 @@ def test_hamilton_groups_and_foundation_tops():
     assert [m.target for m in game.moves_from("tableau:0", count=3)] == [
         "tableau:1", "tableau:3", "tableau:4", "tableau:5", "tableau:6"]
     onto_five = game.move_between("tableau:0", 1, "tableau:2")
-    assert game.why_illegal(onto_five) == ("the 8 of diamonds cannot go on the 5 of spades: "
-                                           "only a black 4 can")
+    assert game.why_illegal(onto_five) == ("the eight of diamonds cannot go on the five of spades: "
+                                           "only a black four can")
     assert game.move_between("tableau:0", 1, "stock") is None
 
 
@@ -172,7 +173,7 @@ def test_clock_drops_and_clicks():
     assert game.centre_card == C("7H")
     assert game.move_between(CENTRE, 1, hour_pile(7)) == ClockMove(C("7H"), "clock:7")
     assert game.move_between(CENTRE, 1, hour_pile(3)) == ClockMove(C("7H"), "clock:3")
-    assert game.why_illegal(ClockMove(C("7H"), "clock:3")) == "7H goes to 7 o'clock, not to 3 o'clock"
+    assert game.why_illegal(ClockMove(C("7H"), "clock:3")) == "the seven of hearts goes to 7 o'clock, not to 3 o'clock"
     assert game.move_between(CENTRE, 1, CENTRE) is None         # not a king: nothing
     assert game.click_move(hour_pile(7)) == ClockMove(C("7H"), "clock:7")
     assert game.click_move(CENTRE) is None and game.click_move("nowhere") is None

@@ -6,6 +6,7 @@ import time
 import pygame
 
 from scenes.core.app import App, AppOptions
+from scenes.screens.navigation import install
 from scenes.store.settings import Settings
 
 DT = 1 / 60
@@ -13,7 +14,9 @@ DT = 1 / 60
 
 def make_app(size=(1280, 720), speed="fast") -> App:
     settings = Settings(fullscreen=False, animation_speed=speed, sound=False)
-    return App(AppOptions(size=size, save_settings=False), settings=settings)
+    app = App(AppOptions(size=size, save_settings=False), settings=settings)
+    install(app)   # the screens' navigator, as the launcher's first screen puts it in
+    return app
 
 
 def step(app: App, frames: int = 1) -> None:

@@ -84,6 +84,7 @@ def test_volume_card_back_and_last_game_persist_across_launches():
 
     from scenes.screens.menu import MenuScene, SettingsScene
     from scenes.screens.navigation import open_game, open_menu
+    from scenes.table.card_art import shared_card_art
 
     from .harness import key, step
     app = _app()
@@ -101,7 +102,7 @@ def test_volume_card_back_and_last_game_persist_across_launches():
     open_game(app, "clock", seed=4)
     step(app)
     assert app.settings.last_game == "clock"
-    assert app.card_art(60).back_style == "red"
+    assert shared_card_art(app, 60).back_style == "red"
 
     again = _app()
     assert (again.settings.volume, again.settings.card_back, again.settings.last_game) == (0.6, "red", "clock")
@@ -109,9 +110,9 @@ def test_volume_card_back_and_last_game_persist_across_launches():
     open_menu(again)
     menu = again.scenes.top
     assert isinstance(menu, MenuScene) and menu.tile_ids[menu.focus.focus] == "clock"
-    assert again.card_art(60).back_style == "red"
+    assert shared_card_art(again, 60).back_style == "red"
     again.settings.card_back = "green"
-    assert again.card_art(60).back_style == "green"   # the cache keys on the back
+    assert shared_card_art(again, 60).back_style == "green"   # the cache keys on the back
 
 
 def test_volume_by_click_wraps_and_arrows_stop_at_the_ends():

@@ -3,6 +3,7 @@ moved aside, the rest still loads), results recorded at game over, the screen.""
 import json
 
 import pygame
+import pytest
 
 from game.base import Status
 from scenes.games.clock_scene import ClockScene
@@ -188,3 +189,18 @@ def test_stats_scene_draws_every_game_at_720p_and_4k():
 
 def test_format_time():
     assert format_time(None) == "—" and format_time(65) == "1:05" and format_time(3725) == "1:02:05"
+
+
+def test_an_assisted_win_is_kept_apart_and_survives_the_file(tmp_path):
+    stats = Stats(path=tmp_path / "stats.json")
+    stats.record("hamilton", True, 52, 300.0)
+    stats.record("hamilton", True, 52, 100.0, assisted=True)
+    g = stats.game("hamilton")
+    assert (g.played, g.won, g.assisted, g.lost) == (2, 1, 1, 0)
+    assert g.best_time == 300.0 and g.current_streak == 1   # the help neither counts nor breaks
+    assert g.history[-1]["assisted"] is True and g.history[-1]["won"] is False
+    assert stats.save() is None
+    loaded, message = load_stats(tmp_path / "stats.json")
+    assert message is None and loaded.game("hamilton").assisted == 1
+    with pytest.raises(ValueError):      # more wins and assisted games than games played
+        GameStats.from_json(g.to_json() | {"assisted": 5})

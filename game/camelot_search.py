@@ -1,0 +1,478 @@
+"""The board-game engine's search: negamax alpha-beta, iterative deepening.
+
+What makes a node cheap (Python counts every call):
+
+- the piece-square part of the evaluation is updated move by move
+  (:func:`~game.camelot_eval.pst_delta`), the castle race is a few bitboard
+  operations, and the quiescence search asks ``must_capture`` (bitboards) before
+  it lists anything: a quiet leaf generates no move at all;
+- the transposition-table move is tried before the moves are generated; the
+  rest are ordered captures (most and knights first), killers, history, gain;
+- null-move pruning and reverse futility where nothing is forced, futility at
+  the frontier, late-move reductions for quiet moves.
+
+What makes it see Camelot's tactics:
+
+- capturing is compulsory, so a quiescence node that must capture may not stand
+  pat: every capture sequence is played out;
+- **forcing moves are extended** a ply: a move after which the opponent must
+  capture (a sacrifice that sets up a multiple jump, or an optional knight's
+  charge met by a recapture), and the only legal move;
+- the evaluation knows the castle race (:mod:`game.camelot_eval`).
+
+:class:`Search` owns its position copy, table and counters, and keeps no global
+state, so it runs in a worker thread or process. Scores are from the side to
+move's view; ``MATE - ply`` is a win.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .camelot_eval import PST, castle_step_threat, pst_total, race_score
+from .camelot_moves import BIT, CASTLES, jump_squares
+from .camelot_position import ZOBRIST_BLACK, Position
+
+MATE = 100_000
+WIN_THRESHOLD = MATE - 1000
+INFINITE = MATE + 1
+Q_DEPTH = 10           # compulsory captures played out in quiescence, at most
+NULL_MIN_DEPTH = 3
+FUTILITY_MARGIN = 110  # a quiet move at the frontier must be able to gain this much
+REVERSE_MARGIN = 130   # per ply of depth
+LMR_AFTER = 3
+LATE_MOVES = (0, 7, 12, 20)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
+TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
+CHECK_EVERY = 63       # nodes between looks at the clock (a few ms)
+
+
+class SearchTimeout(Exception):
+    """The deadline passed or the search was told to stop."""
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One finished depth: the best move key, its score, nodes so far, the PV keys."""
+
+    depth: int
+    score: int
+    nodes: int
+    seconds: float
+    best: tuple
+    pv: tuple
+
+
+class Search:
+    """One search from one position (copied): ``run`` iterates deeper and deeper."""
+
+    def __init__(self, pos: Position, deadline: float | None = None, stop_event=None) -> None:
+        self.pos = pos.copy()
+        self.deadline = deadline
+        self.stop_event = stop_event
+        self.nodes = 0
+        self.tt: dict[int, tuple] = {}
+        self.killers: list[list] = [[] for _ in range(128)]
+        self.history: dict[tuple, int] = {}
+        self.pst = pst_total(self.pos.board)
+        self.max_ply = 0
+        self.started = time.perf_counter()
+
+    # --- bookkeeping --------------------------------------------------------------
+    def _check(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchTimeout
+        if self.stop_event is not None and self.stop_event.is_set():
+            raise SearchTimeout
+
+    def _push(self, key) -> int:
+        pos = self.pos
+        board = pos.board
+        frm, to, caps = key
+        table = PST[board[frm]]
+        delta = table[to] - table[frm]
+        for sq in caps:
+            delta -= PST[board[sq]][sq]
+        self.pst += delta
+        pos.push(frm, to, caps)
+        return delta
+
+    def _pop(self, delta: int) -> None:
+        self.pos.pop()
+        self.pst -= delta
+
+    def evaluate(self) -> int:
+        """Static score, side to move's view."""
+        pos = self.pos
+        score = self.pst + race_score(pos.bits)
+        return score if pos.side == 0 else -score
+
+    def _terminal(self, ply: int) -> int | None:
+        pos = self.pos
+        result = pos.outcome_without_moves()
+        if result is None:
+            if ply and pos.key in pos.history:
+                return 0  # a repetition: the line is a draw
+            return None
+        if result[1] is None:
+            return 0
+        return MATE - ply if result[1] == pos.side else -(MATE - ply)
+
+    def _no_moves(self, ply: int) -> int:
+        result = self.pos.outcome_no_moves()
+        if result[1] is None:
+            return 0
+        return MATE - ply if result[1] == self.pos.side else -(MATE - ply)
+
+    def _plausible(self, key) -> bool:
+        """A table move is checked before it is played without generating moves
+        (a key collision must not play an illegal move)."""
+        frm, to, caps = key
+        board = self.pos.board
+        sign = 1 if self.pos.side == 0 else -1
+        if board[frm] * sign <= 0 or (board[to] != 0 and to != frm):
+            return False
+        return all(board[sq] * sign < 0 for sq in caps)
+
+    def _order(self, moves, first, ply: int) -> list:
+        board = self.pos.board
+        killers = self.killers[ply] if ply < 128 else ()
+        history = self.history
+        scored = []
+        for key in moves:
+            if key == first:
+                continue
+            frm, to, caps = key
+            if caps:
+                w = 1_000_000 + 100 * len(caps) + sum(60 for c in caps if board[c] in (2, -2))
+            elif key in killers:
+                w = 500_000
+            else:
+                v = board[frm]
+                table = PST[v]
+                w = history.get(key, 0) + (table[to] - table[frm]) * (1 if v > 0 else -1)
+            scored.append((w, key))
+        scored.sort(key=lambda item: item[0], reverse=True)
+        return [key for _, key in scored]
+
+    # --- quiescence -------------------------------------------------------------------
+    def quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        self.nodes += 1
+        if self.nodes & CHECK_EVERY == 0:
+            self._check()
+        if ply > self.max_ply:
+            self.max_ply = ply
+        score = self._terminal(ply)
+        if score is not None:
+            return score
+        pos = self.pos
+        if pos.in_own_castle():
+            # Rare: the duty to leave the castle decides what may move.
+            moves = pos.moves()
+            if not moves:
+                return self._no_moves(ply)
+            if not all(k[2] for k in moves):
+                return self._stand_pat(ply)
+        elif not pos.must_capture():
+            if not castle_step_threat(pos.board, 1 - pos.side):
+                # Nothing forced: stand pat, unless (first quiescence ply only) an
+                # optional knight's charge does better: the charges are Camelot's
+                # big captures, and a leaf that ignores them blunders pieces.
+                stand = self._stand_pat(ply)
+                if stand >= beta or qdepth < Q_DEPTH:
+                    return stand
+                charges = pos.captures(False)
+                if not charges:
+                    return stand
+                best = stand
+                if stand > alpha:
+                    alpha = stand
+                for key in self._order(charges, None, ply):
+                    delta = self._push(key)
+                    score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
+                    self._pop(delta)
+                    if score > best:
+                        best = score
+                        if score > alpha:
+                            alpha = score
+                            if alpha >= beta:
+                                break
+                return best
+            # The opponent steps into our castle next: only a move can say if it is stopped.
+            if qdepth <= 0:
+                return self.evaluate()
+            moves = pos.moves()
+            if not moves:
+                return self._no_moves(ply)
+        else:
+            if qdepth <= 0:
+                return self.evaluate()
+            moves = pos.captures(True)
+        # Capturing is compulsory (or the castle is threatened): no standing pat.
+        best = -INFINITE
+        for key in self._order(moves, None, ply):
+            delta = self._push(key)
+            score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
+            self._pop(delta)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _stand_pat(self, ply: int) -> int:
+        pos = self.pos
+        if castle_step_threat(pos.board, pos.side):
+            return MATE - ply - 1
+        if len(pos.pieces[pos.side]) <= 3 and not pos.moves():
+            # Few pieces (say, shut in the enemy castle with no castle move
+            # left) may have no move at all: that loses, it is no quiet position.
+            return self._no_moves(ply)
+        return self.evaluate()
+
+    # --- the main search ----------------------------------------------------------------
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int, can_null: bool = True,
+                ext: int = 1) -> int:
+        if depth <= 0:
+            return self.quiesce(alpha, beta, ply, Q_DEPTH)
+        self.nodes += 1
+        if self.nodes & CHECK_EVERY == 0:
+            self._check()
+        score = self._terminal(ply)
+        if score is not None:
+            return score
+        pos = self.pos
+        pv_node = beta - alpha > 1
+        entry = self.tt.get(pos.key)
+        tt_key = None
+        if entry is not None:
+            e_depth, e_flag, e_score, tt_key = entry
+            if e_depth >= depth and not pv_node:
+                e_score = _from_tt(e_score, ply)
+                if (e_flag == 0 or (e_flag > 0 and e_score >= beta)
+                        or (e_flag < 0 and e_score <= alpha)):
+                    return e_score
+        forced = (pos.in_own_castle() or pos.must_capture()
+                  or castle_step_threat(pos.board, 1 - pos.side))
+        static = None
+        if not forced and not pv_node:
+            static = self._stand_pat(ply)
+            if static >= WIN_THRESHOLD:
+                return static
+            # Reverse futility: far above beta with nothing forced.
+            if depth <= 3 and static - REVERSE_MARGIN * depth >= beta:
+                return static
+            # Null move: pass; if still above beta, this node is not worth a full search.
+            if (can_null and depth >= NULL_MIN_DEPTH and static >= beta
+                    and len(pos.pieces[pos.side]) > 3 and not self._null_forces()):
+                reduction = 3 if depth >= 6 else 2
+                pos.side ^= 1
+                pos.key ^= ZOBRIST_BLACK
+                try:
+                    score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False, ext)
+                finally:
+                    pos.side ^= 1
+                    pos.key ^= ZOBRIST_BLACK
+                if score >= beta:
+                    return score if score < WIN_THRESHOLD else beta
+        alpha0 = alpha
+        best, best_key = -INFINITE, None
+        index = 0
+        moves = None
+        killers = self.killers[ply] if ply < 128 else []
+        if tt_key is not None and self._plausible(tt_key):
+            first = [tt_key]
+        else:
+            tt_key, first = None, []
+        futile = (depth == 1 and not forced and static is not None
+                  and static + FUTILITY_MARGIN <= alpha)
+        late_limit = LATE_MOVES[depth] if depth <= 3 and static is not None else 1 << 30
+        for stage in (0, 1):
+            if stage == 1:
+                moves = pos.moves()
+                if not moves:
+                    return self._no_moves(ply)
+                sequence = self._order(moves, tt_key, ply)
+                single = len(moves) == 1
+            else:
+                sequence = first
+                single = False
+            for key in sequence:
+                quiet = not key[2]
+                if quiet and index > 0 and (futile or (index >= late_limit
+                                                       and key not in killers)):
+                    # Near the horizon, late quiet moves (and every quiet move where
+                    # none can reach alpha) are pruned; captures come first.
+                    if futile and static > best:
+                        best = static
+                    if stage == 1:
+                        break
+                    continue
+                delta = self._push(key)
+                gives = pos.must_capture()   # the opponent must capture now
+                new_depth = depth - 1
+                child_ext = ext
+                # One extension per line: a quiet move that makes the opponent
+                # capture (a sacrifice), an optional charge met by a recapture,
+                # or the only move. Exchanges in progress are quiescence's.
+                if ext and ((gives and (quiet or not forced)) or single):
+                    new_depth += 1
+                    child_ext = ext - 1
+                try:
+                    if index == 0:
+                        score = -self.negamax(new_depth, -beta, -alpha, ply + 1, True, child_ext)
+                    else:
+                        reduce = 0
+                        if (depth >= 3 and index >= LMR_AFTER and quiet and not gives
+                                and not forced and key not in killers):
+                            reduce = (3 if index >= 16 and depth >= 6 else
+                                      2 if index >= 7 and depth >= 4 else 1)
+                        score = -self.negamax(new_depth - reduce, -alpha - 1, -alpha, ply + 1, True,
+                                              child_ext)
+                        if score > alpha and (reduce or score < beta):
+                            score = -self.negamax(new_depth, -beta, -alpha, ply + 1, True,
+                                                  child_ext)
+                finally:
+                    self._pop(delta)
+                index += 1
+                if score > best:
+                    best, best_key = score, key
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            if quiet:
+                                if ply < 128 and key not in killers:
+                                    killers.insert(0, key)
+                                    del killers[2:]
+                                self.history[key] = self.history.get(key, 0) + depth * depth
+                            break
+            else:
+                continue
+            break   # a cut-off: the remaining stage is not needed
+        flag = 1 if best >= beta else (-1 if best <= alpha0 else 0)
+        if len(self.tt) > TT_LIMIT:
+            self.tt.clear()
+        self.tt[pos.key] = (depth, flag, _to_tt(best, ply), best_key)
+        return best
+
+    def _null_forces(self) -> bool:
+        """Whether passing would leave the opponent a compulsory capture (then a
+        pass says nothing: being made to capture can be the opponent's ruin)."""
+        pos = self.pos
+        them = 1 - pos.side
+        theirs, mine = pos.bits[them], pos.bits[pos.side]
+        castle = CASTLES[pos.side]
+        return bool(jump_squares(theirs, mine) & theirs & ~(BIT[castle[0]] | BIT[castle[1]]))
+
+    # --- the root -------------------------------------------------------------------------
+    root_depth = 1
+
+    def search_root(self, keys: list, depth: int, noise: dict, partial: list) -> tuple:
+        """One iteration over the root moves (best first); ``partial`` holds the best
+        found so far, for a search that runs out of time mid-iteration."""
+        self.root_depth = depth
+        alpha, beta = -INFINITE, INFINITE
+        best, best_key = -INFINITE, None
+        scores = {}
+        for index, key in enumerate(keys):
+            bonus = noise.get(key, 0)
+            delta = self._push(key)
+            try:
+                if index == 0:
+                    score = -self.negamax(depth - 1, -beta, -alpha, 1)
+                else:
+                    score = -self.negamax(depth - 1, -(alpha - bonus) - 1, -(alpha - bonus), 1)
+                    if score + bonus > alpha:
+                        score = -self.negamax(depth - 1, -beta, -(alpha - bonus), 1)
+            finally:
+                self._pop(delta)
+            if abs(score) < WIN_THRESHOLD:
+                score += bonus   # the weak levels' noise never hides a forced result
+            scores[key] = score
+            if score > best:
+                best, best_key = score, key
+                alpha = max(alpha, score)
+                partial[:] = [best_key, best]
+        self.tt[self.pos.key] = (depth, 0, _to_tt(best, 0), best_key)
+        return best_key, best, scores
+
+    def principal_variation(self, first, limit: int) -> tuple:
+        """The expected line: the best move, then the table's moves (checked legal)."""
+        pos = self.pos
+        line = [first]
+        pos.push(*first)
+        seen = {pos.key}
+        try:
+            while len(line) < limit:
+                entry = self.tt.get(pos.key)
+                if entry is None or entry[3] is None or pos.outcome_without_moves() is not None:
+                    break
+                key = entry[3]
+                if key not in pos.moves():
+                    break
+                pos.push(*key)
+                line.append(key)
+                if pos.key in seen:
+                    break
+                seen.add(pos.key)
+        finally:
+            for _ in line:
+                pos.pop()
+        return tuple(line)
+
+    def run(self, keys: list, max_depth: int, noise: dict | None = None, budget: float | None = None,
+            on_iteration=None) -> Iteration | None:
+        """Iterative deepening over the root moves ``keys``. Stops at ``max_depth``,
+        at a forced result, at the deadline, or (with ``budget`` seconds) when the next
+        iteration would likely not finish. Returns the last (or partial) iteration."""
+        noise = noise or {}
+        done = None
+        order = list(keys)
+        for depth in range(1, max_depth + 1):
+            partial: list = []
+            stack = self.pos.ply_depth
+            try:
+                best_key, best, scores = self.search_root(order, depth, noise, partial)
+            except SearchTimeout:
+                while self.pos.ply_depth > stack:
+                    self.pos.pop()
+                self.pst = pst_total(self.pos.board)
+                if partial:
+                    # The previous best is searched first, so a partial iteration's
+                    # best has beaten it at the new depth (or is it): trust it.
+                    key, score = partial
+                    pv = done.pv if done is not None and done.best == key else (key,)
+                    done = Iteration(done.depth if done else 0, score, self.nodes,
+                                     time.perf_counter() - self.started, key, pv)
+                break
+            elapsed = time.perf_counter() - self.started
+            done = Iteration(depth, best, self.nodes, elapsed, best_key,
+                             self.principal_variation(best_key, depth + 4))
+            if on_iteration is not None:
+                on_iteration(done)
+            if abs(best) > WIN_THRESHOLD:
+                break
+            order = sorted(order, key=lambda k: scores.get(k, -INFINITE), reverse=True)
+            if budget is not None and elapsed > budget * 0.55:
+                break
+        return done
+
+
+def _to_tt(score: int, ply: int) -> int:
+    if score > WIN_THRESHOLD:
+        return score + ply
+    if score < -WIN_THRESHOLD:
+        return score - ply
+    return score
+
+
+def _from_tt(score: int, ply: int) -> int:
+    if score > WIN_THRESHOLD:
+        return score - ply
+    if score < -WIN_THRESHOLD:
+        return score + ply
+    return score
+
+
+__all__ = ["Search", "SearchTimeout", "Iteration", "MATE", "WIN_THRESHOLD"]
