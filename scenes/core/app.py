@@ -24,7 +24,6 @@ from .ui import FONTS, INK, draw_text, message_band, rounded_panel, ui_scale
 from ..store.files import LEFT_AS_IT_IS, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
 from ..store.stats import load_stats
-from ..work.service import work_service
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -279,6 +278,8 @@ class App:
             # Once the first frame is up, the worker processes start in the
             # background: a game opened later asks them without waiting.
             self._work_warmed = True
+            # start-up: the process pool's modules load after the first frame
+            from ..work.service import work_service
             work_service()
 
     def run(self, first_scene: Scene | None = None) -> int:

@@ -196,6 +196,9 @@ def paint_felt(surface: pygame.Surface, area: pygame.Rect | None = None) -> None
     if not area.w or not area.h:
         return
     size = surface.get_size()
+    if area.size == size and size[0] % FELT_STEP == 0 and size[1] % FELT_STEP == 0:
+        pygame.transform.scale(_coarse(size), size, surface)   # the whole table at once
+        return
     clip = surface.get_clip()
     surface.set_clip(area)
     for by in range(area.top // FELT_BLOCK, (area.bottom - 1) // FELT_BLOCK + 1):
