@@ -74,9 +74,16 @@ def child_open(game_id: str, size) -> dict:
 
 
 def _close(app) -> None:
+    """Leave the scenes, end the worker processes (so their peak is counted
+    among the children's) and pygame."""
     import pygame
     for scene in list(app.scenes.scenes):
         scene.leave()
+    try:
+        from scenes.work.service import shutdown
+    except ImportError:          # a tree from before the work service
+        from scenes.work.ai_worker import close_all as shutdown
+    shutdown()
     pygame.quit()
 
 
