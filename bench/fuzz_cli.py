@@ -151,7 +151,7 @@ def main_line(rng: random.Random, scratch: Path) -> list:
         args = ["--demo", rng.choice(GAMES + ["", "nope"]), "--seed", pick(rng, BAD_NUMBERS)]
     else:
         args = [rng.choice(NOT_UTF8), "--game", rng.choice(GAMES)]
-    return [sys.executable, "main.py", *args, *frames]
+    return [sys.executable, str(ROOT / "main.py"), *args, *frames]
 
 
 def run(argv: list, timeout: float) -> tuple[str, str]:
@@ -162,7 +162,8 @@ def run(argv: list, timeout: float) -> tuple[str, str]:
                XDG_CACHE_HOME=home, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
                PYTHONPATH=str(ROOT), PYGAME_HIDE_SUPPORT_PROMPT="1")
     try:
-        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+        # Run in the throwaway home: a relative --screenshot lands there, not in the repo.
+        proc = subprocess.Popen(argv, cwd=home, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True)
         try:

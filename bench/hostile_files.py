@@ -8,7 +8,8 @@ nested 2,000 deep, NaN, Infinity, 1e999, a 4,000-digit number, a version of
 outside the schema, a save that does not fit its game, a FIFO, ``/dev/zero``, a
 folder — the two other files are written good, the hostile one put in place,
 and ``main.py --frames 30`` started in that home (SDL's dummy drivers). Also: a
-home that cannot be entered, and old temp files of an interrupted write. Each
+home that cannot be entered, is a FIFO or has a name too long, and old temp
+files of an interrupted write. Each
 run is sorted:
 
 * one line   exit 0, exactly one ``roundtable:`` line on stderr, the file kept
@@ -147,6 +148,11 @@ def special_homes(timeout: float) -> list[tuple[str, str, str]]:
         blocker.write_text("not a folder")
         code, err = run(blocker / "home", timeout)
         out.append(("home that cannot be entered", sort(code, err, blocker, None), err.strip()))
+        os.mkfifo(Path(tmp) / "fifo")
+        code, err = run(Path(tmp) / "fifo", timeout)
+        out.append(("home that is a FIFO", sort(code, err, blocker, None), err.strip()))
+        code, err = run(Path(tmp) / ("x" * 300) / "home", timeout)
+        out.append(("home with a name too long", sort(code, err, blocker, None), err.strip()))
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         stale = [home / "settings.json.k2j3.tmp", home / "stats.jsonab12.tmp", home / "save.json.zz.tmp"]

@@ -79,11 +79,13 @@ def _close(app) -> None:
     import pygame
     for scene in list(app.scenes.scenes):
         scene.leave()
-    try:
-        from scenes.work.service import shutdown
-    except ImportError:          # a tree from before the work service
-        from scenes.work.ai_worker import close_all as shutdown
-    shutdown()
+    import importlib
+    for module, name in (("scenes.work.service", "shutdown"), ("scenes.work.analysis", "shutdown"),
+                         ("scenes.work.ai_worker", "close_all")):   # the last: trees before it
+        try:
+            getattr(importlib.import_module(module), name)()
+        except ImportError:
+            pass
     pygame.quit()
 
 

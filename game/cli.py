@@ -12,6 +12,7 @@
     solve GAME (--seed N | --deck D) [--max-states N] [--max-seconds S]
                                             exact solver: winnable (with a line),
                                             not winnable, or unknown past a limit
+    serve [--host H] [--port P] [--db FILE] the network game server (game/net)
 
 ``--json`` on each gives machine-readable output. Bad input (unknown game, a deal
 number that is not a number, a deck that is not 52 distinct cards, a bad
@@ -35,6 +36,7 @@ from . import GAME_IDS, camelot_cli, game_class
 from .base import CardGame, Game, Status
 from .cards import check_seed
 from .errors import BadPositionError, IllegalMoveError, NotationError, RoundTableError
+from .net.cli import add_serve_parser, cmd_serve
 from .parsing import MAX_SEED, parse_float, parse_int
 
 EXIT_ILLEGAL = 1
@@ -165,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 lambda t, w, lo, hi: parse_float(t, w, lo, hi, low_open=True)),
                    help="give up (unknown) after this many seconds")
     v.add_argument("--json", action="store_true")
+    add_serve_parser(sub, _number)
     camelot_cli.add_commands(sub)
     return parser
 
@@ -318,7 +321,8 @@ def cmd_solve(args) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "games": cmd_games, "moves": cmd_moves, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft, **camelot_cli.COMMANDS}
+            "simulate": cmd_simulate, "perft": cmd_perft, "serve": cmd_serve,
+            **camelot_cli.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
     roundtable [--game ID] [--seed N] [--windowed | --fullscreen] [--demo [ID]]
                [--size WxH] [--frames N] [--screenshot FILE]
     roundtable --timedemo ID [--size 1920x1080] [--frames 600]
+    roundtable --record FILE            (replay a Camelot game record)
 
 Bad input is one clear line and exit code 2, never a traceback; every number
 is read by ``game.parsing`` (ASCII digits, bounded, in a stated range). Ctrl-C
@@ -76,6 +77,22 @@ def check_screenshot(path: str) -> str:
     return path
 
 
+def check_record(path: str) -> str:
+    """--record: a Camelot game record whose moves the rules accept."""
+    from game.camelot_record import BadRecordError, read  # start-up: see resolve()
+    from game.errors import RoundTableError
+    from game.parsing import shown
+    if not path or "\0" in path or len(path) > 4096:
+        raise UsageError(f"--record needs a file name, not {shown(path)}")
+    try:
+        read(path).to_game()
+    except BadRecordError as exc:
+        raise UsageError(f"--record: {exc}") from None
+    except RoundTableError as exc:
+        raise UsageError(f"--record {shown(path)}: {exc}") from None
+    return path
+
+
 def build_parser() -> argparse.ArgumentParser:
     from game import GAME_IDS  # start-up: the engine's list of games, without its modules
     p = _Parser(prog="roundtable", description="Round Table: four classic games")
@@ -91,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", help="save the last frame to this PNG file")
     p.add_argument("--timedemo", metavar="ID", help="play the demo uncapped and print frame times")
     p.add_argument("--timing", action="store_true", help="print the time to the first frame")
+    p.add_argument("--record", metavar="FILE", help="replay this Camelot game record")
     return p
 
 
@@ -134,6 +152,11 @@ def resolve(args) -> dict:
         check_screenshot(args.screenshot)
     if args.seed is not None and not (out.get("game") or out.get("demo") or args.timedemo):
         raise UsageError("--seed needs --game, --demo or --timedemo (a deal of which game?)")
+    if args.record is not None:
+        if out.get("game") or out.get("demo") or args.timedemo:
+            raise UsageError("--record replays a record: it does not go with --game, --demo "
+                             "or --timedemo")
+        out["record"] = check_record(args.record)
     out["size"] = parse_size(args.size) if args.size else ((1920, 1080) if args.timedemo else None)
     out["known_games"] = GAME_IDS
     return out
@@ -174,6 +197,8 @@ def _main(argv: list[str] | None) -> int:
         open_game(app, options.game, seed=options.seed)
     else:
         open_menu(app)
+        if chosen.get("record"):
+            app.navigator.open_replay(chosen["record"])   # over the menu: Back returns there
     code = app.run()
     if args.timing:
         # Wall-clock time of the first frame, so a caller can measure from the

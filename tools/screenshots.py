@@ -111,6 +111,14 @@ def shot_resume(app):
     frames(app, 20)
 
 
+def _replay_shot(name):
+    def shot(app):
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import replay_shots
+        getattr(replay_shots, name)(app)
+    return shot
+
+
 SHOTS = {
     "menu": shot_menu,
     "clock-mid": shot_clock_mid,
@@ -122,6 +130,9 @@ SHOTS = {
     "statistics": shot_statistics,
     "help": shot_help,
     "resume": shot_resume,
+    "replay": _replay_shot("shot_replay"),
+    "board-hint": _replay_shot("shot_board_hint"),
+    "replay-list": _replay_shot("shot_replay_list"),
 }
 README_SHOTS = ["menu", "clock-mid", "camelot-solitaire", "hamilton", "camelot-board",
                 "statistics", "help", "resume"]

@@ -22,6 +22,8 @@ class Action(Enum):
     RESTART = auto()      # R
     AUTOPLAY = auto()     # A, gamepad Back: toggle automatic play
     FULLSCREEN = auto()   # F11, Alt+Enter
+    FIRST = auto()        # Home: to the start (a replay's first move)
+    LAST = auto()         # End: to the end
     # pointer (mouse); these carry ``pos``
     POINTER_MOVE = auto()
     POINTER_DOWN = auto()
@@ -33,6 +35,9 @@ class Action(Enum):
     FOCUS_LOST = auto()   # the window lost focus
     QUIT = auto()
     OTHER = auto()        # a key or button with no meaning (ends a demo)
+    # a text field has the keyboard (InputMapper.typing): chat, addresses
+    TEXT = auto()         # typed characters, in ``text``
+    ERASE = auto()        # Backspace: the character before the cursor
 
 
 DIRECTIONS = {Action.UP: (0, -1), Action.DOWN: (0, 1), Action.LEFT: (-1, 0), Action.RIGHT: (1, 0)}
@@ -47,7 +52,7 @@ class InputEvent:
     device: str = "keyboard"  # "keyboard", "mouse" or "gamepad"
     button: int = 1           # mouse button for POINTER_DOWN/UP
     amount: int = 0           # wheel steps for CYCLE from a wheel
-    text: str = ""            # a typed digit ("0"‥"9") or "\b" for Backspace (number entry)
+    text: str = ""            # what was typed (TEXT), or a digit "0"‥"9" / "\b" for number entry
 
     @property
     def is_pointer(self) -> bool:

@@ -115,8 +115,6 @@ class App:
         messages.append(message)
         if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
             self.stats.keep = False
-        if folder_problem:    # it already says that these files are out of reach
-            messages = [m for m in messages if m and not m.endswith(LEFT_AS_IT_IS)]
         return settings, [m for m in messages if m]
 
     # --- window -----------------------------------------------------------
@@ -192,7 +190,11 @@ class App:
         self._toasts.append([text, seconds])
 
     def report(self, text: str) -> None:
-        """A problem with a kept file: on screen, and for whoever started us from a terminal."""
+        """A problem with a kept file: on screen, and for whoever started us from
+        a terminal. A file that could not be opened in a folder already said to
+        be out of reach is not said again."""
+        if not self.keep_files and text.endswith(LEFT_AS_IT_IS):
+            return
         self.toast(text, 6)
         print(f"roundtable: {text}", file=sys.stderr)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pygame
 
-from .actions import Action, InputEvent
+from .actions import DIRECTIONS, Action, InputEvent
 
 try:  # pygame-ce's SDL game-controller API
     from pygame._sdl2 import controller as sdl_controller
@@ -36,6 +36,7 @@ KEYS = {
     pygame.K_p: Action.PAUSE, pygame.K_h: Action.HINT, pygame.K_u: Action.UNDO,
     pygame.K_TAB: Action.CYCLE, pygame.K_n: Action.NEW_DEAL, pygame.K_r: Action.RESTART,
     pygame.K_a: Action.AUTOPLAY, pygame.K_F11: Action.FULLSCREEN,
+    pygame.K_HOME: Action.FIRST, pygame.K_END: Action.LAST,
 }
 CTRL_KEYS = {pygame.K_z: Action.UNDO, pygame.K_y: Action.REDO, pygame.K_n: Action.NEW_DEAL,
              pygame.K_r: Action.RESTART}
@@ -71,6 +72,9 @@ class InputMapper:
         self._stick_held = 0.0
         self._stick_next = 0.0
         self.last_device = "mouse"
+        # While a text field has the keyboard, letters are text (TEXTINPUT), not
+        # commands: "a" types an a instead of switching on automatic play.
+        self.typing = False
         if sdl_controller is not None:
             try:
                 sdl_controller.init()
@@ -102,6 +106,8 @@ class InputMapper:
             return [InputEvent(Action.FOCUS_LOST)]
         if kind == pygame.KEYDOWN:
             return self._key(event)
+        if kind == pygame.TEXTINPUT:
+            return [InputEvent(Action.TEXT, text=event.text)] if self.typing else []
         if kind == pygame.MOUSEMOTION:
             self.last_device = "mouse"
             last = self._last_click
@@ -185,6 +191,14 @@ class InputMapper:
         mods = event.mod
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and mods & pygame.KMOD_ALT:
             return [InputEvent(Action.FULLSCREEN)]
+        if self.typing and not mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+            if event.key == pygame.K_BACKSPACE:
+                return [InputEvent(Action.ERASE)]
+            if event.key == pygame.K_SPACE:
+                return []                      # a space is text (TEXTINPUT)
+            action = KEYS.get(event.key)
+            navigation = (Action.SELECT, Action.BACK, Action.CYCLE, Action.FULLSCREEN, *DIRECTIONS)
+            return [InputEvent(action)] if action in navigation else []
         if mods & pygame.KMOD_CTRL:
             if event.key == pygame.K_z and mods & pygame.KMOD_SHIFT:
                 return [InputEvent(Action.REDO)]

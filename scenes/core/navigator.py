@@ -28,6 +28,14 @@ class Navigator:
     def open_settings(self) -> None:
         raise NoScreens("no settings: the screens layer has not installed its navigator")
 
+    def open_online(self) -> None:
+        """Play online: the connect screen, then the lobby."""
+        raise NoScreens("cannot play online: the screens layer has not installed its navigator")
+
+    def open_replay(self, path=None) -> None:
+        """The replay screen: a kept record (its path), or the list of them."""
+        raise NoScreens("no replay screen: the screens layer has not installed its navigator")
+
     def next_game(self, after: str) -> str:
         """The game after ``after`` in the menu's order (attract mode's next demo)."""
         raise NoScreens("no list of games: the screens layer has not installed its navigator")

@@ -42,8 +42,11 @@ from ..work.service import Channel, work_service
 from ..core.anim import Timer
 from .camelot_board_descriptor import LEVELS
 from .camelot_computer import DEMO_LEVEL, ComputerTurns
+from .camelot_analysis import BoardAnalysis
+from .camelot_keeping import keep_finished_game
 from ..table.board_layers import COLORS, BoardLayers, Travel
-from ..table.board_view import PATH_COMPUTER, PATH_PLAYER, BoardView
+from ..table.board_analysis import AnalysisView
+from ..table.board_view import PATH_COMPUTER, PATH_PLAYER
 from ..table.game_scene import DEMO_NEXT_DEAL, GameScene
 from ..core.overlays import DialogScene
 from ..core.ui import GOLD, ILLEGAL, Button
@@ -56,12 +59,12 @@ STUCK_WORDS = {            # a refused piece: the engine's Refusal.code → the 
 }
 
 
-class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
+class CamelotBoardScene(BoardAnalysis, ComputerTurns, BoardLayers, GameScene):
     engine = CamelotBoard
 
     def __init__(self, app, seed=None, demo=False, game=None, mode: str | None = None,
                  human: str = "white", level: str = "medium") -> None:
-        self.view = BoardView()
+        self.view = AnalysisView()             # the board, and the evaluation bar
         self.mode = "demo" if demo else mode     # "computer", "two", "demo" or None
         self.human = human
         self.level = level
@@ -137,6 +140,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
                    ("Play Black against the computer", choose("computer", "black")),
                    (f"Computer level: {self.level.capitalize()}", cycle_level),
                    ("Two players at this screen", choose("two")),
+                   ("Play online", lambda: self.app.navigator.open_online()),
                    ("Main menu" if first or self.mode is None else "Cancel", back)]
         dialog = DialogScene(self.app, "Camelot", ["Who plays? White moves first."], buttons,
                              on_back=back)
@@ -211,6 +215,7 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
             self.record_result(good, result, self.level)
         else:
             clear_save()
+        kept = keep_finished_game(self)
 
         def then(action):
             def run():
@@ -221,6 +226,8 @@ class CamelotBoardScene(ComputerTurns, BoardLayers, GameScene):
         buttons = [("Play again", then(self.restart)), ("New game…", then(self.open_setup))]
         if self.game.can_undo:
             buttons.append(("Undo last move", then(self.undo)))
+        if kept is not None:
+            buttons.append(("Replay this game", then(lambda: self.app.navigator.open_replay(kept))))
         buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
         reason = self.game.status_reason
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",

@@ -105,6 +105,7 @@ class GameDescriptor:
         scene = self.scene_class()(app, seed=saved["seed"], game=rebuild_engine(saved),
                                    **{k: options[k] for k in self.options.choices if k in options})
         scene.play_seconds = float(saved.get("seconds", 0.0))
+        scene.assisted = saved.get("assisted") is True
         return scene
 
 

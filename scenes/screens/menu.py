@@ -25,8 +25,10 @@ class MenuScene(Scene):
         self.games = list(GAMES.values())
         self.tiles = [Button(d.title, self._starter(d.id)) for d in self.games]
         self.tile_ids = [d.id for d in self.games]
-        self.buttons = [Button("Watch a demo", self.demo), Button("How to play", self.help),
-                        Button("Statistics", self.statistics), Button("Settings", self.settings),
+        self.buttons = [Button("Play online", self.online),
+                        Button("Watch a demo", self.demo), Button("How to play", self.help),
+                        Button("Statistics", self.statistics), Button("Replay a game", self.replays),
+                        Button("Settings", self.settings),
                         Button("Quit", lambda: self.app.quit())]
         self.focus = FocusButtons(self.tiles + self.buttons)
         last = app.settings.last_game
@@ -62,8 +64,14 @@ class MenuScene(Scene):
             [("Resume", resume), ("Discard", discard)], on_back=discard)
         self.app.scenes.push(dialog)
 
+    def online(self) -> None:
+        self.app.navigator.open_online()
+
     def statistics(self) -> None:
         self.app.scenes.push(StatsScene(self.app, self._chosen_game()))
+
+    def replays(self) -> None:
+        self.app.navigator.open_replay()
 
     def resume(self) -> None:
         self.idle = 0.0
@@ -173,7 +181,8 @@ class SettingsScene(Scene):
         self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
                      Button("", self._toggle_sound), Button("", self._change_volume),
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
-                     Button("", self._toggle_indicator), Button("Back", self.back)]
+                     Button("", self._toggle_indicator), Button("", self._toggle_eval_bar),
+                     Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
     def _labels(self) -> None:
@@ -185,6 +194,7 @@ class SettingsScene(Scene):
         self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
         self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
         self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
+        self.rows[7].label = f"Board game evaluation bar: {'On' if st.eval_bar else 'Off'}"
 
     def description(self) -> str:
         """What the focused setting means, in a line under the rows."""
@@ -201,6 +211,8 @@ class SettingsScene(Scene):
             "deal is one the solver has proved can be won.",
             "Camelot and Hamilton say in the top bar whether the game can still be won "
             "(off: no spoilers).",
+            "Camelot, the board game: the engine's evaluation of the position in a bar "
+            "beside the board.",
             "Back to where you were.",
         ][self.focus.focus]
     def _toggle_fullscreen(self) -> None:
@@ -236,6 +248,10 @@ class SettingsScene(Scene):
     def _toggle_winnable_only(self) -> None:
         """Patience deals: any deal, or only deals the solver proved winnable."""
         self.app.settings.winnable_only = not self.app.settings.winnable_only
+        self.app.save_settings()
+
+    def _toggle_eval_bar(self) -> None:
+        self.app.settings.eval_bar = not self.app.settings.eval_bar
         self.app.save_settings()
 
     def _draw_back_preview(self, surface: pygame.Surface) -> None:
@@ -276,7 +292,7 @@ class SettingsScene(Scene):
                 self._change_volume(step, wrap=False)
             elif i == 4:
                 self._next_back(step)
-            elif i in (0, 2, 5, 6):
+            elif i in (0, 2, 5, 6, 7):
                 self.rows[i].action()
             return
         self.focus.handle(event)

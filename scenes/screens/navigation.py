@@ -12,6 +12,7 @@ from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
 from .help import HelpScene
 from .menu import MenuScene, SettingsScene
+from .replay_list import open_replay
 
 
 class ScreenNavigator(Navigator):
@@ -37,9 +38,17 @@ class ScreenNavigator(Navigator):
     def open_help(self, game_id: str) -> None:
         self.app.scenes.push(HelpScene(self.app, game_id))
 
+    def open_replay(self, path=None) -> None:
+        open_replay(self.app, path)
+
     def open_settings(self) -> None:
         """The settings over whatever is showing (a paused game too); Back returns there."""
         self.app.scenes.push(SettingsScene(self.app))
+
+    def open_online(self) -> None:
+        # start-up: the network modules (websockets) load only when someone plays online
+        from .online import open_online
+        open_online(self.app)
 
     def next_game(self, after: str) -> str:
         games = playable_games()

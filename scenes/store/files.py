@@ -252,6 +252,8 @@ def clean_stale_temps(folder: Path, names, older_than: float = STALE_TEMP_SECOND
 
 def folder_problem(folder: Path) -> str | None:
     """None when files can be written in ``folder`` (made if needed), else why not."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        return "it is not a folder"       # mkdir would only say "File exists"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=PROBE_PREFIX, suffix=TEMP_SUFFIX, dir=folder)

@@ -1,7 +1,7 @@
 """The game in progress, saved on quit and offered again at the next launch.
 
 ``save.json`` in the user's data folder: ``{version, game_id, seed, seconds,
-engine: game.to_json(), extra}`` (``extra`` holds the options the game was
+engine: game.to_json(), extra, assisted}`` (``extra`` holds the options the game was
 started with, e.g. the board game's players: ``scene.saved_options()``).
 Written atomically; a damaged save or one from a newer version is moved aside,
 never overwritten, and the player is told in one line. This layer knows the
@@ -20,7 +20,7 @@ from game.parsing import MAX_SEED
 
 from .files import (DamagedFileError, load_versioned, moved_aside_message, one_line, shown,
                     write_json_atomic)
-from .schema import MAX_SECONDS, choice, mapping, number, sequence, whole
+from .schema import MAX_SECONDS, choice, flag, mapping, number, sequence, whole
 from .settings import data_dir
 
 SAVE_FILE_VERSION = 1
@@ -46,7 +46,8 @@ def save_game(scene) -> str | None:
     extra = scene.saved_options()
     data = {"version": SAVE_FILE_VERSION, "game_id": scene.game_id, "seed": scene.seed,
             "seconds": round(min(getattr(scene, "play_seconds", 0.0), MAX_SECONDS), 1),
-            "engine": scene.game.to_json(), "extra": extra}
+            "engine": scene.game.to_json(), "extra": extra,
+            "assisted": bool(getattr(scene, "assisted", False))}   # help used: never a clean win
     try:
         write_json_atomic(save_path(), data)
     except (OSError, ValueError) as exc:
@@ -67,6 +68,7 @@ def _check(data: dict, check_options: Callable[[str, dict], None] | None) -> Non
         raise DamagedFileError("the deal number is missing")
     seed = whole(data.get("seed"), "the deal number", 0, MAX_SEED)
     number(data.get("seconds", 0), "the time played", 0, MAX_SECONDS)
+    flag(data.get("assisted", False), "assisted")
     engine = mapping(data.get("engine"), "the game")
     sequence(engine.get("moves"), "the moves", MAX_MOVES)
     start = engine.get("start")

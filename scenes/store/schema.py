@@ -47,6 +47,13 @@ def choice(value, what: str, choices) -> str:
     return value
 
 
+def word(value, what: str, longest: int = 20) -> str:
+    """A short ASCII word (a name the screens may not know, but can show)."""
+    if not isinstance(value, str) or not value.isascii() or not value.isalpha() or len(value) > longest:
+        raise DamagedFileError(f"{what} must be a short word")
+    return value
+
+
 def mapping(value, what: str) -> dict:
     if not isinstance(value, dict):
         raise DamagedFileError(f"{what} must be an object")
@@ -59,5 +66,5 @@ def sequence(value, what: str, longest: int) -> list:
     return value
 
 
-__all__ = ["whole", "number", "optional", "flag", "choice", "mapping", "sequence",
+__all__ = ["whole", "number", "optional", "flag", "choice", "word", "mapping", "sequence",
            "MAX_COUNT", "MAX_SECONDS", "MAX_SCORE"]

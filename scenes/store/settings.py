@@ -51,7 +51,8 @@ def prepare_folders() -> str | None:
     for folder in dict.fromkeys((config_dir(), data_dir())):
         problem = folder_problem(folder)
         if problem:
-            return (f"Cannot write in {folder} ({problem}): settings and statistics "
+            shown = str(folder) if len(str(folder)) <= 100 else "…" + str(folder)[-99:]
+            return (f"Cannot write in {shown} ({problem}): settings and statistics "
                     f"will not be kept after you quit.")
         clean_stale_temps(folder, KEPT_FILES + (PROBE_PREFIX,))
     return None
@@ -67,6 +68,7 @@ class Settings:
     last_game: str | None = None
     winnable_only: bool = True       # patience deals only from the proven-winnable lists
     winnable_indicator: bool = True  # the HUD says whether the position can still be won
+    eval_bar: bool = False           # the board game: the engine's evaluation beside the board
 
     @property
     def speed_factor(self) -> float:
@@ -90,7 +92,8 @@ class Settings:
                    last_game=None if last is None else choice(last, "game", GAME_IDS),
                    winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"),
                    winnable_indicator=flag(data.get("winnable_indicator", d.winnable_indicator),
-                                           "winnable_indicator"))
+                                           "winnable_indicator"),
+                   eval_bar=flag(data.get("eval_bar", d.eval_bar), "eval_bar"))
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:

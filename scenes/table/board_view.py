@@ -294,6 +294,7 @@ class BoardView:
         y += int(26 * s)
         self._draw_moves(surface, info["history"], info["first_side"], x, y, width,
                          rect.bottom - pad - y)
+        return y   # where the move list starts (a replay draws its own there)
 
     def _mini(self, color: str) -> dict:
         size = max(8, int(22 * self.scale))

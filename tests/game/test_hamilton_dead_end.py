@@ -5,6 +5,7 @@ the search here, ``dead_end_verdict`` runs it as a JSON job for a worker, and
 from __future__ import annotations
 
 import json
+import random
 
 from game.base import Status
 from game.cli import main
@@ -91,3 +92,16 @@ def test_the_command_line_reports_the_dead_end(capsys):
     code = main(["play", "hamilton", "--seed", "0", "--moves", " ".join(DEAL_0), "--json"])
     result = json.loads(capsys.readouterr().out)
     assert code == 0 and result["status"] == "lost" and result["reason"] == REASON
+
+
+def test_a_copy_from_json_of_a_dead_end_is_lost_once_it_runs_the_same_check():
+    # Deal 1, random legal moves (seed 1), each settled: the game ends in a dead end.
+    game, rng = Hamilton(seed=1), random.Random(1)
+    while game.legal_moves():
+        game.play(rng.choice(game.legal_moves()))
+        game.settle()
+    assert game.status is Status.LOST and game.dead_end_reason
+    copy = Hamilton.from_json(game.to_json())
+    assert copy.status is Status.PLAYING and copy.dead_end_pending   # derived, not stored
+    copy.settle()
+    assert (copy.status, copy.status_reason) == (game.status, game.status_reason)

@@ -10,6 +10,7 @@ import pytest
 from game.base import Status
 from game.camelot_board import CamelotBoard
 from game.camelot_moves import parse_square, path_text, square_name
+from scenes.work import analysis
 from scenes.work.service import Channel, WorkService, shutdown
 from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.table.board_view import HOVER
@@ -31,6 +32,10 @@ WORKER_WAIT = 30.0  # s: generous for a loaded machine; a hang fails, never bloc
 def _no_stray_workers():
     yield
     shutdown()
+    analysis.shutdown()     # the analysis worker keeps a pool of its own (for now)
+    end = time.monotonic() + 5
+    while multiprocessing.active_children() and time.monotonic() < end:
+        time.sleep(0.05)
     left = multiprocessing.active_children()
     assert not left, [(p.name, p.pid, p.exitcode) for p in left]
 

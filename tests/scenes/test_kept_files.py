@@ -4,6 +4,7 @@ settings given), in the temporary home every test gets (tests/conftest.py)."""
 import json
 import math
 import os
+import stat
 import threading
 
 import pytest
@@ -157,6 +158,8 @@ def _loads_within(loader, seconds: float = 10.0):
 @pytest.mark.parametrize("kind", ["settings", "stats", "save"])
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero", "folder"])
 def test_a_fifo_dev_zero_or_folder_in_place_of_the_file_is_set_aside(kind, special):
+    if special == "/dev/zero" and not stat.S_ISCHR(os.stat("/dev/zero").st_mode):
+        pytest.skip("/dev/zero is not a device here (something replaced it with a file)")
     write_all_good(but=kind)
     path = PATHS[kind]()
     if special == "fifo":
@@ -350,6 +353,28 @@ def test_a_home_that_cannot_be_entered_still_starts_with_settings_in_memory(tmp_
     assert blocker.read_text() == "not a folder"
 
 
+@pytest.mark.parametrize("home", ["a file", "a FIFO", "a path too long"])
+def test_a_home_that_is_no_folder_is_one_line_through_the_menu(tmp_path, monkeypatch, home):
+    if home == "a file":
+        target = tmp_path / "home"
+        target.write_text("x")
+    elif home == "a FIFO":
+        target = tmp_path / "home"
+        os.mkfifo(target)
+    else:
+        target = tmp_path / ("x" * 300) / "home"      # every open fails: File name too long
+    monkeypatch.setenv("ROUNDTABLE_HOME", str(target))
+    app = start_app()
+    line, = lines(app)                                # not one more for each file in it
+    assert line.startswith("Cannot write in ") and line.endswith(
+        "settings and statistics will not be kept after you quit.")
+    if home != "a path too long":
+        assert line == f"Cannot write in {target} (it is not a folder): settings and statistics " \
+                       "will not be kept after you quit."
+    else:
+        assert "(File name too long)" in line and f"…{str(target)[-99:]} " in line and len(line) < 250
+
+
 def test_a_folder_that_cannot_be_written_keeps_the_files_as_they_are(monkeypatch):
     import scenes.store.settings as settings_module
     write_all_good()
@@ -468,3 +493,15 @@ def test_a_full_screen_window_that_reports_a_size_below_the_minimum_becomes_a_wi
     step(app, 2)
     assert not app.fullscreen and app.size[0] >= MIN_WINDOW[0] and app.size[1] >= MIN_WINDOW[1]
     assert app.settings.fullscreen      # the player's choice is unchanged; F11 goes back
+
+
+def test_the_menu_lays_out_in_any_size_it_is_given():
+    """Should a window manager still hand over a few pixels, the menu does not fail."""
+    from scenes.screens.menu import MenuScene
+
+    from .harness import make_app
+    app = make_app()
+    menu = MenuScene(app)
+    for size in [(1, 1), (10, 10), (1, 1000), (1000, 1)]:
+        menu.resize(size)
+        assert all(tile.rect.w >= 1 for tile in menu.tiles)

@@ -12,7 +12,7 @@ from scenes.store.schema import MAX_COUNT, MAX_SCORE, MAX_SECONDS
 from scenes.store.settings import ANIMATION_SPEEDS, Settings, config_dir, data_dir, load_settings
 from scenes.store.stats import load_stats
 
-from .test_kept_files import good_save, good_settings, good_stats
+from .test_kept_files import _board_save, good_save, good_settings, good_stats
 
 # KEPT_FILES_EXAMPLES=5000 for a long run by hand; the suite stays fast.
 FAST = settings(max_examples=int(os.environ.get("KEPT_FILES_EXAMPLES", 120)), deadline=None,
@@ -28,13 +28,18 @@ def _one_line(message) -> bool:
     return isinstance(message, str) and "\n" not in message and len(message) < 300
 
 
-def _load(kind, raw: bytes):
+def _put(kind, raw: bytes) -> None:
+    """The file in place, with nothing left from the example before."""
     path = {"settings": config_dir() / "settings.json", "stats": data_dir() / "stats.json",
             "save": save_path()}[kind]
     path.parent.mkdir(parents=True, exist_ok=True)
     for old in path.parent.glob(f"{path.name}*"):
         old.unlink()
     path.write_bytes(raw)
+
+
+def _load(kind, raw: bytes):
+    _put(kind, raw)
     loader = {"settings": load_settings, "stats": load_stats, "save": load_save}[kind]
     return loader()
 
@@ -93,7 +98,7 @@ def test_arbitrary_json_into_every_loader(value):
         check(_load(kind, _dump(value)))
 
 
-def _mutations(good: dict):
+def _mutations(good: dict, values=json_values, most: int = 3):
     """The good file with fields replaced by arbitrary JSON, one level down too."""
     def mutate(changes):
         data = json.loads(json.dumps(good))
@@ -113,7 +118,7 @@ def _mutations(good: dict):
                 paths.append((key, inner))
                 if isinstance(deeper, dict):
                     paths.extend((key, inner, k) for k in deeper)
-    return st.lists(st.tuples(st.sampled_from(paths), json_values), min_size=1, max_size=3).map(mutate)
+    return st.lists(st.tuples(st.sampled_from(paths), values), min_size=1, max_size=most).map(mutate)
 
 
 @FAST
@@ -147,3 +152,74 @@ def test_statistics_with_arbitrary_results_and_levels(history, levels):
     data = good_stats()
     data["games"]["clock"].update(history=history, levels=levels)
     _check_stats(_load("stats", _dump(data)))
+
+
+def _played_save(game_id, seed, moves, seconds, mode, human, level) -> dict:
+    """A save as the game writes it: a deal (or the board) and a few moves played."""
+    import random
+
+    from game import game_class
+    from game.base import Status
+    game = game_class(game_id)() if game_id == "camelot-board" else game_class(game_id)(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.status is not Status.PLAYING or not game.legal_moves():
+            break
+        game.play(rng.choice(game.legal_moves()))    # not computer_move: the board AI is slow
+        game.settle()
+    extra = {"mode": mode, "human": human, "level": level} if game_id == "camelot-board" else {}
+    return {"version": 1, "game_id": game_id, "seed": seed, "seconds": seconds,
+            "engine": game.to_json(), "extra": extra}
+
+
+_APP: list = []
+
+
+# Values a save could hold, so that many mutated saves still load and reach Resume.
+PLAUSIBLE = st.sampled_from([0, 1, 3, 4, 5, 12.5, 1e8, 1e8 + 1, -1, True, None, "", "clock", "hamilton",
+                             "camelot-board", "camelot-solitaire", "two", "computer", "white", "hard",
+                             {}, [], {"seed": 3}, {"mode": "two", "human": "white", "level": "easy"},
+                             {"mode": "computer", "human": "black", "level": "medium"}])
+SAVE_VALUES = st.one_of(PLAUSIBLE, PLAUSIBLE, PLAUSIBLE, json_values)
+PLAYED = st.builds(_played_save, st.sampled_from(["clock", "hamilton", "camelot-solitaire", "camelot-board"]),
+                   st.integers(0, 10 ** 6), st.integers(0, 8), st.integers(0, MAX_SECONDS),
+                   st.sampled_from(["two", "computer"]), st.sampled_from(["white", "black"]),
+                   st.sampled_from(["easy", "medium", "hard"]))
+
+
+@settings(max_examples=int(os.environ.get("KEPT_FILES_EXAMPLES", 30)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.one_of(PLAYED, PLAYED, _mutations(good_save(), SAVE_VALUES, 2),
+                      _mutations(_board_save(), SAVE_VALUES, 2)))
+def test_every_save_that_loads_resumes(data):
+    """What the menu offers, Resume takes as it is (refused at load with one line,
+    never on Resume). Through the menu, as at a launch."""
+    import pygame
+
+    from scenes.core.overlays import DialogScene
+    from scenes.screens.menu import MenuScene
+    from scenes.screens.navigation import open_menu
+    from scenes.table.game_scene import GameScene
+
+    from .harness import key, make_app, step
+    if not _APP:
+        _APP.append(make_app())       # one app for all examples: its card art is drawn once
+    app = _APP[0]
+    _put("save", _dump(data))
+    app._resume_offered = False       # the next launch
+    app._toasts.clear()
+    open_menu(app)
+    step(app)
+    if not isinstance(app.scenes.top, DialogScene):
+        assert isinstance(app.scenes.top, MenuScene)
+        line, = [text for text, _ in app._toasts]
+        assert _one_line(line) and line.startswith("Saved game was unreadable (")
+        return
+    key(app, pygame.K_RETURN)         # Resume has the focus
+    scene = app.scenes.top
+    assert isinstance(scene, GameScene) and scene.game_id == data["game_id"]
+    step(app, 2)
+    assert scene.game.to_json() == data["engine"]
+    assert data["seconds"] <= scene.play_seconds <= data["seconds"] + 1   # and the clock goes on
+    open_menu(app)                    # the scene's background work ends with it
+    step(app)
