@@ -74,9 +74,18 @@ def child_open(game_id: str, size) -> dict:
 
 
 def _close(app) -> None:
+    """Leave the scenes, end the worker processes (so their peak is counted
+    among the children's) and pygame."""
     import pygame
     for scene in list(app.scenes.scenes):
         scene.leave()
+    import importlib
+    for module, name in (("scenes.work.service", "shutdown"),
+                         ("scenes.work.ai_worker", "close_all")):   # the last: trees before it
+        try:
+            getattr(importlib.import_module(module), name)()
+        except (ImportError, AttributeError):
+            pass
     pygame.quit()
 
 

@@ -4,7 +4,6 @@ no worker process is left after shutdown. Every wait is bounded."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import random
 import subprocess
@@ -22,6 +21,7 @@ from scenes.work import tasks
 from scenes.work.deals import cached_winnable_deals, winnable_deal
 from scenes.work.service import Channel, WorkService
 from scenes.work.thinker import Thinker
+from .harness import children_left
 
 WAIT = 30.0   # s: generous for a loaded machine; a hang fails, never blocks
 
@@ -63,7 +63,7 @@ def test_a_request_is_kept_until_the_pool_is_up_and_then_answered():
     finally:
         pids = s.worker_pids()
         s.shutdown()
-    assert pids and not set(pids) & {p.pid for p in multiprocessing.active_children()}
+    assert pids and not set(pids) & {p.pid for p in children_left()}
 
 
 def test_a_hint_is_the_next_move_of_a_winning_line(service):
@@ -94,7 +94,11 @@ def test_a_newer_request_cancels_the_older_and_stops_its_search(service):
     channel = Channel("solve", service)
     slow = channel.ask({"game": Hamilton(seed=11).to_json(), "max_states": 10_000_000,
                         "max_seconds": 60})
-    time.sleep(0.3)                                 # the slow search is running
+    end = time.monotonic() + WAIT                   # until the slow search is running
+    while not (service.ready and slow in service._futures and service._futures[slow].running()):
+        assert time.monotonic() < end, "the slow search never started"
+        service.poll(slow)                          # sends what waited for the pool
+        time.sleep(0.02)
     rid = channel.ask({"game": CamelotSolitaire(seed=1).to_json()})
     answer = channel.wait(WAIT)
     assert answer.rid == rid and answer.data["answer"] == WINNABLE
@@ -199,7 +203,7 @@ def test_shutdown_cancels_a_running_search_and_leaves_no_process():
     started = time.monotonic()
     s.shutdown()
     assert time.monotonic() - started < 5
-    assert not set(pids) & {p.pid for p in multiprocessing.active_children()}
+    assert not set(pids) & {p.pid for p in children_left()}
     for pid in pids:
         assert not os.path.exists(f"/proc/{pid}") or _zombie_or_gone(pid)
     rid = s.submit("solve", {})
