@@ -1,7 +1,9 @@
 """Round Table: ``python main.py --help``. The launcher lives in scenes/launcher.py."""
 import sys
 
-from scenes.launcher import main
-
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        from scenes.launcher import main
+        sys.exit(main())
+    except KeyboardInterrupt:      # Ctrl-C, even while the modules load: quietly
+        sys.exit(130)

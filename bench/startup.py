@@ -1,10 +1,14 @@
-"""Process start to the first menu frame, measured from outside the process.
+"""Process start to the first menu frame, measured from outside the process,
+against a bare pygame window opened in the same run.
 
     python bench/startup.py [--runs 10]
 
 Starts ``python main.py --frames 1 --timing`` (headless), and measures from just
 before the process is spawned to the wall-clock moment the app reports its first
-frame was on screen (interpreter start-up included).
+frame was on screen (interpreter start-up included). The same is measured for a
+bare window (``import pygame``, ``set_mode`` at the same size, fill, flip), run
+alternately with the app so both see the same machine; the ratio of the medians
+is the cost of the app over pygame itself (target ≤ 1.3×).
 """
 from __future__ import annotations
 
@@ -14,32 +18,62 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+BARE = ("import time, pygame\n"
+        "pygame.init()\n"
+        "screen = pygame.display.set_mode(({w}, {h}))\n"
+        "screen.fill((20, 90, 50))\n"
+        "pygame.display.flip()\n"
+        "print(f'at wall time {{time.time():.6f}}')\n")
 
 
-def once(extra: list[str]) -> float:
+def _env() -> dict:
+    """Headless, and with compiled modules cached (in a folder of their own, as an
+    installed app has them): a run never counts compiling the source."""
     env = dict(os.environ, SDL_VIDEODRIVER=os.environ.get("SDL_VIDEODRIVER", "dummy"),
-               SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"))
+               SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"),
+               PYGAME_HIDE_SUPPORT_PROMPT="1",
+               PYTHONPYCACHEPREFIX=str(Path(tempfile.gettempdir()) / "roundtable-bench-pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _timed(command: list[str]) -> float:
     started = time.time()
-    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "--frames", "1", "--timing", *extra],
-                          capture_output=True, text=True, env=env, cwd=ROOT)
+    proc = subprocess.run(command, capture_output=True, text=True, env=_env(), cwd=ROOT)
     if proc.returncode != 0:
         raise SystemExit(proc.stderr)
     wall = float(re.search(r"at wall time ([0-9.]+)", proc.stdout).group(1))
     return wall - started
 
 
+def app_once(size: tuple[int, int]) -> float:
+    return _timed([sys.executable, str(ROOT / "main.py"), "--frames", "1", "--timing",
+                   "--size", f"{size[0]}x{size[1]}"])
+
+
+def bare_once(size: tuple[int, int]) -> float:
+    return _timed([sys.executable, "-c", BARE.format(w=size[0], h=size[1])])
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=10)
     args = p.parse_args()
-    for label, extra in (("menu, full screen", []), ("menu, 1920x1080 window", ["--size", "1920x1080"])):
-        times = [once(extra) for _ in range(args.runs)]
-        print(f"start to first frame ({label}): median {statistics.median(times) * 1000:.0f} ms, "
-              f"max {max(times) * 1000:.0f} ms over {args.runs} runs")
+    app_once((1280, 720))        # compile every module once, untimed
+    for size in ((1920, 1080), (3840, 2160)):
+        app, bare = [], []
+        for _ in range(args.runs):   # alternate, so both see the same machine load
+            app.append(app_once(size))
+            bare.append(bare_once(size))
+        ratio = statistics.median(app) / statistics.median(bare)
+        print(f"start to first menu frame at {size[0]}x{size[1]}: median {statistics.median(app) * 1000:.0f} ms "
+              f"(max {max(app) * 1000:.0f}); bare pygame window {statistics.median(bare) * 1000:.0f} ms; "
+              f"ratio {ratio:.2f}x over {args.runs} runs")
     return 0
 
 

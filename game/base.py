@@ -10,6 +10,12 @@ score and JSON in/out are written once, here.
 Subclasses implement the rules: ``_legal_moves``, ``_apply`` (mutate, return the
 events), ``_snapshot``/``_restore`` (for undo), ``parse_move``/``move_text`` and
 ``status``/``score``.
+
+What a screen asks is answered here too, so that no scene restates a rule:
+``why_illegal(move)`` (a sentence, '' when legal), ``records`` (the moves played,
+as records), and for the patience games (:class:`CardGame`) ``moves_from``,
+``can_pick_up``/``why_not_pick_up``/``max_pick_up``, ``click_move`` and
+``move_between``. Every patience move is a :class:`PileMove`.
 """
 from __future__ import annotations
 
@@ -19,7 +25,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Hashable, TypeVar
 
-from .errors import BadSaveError, IllegalMoveError, RoundTableError
+from .errors import BadSaveError, IllegalMoveError, NotationError, RoundTableError
+from .parsing import shown
 
 SAVE_VERSION = 1
 
@@ -121,9 +128,42 @@ class Game(ABC, Generic[M]):
     def is_legal(self, move: M) -> bool:
         return move in self.legal_moves()
 
+    move_types: ClassVar[tuple[type, ...]] = ()
+    """The classes a move of this game is made of (checked by ``play``; empty:
+    not declared, anything is looked up among the legal moves)."""
+
     def _why_illegal(self, move: M) -> str:
         """A sentence for the error; games override it to be specific."""
         return f"{self.move_text(move)} is not a legal move here"
+
+    def _refusal(self, move: object) -> tuple[M | None, str]:
+        """(the move, '') when ``move`` (a move or its notation) is legal here,
+        else (None, why not). Raises NotationError for text it cannot read and
+        for anything that is neither text nor a move of this game."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif self.move_types and not isinstance(move, self.move_types):
+            raise NotationError(f"not a {self.title} move: a {type(move).__name__}")
+        if self.status is not Status.PLAYING:
+            return None, f"the game is over ({self.status.value})"
+        try:
+            if move in self._legal_moves():
+                return move, ""  # type: ignore[return-value]
+            return None, self._why_illegal(move)  # type: ignore[arg-type]
+        except RoundTableError as exc:
+            return None, str(exc)
+        except (TypeError, AttributeError, LookupError, ValueError):
+            # a hand-made object that looks like a move but is not one of ours
+            raise NotationError(f"not a {self.title} move: {type(move).__name__}") from None
+
+    def why_illegal(self, move: M | str) -> str:
+        """Why ``move`` (a move or its notation) cannot be played here, in a
+        sentence; '' when it can. Never raises for bad input: the sentence
+        then says what is wrong with it."""
+        try:
+            return self._refusal(move)[1]
+        except RoundTableError as exc:
+            return str(exc)
 
     def play(self, move: M | str) -> MoveRecord:
         record = self._play(move)
@@ -131,12 +171,10 @@ class Game(ABC, Generic[M]):
         return record
 
     def _play(self, move: M | str) -> MoveRecord:
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        if self.status is not Status.PLAYING:
-            raise IllegalMoveError(f"the game is over ({self.status.value})")
-        if move not in self._legal_moves():
-            raise IllegalMoveError(self._why_illegal(move))
+        legal, reason = self._refusal(move)
+        if legal is None:
+            raise IllegalMoveError(reason)
+        move = legal
         notation = self.move_text(move)
         snapshot = self._snapshot()
         events = self._apply(move)
@@ -175,6 +213,19 @@ class Game(ABC, Generic[M]):
         """The moves played so far, in notation."""
         return [record.notation for _, record in self._undo]
 
+    @property
+    def records(self) -> tuple[MoveRecord, ...]:
+        """The records of the moves played so far, oldest first (what undo
+        would take back, in the order they were played)."""
+        return tuple(record for _, record in self._undo)
+
+    def settle(self) -> Status:
+        """Run the end-of-game checks an engine keeps out of ``play`` because
+        they may take long (Hamilton's dead-end search), then give the status.
+        A screen runs these off the frame loop instead; a command line or a
+        test calls this."""
+        return self.status
+
     def to_json(self) -> dict:
         """The whole game as JSON-able data: how it started and the moves since."""
         return {
@@ -188,18 +239,35 @@ class Game(ABC, Generic[M]):
     def from_json(cls, data: dict) -> "Game":
         """Rebuild a game from ``to_json`` data, replaying and checking every move."""
         try:
-            if data.get("version") != SAVE_VERSION:
-                raise BadSaveError(f"save version {data.get('version')!r} is not {SAVE_VERSION}")
+            version = data.get("version")
+            if type(version) is not int or version != SAVE_VERSION:   # true == 1 in Python
+                raise BadSaveError(f"save version {shown(version)} is not {SAVE_VERSION}")
             if data.get("game") != cls.game_id:
-                raise BadSaveError(f"save is for {data.get('game')!r}, not {cls.game_id!r}")
+                raise BadSaveError(f"save is for {shown(data.get('game'))}, not {cls.game_id!r}")
+            moves = data["moves"]
+            if not isinstance(moves, list):
+                raise BadSaveError(f"the moves of a save are a list, not {shown(moves)}")
             game = cls.from_start_json(data["start"])
-            for text in data["moves"]:
+            for text in moves:
                 game.play(text)
         except BadSaveError:
             raise
         except (RoundTableError, KeyError, TypeError, AttributeError) as exc:
             raise BadSaveError(f"damaged save: {exc}") from exc
         return game
+
+
+class PileMove:
+    """The declared type of every patience move: the top ``count`` cards of
+    pile ``source`` (``card`` is the lowest of them, the one a player grabs)
+    go to pile ``target``. ``target`` None means off the table (a Camelot ten)
+    or onto every pile (a Hamilton deal). Games declare their moves as frozen
+    dataclasses deriving from this; ``count`` is 1 unless a move says more."""
+
+    source: str
+    target: str | None
+    card: Any
+    count: ClassVar[int] = 1
 
 
 @dataclass(frozen=True)
@@ -244,3 +312,39 @@ class CardGame(Game[M]):
 
     def removed_count(self) -> int:
         return 0
+
+    # --- what a card table asks ----------------------------------------------
+    def moves_from(self, source: str, count: int | None = None) -> list[M]:
+        """The legal moves taking cards from pile ``source`` (only those that
+        take ``count`` cards, when given)."""
+        return [m for m in self.legal_moves()
+                if m.source == source and (count is None or m.count == count)]  # type: ignore[attr-defined]
+
+    def can_pick_up(self, pile: str, count: int = 1) -> bool:
+        """May a player take the top ``count`` cards of ``pile`` in hand (to
+        drag or to put down elsewhere)? By default: when some move takes them."""
+        return any(m.target is not None for m in self.moves_from(pile, count))  # type: ignore[attr-defined]
+
+    def why_not_pick_up(self, pile: str, count: int = 1) -> str:
+        """A sentence for a player who tried to take cards that cannot move ('':
+        nothing worth saying, e.g. an empty place or a card a click acts on)."""
+        return ""
+
+    def max_pick_up(self, pile: str) -> int:
+        """How many cards from the top of ``pile`` may be taken together."""
+        return 1
+
+    def click_move(self, pile: str) -> M | None:
+        """The move a plain click on ``pile`` means (turn the stock, remove a
+        ten …), legal or not, so that ``play`` says why when it is not; None
+        when a click there means no move."""
+        return None
+
+    def move_between(self, source: str, count: int, target: str) -> M | None:
+        """The move meant by putting the top ``count`` cards of ``source`` on
+        ``target``, legal or not (``play`` or ``why_illegal`` then says why not);
+        None when that gesture means no move at all."""
+        for move in self.moves_from(source, count):
+            if move.target == target:  # type: ignore[attr-defined]
+                return move
+        return None

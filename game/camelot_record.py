@@ -44,6 +44,7 @@ from .base import Status
 from .camelot_board import START_POSITION, CamelotBoard
 from .camelot_position import Position
 from .errors import IllegalMoveError, NotationError, RoundTableError
+from .parsing import read_small_text
 
 MAX_RECORD_BYTES = 1_000_000   # a long real game is a few kB
 MAX_PLIES = 5000               # the 50-move rule ends every game well before this
@@ -54,7 +55,8 @@ SEVEN_TAGS = ("Event", "Date", "White", "Black", "Result")
 LINE_WIDTH = 79
 
 _TAG_RE = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]')
-_NUMBER_RE = re.compile(r"(\d+)(\.(?:\.\.)?)(.*)")
+# ASCII digits only, and few of them: \d takes "١", and int() of 5,000 digits raises
+_NUMBER_RE = re.compile(r"([0-9]{1,6})(\.(?:\.\.)?)(.*)")
 
 
 class BadRecordError(RoundTableError):
@@ -231,7 +233,7 @@ def _parse_moves(body: str, first_black: bool) -> tuple[list[str], str | None]:
                 raise BadRecordError(f"move number {number}{dots} where {expected} was expected")
             if not token:
                 continue
-        if not re.fullmatch(r"[a-lA-L]\d{1,2}([-xX][a-lA-L]\d{1,2})+", token):
+        if not re.fullmatch(r"[a-lA-L][0-9]{1,2}([-xX][a-lA-L][0-9]{1,2})+", token):
             raise BadRecordError(f"{_short(token)} (move {move_label(len(moves), first_black)}) "
                                  f"is not a move in WCF notation (e.g. F7-F8, E9xC7xE5)")
         if len(moves) >= MAX_PLIES:
@@ -248,18 +250,14 @@ def _short(text: str) -> str:
 def read(path: str | os.PathLike) -> GameRecord:
     """Read and parse a record file (at most MAX_RECORD_BYTES). BadRecordError
     for a file that is missing, unreadable, too big, not UTF-8 or not a record."""
+    # game.parsing reads it: a regular file only (a FIFO would block for ever),
+    # size-limited, UTF-8 (a byte-order mark dropped).
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
+        text = read_small_text(path, MAX_RECORD_BYTES)
     except OSError as exc:
         raise BadRecordError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise BadRecordError(f"{os.fspath(path)} is bigger than {MAX_RECORD_BYTES} bytes; "
-                             f"it is not a game record")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadRecordError(f"{os.fspath(path)} is not UTF-8 text") from None
+    except RoundTableError as exc:
+        raise BadRecordError(f"{exc}; it is not a game record") from None
     try:
         return parse(text)
     except BadRecordError as exc:
@@ -271,6 +269,10 @@ def write(record: GameRecord, path: str | os.PathLike) -> None:
     BadRecordError if the file cannot be written."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
+    # Replacing what is there must never swap out a device, a FIFO or a folder
+    # (as root, os.replace onto /dev/null would put our file in its place).
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise BadRecordError(f"cannot write {path}: not a regular file")
     text = format(record)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)

@@ -38,10 +38,11 @@ from math import comb
 from dataclasses import dataclass
 from typing import ClassVar, Optional, Union
 
-from .base import CardGame, CardMoved, CardRemoved, Status
-from .cards import Card
+from .base import CardGame, CardMoved, CardRemoved, PileMove, Status
+from .cards import RANK_NAMES, Card
 from .errors import BadDeckError, IllegalMoveError, NotationError
-from .solitaire_common import DeckStart, KeptStatus, squeeze
+from .parsing import shown
+from .solitaire_common import DeckStart, KeptStatus, notation_number, squeeze
 
 CELL_COUNT = 16
 CORNERS = (0, 3, 12, 15)
@@ -53,6 +54,10 @@ CELL_PICTURE = {**{i: 13 for i in CORNERS}, **{i: 12 for i in QUEEN_CELLS},
                 **{i: 11 for i in JACK_CELLS}}
 PICTURE_PLACES = {13: "corner", 12: "place in the top or bottom row",
                   11: "place in the left or right column"}
+# Which cell a picture goes in, as a refusal says it (a corner is in the top
+# row too: the queens' places are the middle of it).
+CELL_WORDS = {13: "a corner", 12: "a middle place of the top or bottom row",
+              11: "a middle place of the left or right column"}
 MAX_SCORE = 40
 
 
@@ -70,28 +75,28 @@ def cell_allows(i: int, card: Card) -> bool:
 
 
 @dataclass(frozen=True)
-class TurnStock:
+class TurnStock(PileMove):
     card: Optional[Card]
     source: ClassVar[str] = "stock"
     target: ClassVar[str] = "waste"
 
 
 @dataclass(frozen=True)
-class PlaceCard:
+class PlaceCard(PileMove):
     card: Optional[Card]
     target: str
     source: ClassVar[str] = "waste"
 
 
 @dataclass(frozen=True)
-class RemoveTen:
+class RemoveTen(PileMove):
     card: Optional[Card]
     source: str
     target: ClassVar[None] = None
 
 
 @dataclass(frozen=True)
-class RemovePair:
+class RemovePair(PileMove):
     card: Optional[Card]
     source: str
     target: str
@@ -108,6 +113,7 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
     game_id = "camelot-solitaire"
     title = "Camelot (patience)"
     max_score = MAX_SCORE
+    move_types = (TurnStock, PlaceCard, RemoveTen, RemovePair)
 
     def __init__(self, seed: object = None, deck: object = None) -> None:
         CardGame.__init__(self)
@@ -232,7 +238,10 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
             if self.cells[i] is not None:
                 return f"cell {i} is taken by the {self.cells[i].name}"
             if move.card.is_picture:
-                return f"the {move.card.name} may only go in a {PICTURE_PLACES[move.card.rank]}"
+                taker = CELL_PICTURE.get(i)
+                here = (f"cell {i} is {CELL_WORDS[taker]}: it takes {RANK_NAMES[taker]}s only"
+                        if taker else f"cell {i} is in the centre: it takes number cards only")
+                return f"{here}; the {move.card.name} goes in {CELL_WORDS[move.card.rank]}"
             return f"the {move.card.name} cannot go in cell {i}"
         if self.waste is not None:
             return f"place the {self.waste.name} from the waste first"
@@ -260,6 +269,57 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
             return "nothing can be removed until the grid is full again (or the stock is empty)"
         return f"{self.move_text(move)} is not a legal move here"
 
+    # --- what a card table asks --------------------------------------------------
+    def _cell_card(self, pile: str) -> Card | None:
+        if not pile.startswith("cell:"):
+            return None
+        return self.cells[_checked_cell(pile)]
+
+    def can_pick_up(self, pile: str, count: int = 1) -> bool:
+        """The waste card, to place it; in phase two a number card other than a
+        ten, to drop it on its partner (a ten is removed by a click instead)."""
+        if count != 1 or self._status is not Status.PLAYING:
+            return False
+        if pile == "waste":
+            return self.waste is not None
+        card = self._cell_card(pile)
+        return (card is not None and not card.is_picture and card.rank != 10
+                and self.phase == "removing" and self.waste is None)
+
+    def why_not_pick_up(self, pile: str, count: int = 1) -> str:
+        card = self._cell_card(pile)
+        if card is None:
+            return ""
+        if card.is_picture:
+            return "pictures stay where they are: they are never removed"
+        if self.waste is not None:
+            return f"place the {self.waste.name} first"
+        if self.phase == "filling":
+            return "nothing can be removed until the grid is full (or the stock is empty)"
+        return ""
+
+    def click_move(self, pile: str) -> CamelotMove | None:
+        """The stock: turn it. A ten: remove it."""
+        if pile == "stock":
+            return TurnStock(self._stock[0] if self._stock else None)
+        card = self._cell_card(pile)
+        if card is not None and card.rank == 10:
+            return RemoveTen(card, pile)
+        return None
+
+    def move_between(self, source: str, count: int, target: str) -> CamelotMove | None:
+        """The waste card onto a cell: place it there. A cell's card onto another
+        card (not a ten): remove them as a pair."""
+        if count != 1 or not target.startswith("cell:"):
+            return None
+        other = self.cells[_checked_cell(target)]
+        if source == "waste":
+            return PlaceCard(self.waste, target)
+        card = self._cell_card(source)
+        if card is None or other is None or other.rank == 10:
+            return None
+        return RemovePair(card, source, target)
+
     # --- notation ------------------------------------------------------------
     def move_text(self, move: CamelotMove) -> str:
         if isinstance(move, TurnStock):
@@ -274,19 +334,19 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
         t = squeeze(text)
         if t in ("t", "s", "stock", "turn"):
             return TurnStock(self._stock[0] if self._stock else None)
-        m = re.fullmatch(r"(?:w|waste)[>\-](?:c|cell:?)(\d+)", t)
+        m = re.fullmatch(r"(?:w|waste)[>\-](?:c|cell:?)([0-9]+)", t)
         if m:
             return PlaceCard(self.waste, cell_id(_cell_number(m.group(1), text)))
-        m = re.fullmatch(r"(?:x|([0-9tajqk]+[cdhs])@)?(?:c|cell:?)(\d+)", t)
+        m = re.fullmatch(r"(?:x|([0-9tajqk]+[cdhs])@)?(?:c|cell:?)([0-9]+)", t)
         if m:
             i = _cell_number(m.group(2), text)
             named = _named_card(m.group(1), text) if m.group(1) else self.cells[i]
             return RemoveTen(named, cell_id(i))
-        m = re.fullmatch(r"(?:c|cell:?)(\d+)[+>\-](?:c|cell:?)(\d+)", t)
+        m = re.fullmatch(r"(?:c|cell:?)([0-9]+)[+>\-](?:c|cell:?)([0-9]+)", t)
         if m:
             i, j = _cell_number(m.group(1), text), _cell_number(m.group(2), text)
             return RemovePair(self.cells[i], cell_id(i), cell_id(j))
-        raise NotationError(f"cannot read Camelot move {text!r}: write t, w>c5, c3 or c3+c7")
+        raise NotationError(f"cannot read Camelot move {shown(text)}: write t, w>c5, c3 or c3+c7")
 
     # --- computer player -------------------------------------------------------
     def computer_move(self, rng: random.Random | None = None) -> CamelotMove | None:
@@ -360,24 +420,21 @@ def _chance_pictures_fit(free: dict, unseen: dict, stock: int, draws: int) -> fl
 
 
 def _cell_number(digits: str, text: str) -> int:
-    i = int(digits)
-    if not 0 <= i < CELL_COUNT:
-        raise NotationError(f"no cell {i} in {text!r}: cells are numbered 0–15")
-    return i
+    return notation_number(digits, "cell", CELL_COUNT, text)
 
 
 def _named_card(code: str, text: str) -> Card:
     try:
         return Card.parse(code)
     except BadDeckError:
-        raise NotationError(f"no card {code!r} in {text!r}") from None
+        raise NotationError(f"no card {shown(code)} in {shown(text)}") from None
 
 
 def _checked_cell(pile: object) -> int:
     """The cell number of a pile id from a hand-made move; a clear error if it is none."""
-    kind, _, digits = str(pile).partition(":")
-    if kind != "cell" or not digits.isdigit() or int(digits) >= CELL_COUNT:
-        raise IllegalMoveError(f"there is no cell {pile!r}")
+    kind, _, digits = pile.partition(":") if isinstance(pile, str) else ("", "", "")
+    if kind != "cell" or not re.fullmatch(r"[0-9]{1,2}", digits) or int(digits) >= CELL_COUNT:
+        raise IllegalMoveError(f"there is no cell {shown(pile)}")
     return int(digits)
 
 

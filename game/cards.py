@@ -9,12 +9,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .errors import BadDeckError, BadSeedError
+from .errors import BadDeckError
+from .parsing import parse_seed, shown
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+RANK_NAMES = {1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+              8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king"}
 
 
 @dataclass(frozen=True, order=True)
@@ -25,7 +27,7 @@ class Card:
     suit: str
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13 or self.suit not in SUITS:
+        if type(self.rank) is not int or not 1 <= self.rank <= 13 or self.suit not in SUITS:
             raise BadDeckError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
 
     @property
@@ -42,7 +44,7 @@ class Card:
 
     @property
     def name(self) -> str:
-        """Words for messages: 'king of spades', '7 of hearts'."""
+        """Words for messages: 'king of spades', 'seven of hearts'."""
         return f"{RANK_NAMES.get(self.rank, str(self.rank))} of {SUIT_NAMES[self.suit]}"
 
     def __str__(self) -> str:
@@ -54,6 +56,8 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> "Card":
         """``'10H'``, ``'th'``, ``'as'`` → Card. Raises BadDeckError."""
+        if not isinstance(text, str) or len(text) > 8:
+            raise BadDeckError(f"not a card: {shown(text)} (expected e.g. AS, 10H, QD)")
         t = text.strip().upper()
         if len(t) < 2:
             raise BadDeckError(f"not a card: {text!r} (expected e.g. AS, 10H, QD)")
@@ -61,11 +65,12 @@ class Card:
         if rank_text == "T":
             rank_text = "10"
         if rank_text not in RANKS or suit not in SUITS:
-            raise BadDeckError(f"not a card: {text!r} (expected e.g. AS, 10H, QD)")
+            raise BadDeckError(f"not a card: {shown(text)} (expected e.g. AS, 10H, QD)")
         return cls(RANKS.index(rank_text) + 1, suit)
 
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(1, 14))
+MAX_DECK_TEXT = 52 * 5 + 200    # 52 codes, separators and some slack
 
 
 def parse_deck(text: str | list[str]) -> list[Card]:
@@ -73,7 +78,17 @@ def parse_deck(text: str | list[str]) -> list[Card]:
 
     It must be exactly 52 distinct cards; the error names what is wrong.
     """
-    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        if len(text) > MAX_DECK_TEXT:
+            raise BadDeckError(f"a deck order is at most {MAX_DECK_TEXT} characters, "
+                               f"this one has {len(text)}")
+        words = text.replace(",", " ").split()
+    elif isinstance(text, (list, tuple)):
+        words = list(text)
+    else:
+        raise BadDeckError(f"a deck order is text or a list of cards, not {shown(text)}")
+    if len(words) != 52:
+        raise BadDeckError(f"a deck has 52 cards, this one has {len(words)}")
     cards = [Card.parse(w) for w in words]
     if len(cards) != 52:
         raise BadDeckError(f"a deck has 52 cards, this one has {len(cards)}")
@@ -90,16 +105,10 @@ def deck_text(cards: list[Card]) -> str:
 
 
 def check_seed(seed: object) -> int:
-    """A deal number: a whole number ≥ 0 (digits in a string are fine)."""
-    if isinstance(seed, bool):
-        raise BadSeedError(f"deal number must be a whole number, not {seed!r}")
-    if isinstance(seed, str):
-        if not seed.strip().isdigit():
-            raise BadSeedError(f"deal number must be a whole number ≥ 0, not {seed!r}")
-        seed = int(seed)
-    if not isinstance(seed, int) or seed < 0:
-        raise BadSeedError(f"deal number must be a whole number ≥ 0, not {seed!r}")
-    return seed
+    """A deal number: a whole number 0 … ``MAX_SEED`` (ASCII digits in a string
+    are fine). Raises BadSeedError. Read by ``game.parsing``, the one place that
+    reads numbers from outside."""
+    return parse_seed(seed)
 
 
 def deck_for_seed(seed: int) -> list[Card]:

@@ -12,11 +12,15 @@
     solve GAME (--seed N | --deck D) [--max-states N] [--max-seconds S]
                                             exact solver: winnable (with a line),
                                             not winnable, or unknown past a limit
+    serve [--host H] [--port P] [--db FILE] the network game server (game/net)
 
 ``--json`` on each gives machine-readable output. Bad input (unknown game, a deal
 number that is not a number, a deck that is not 52 distinct cards, a bad
-position) prints one line naming what is wrong and exits 2; ``play`` exits 1 at
-the first illegal move.
+position, a number out of its range, an argument the command or game does not
+take) prints one line naming what is wrong and exits 2; ``play`` exits 1 at the
+first illegal move. Every number is read by ``game.parsing`` (ASCII digits,
+bounded, finite, in a stated range). Ctrl-C ends any command quietly (exit
+130); a closed output pipe ends it quietly too.
 """
 from __future__ import annotations
 
@@ -31,11 +35,23 @@ import time
 from . import GAME_IDS, camelot_cli, game_class
 from .base import CardGame, Game, Status
 from .cards import check_seed
-from .errors import IllegalMoveError, NotationError, RoundTableError
+from .errors import BadPositionError, IllegalMoveError, NotationError, RoundTableError
+from .net.cli import add_serve_parser, cmd_serve
+from .parsing import MAX_SEED, parse_float, parse_int
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130     # 128 + SIGINT, as a shell reports Ctrl-C
+EXIT_BROKEN_PIPE = 141     # 128 + SIGPIPE
 MOVE_CAP = 2000  # a safety net for simulate; no game of ours needs this many
+
+# The ranges of the numbers the commands take (stated in the errors).
+MAX_DEALS = 100_000        # simulate: hours of work at most
+MAX_PERFT_DEPTH = 4        # perft(4) from the start takes minutes; 5 would take hours
+MAX_STATES = 10**9
+MAX_SECONDS = 24 * 3600.0
+MAX_MOVES_TEXT = 200_000   # characters of --moves (thousands of moves)
+MAX_POSITION_TEXT = 2_000  # characters of --position (a real one has about 120)
 
 
 class UsageError(Exception):
@@ -56,21 +72,37 @@ def new_game(game_id: str, seed=None, deck: str | None = None,
     if issubclass(cls, CardGame):
         if position is not None:
             raise UsageError(f"{game_id} takes --seed or --deck, not --position")
+        if seed is not None and deck is not None:
+            raise UsageError("give --seed or --deck, not both")
         if deck is not None:
             return cls(deck=deck)
         return cls(seed=check_seed(1 if seed is None else seed))
     if deck is not None:
         raise UsageError(f"{game_id} takes --position, not --deck")
+    if seed is not None:
+        raise UsageError(f"{game_id} takes --position, not --seed (it has no deals)")
     if position is not None:
-        return cls.from_position(position)
+        if len(position) > MAX_POSITION_TEXT:
+            raise UsageError(f"--position is at most {MAX_POSITION_TEXT} characters")
+        try:
+            return cls.from_position(position)
+        except RoundTableError:
+            raise
+        except ValueError as exc:
+            # The position parser (game/camelot_position.py) still calls int() on
+            # what str.isdigit() let through ("²", 5,000 digits); until it reads
+            # its numbers with game.parsing, say so in one line here.
+            raise BadPositionError(f"not a position string: {_one_line(exc)}") from None
     return cls()
 
 
 def split_moves(text: str) -> list[str]:
     """'1.F7-F8 F11-F9 2.D7-F7' or 't W>c5' → move texts (numbers dropped)."""
+    if len(text) > MAX_MOVES_TEXT:
+        raise UsageError(f"--moves is at most {MAX_MOVES_TEXT} characters")
     words = []
     for word in text.replace(",", " ").split():
-        word = re.sub(r"^\d+\.+", "", word)
+        word = re.sub(r"^[0-9]+\.+", "", word)
         if word:
             words.append(word)
     return words
@@ -84,6 +116,17 @@ def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _number(what: str, low, high, kind=parse_int):
+    """An argparse type: the number read by game.parsing, or one clear line."""
+    def read(text: str):
+        try:
+            return kind(text, what, low, high)
+        except RoundTableError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    read.__name__ = what
+    return read
 
 
 def _add_start(p: argparse.ArgumentParser) -> None:
@@ -106,22 +149,25 @@ def build_parser() -> argparse.ArgumentParser:
     camelot_cli.add_play_options(p)
     s = sub.add_parser("simulate", help="the computer player over many deals")
     s.add_argument("game")
-    s.add_argument("--deals", required=True, type=int)
-    s.add_argument("--seed", default="1", help="first deal number (default 1)")
+    s.add_argument("--deals", required=True, type=_number("--deals", 1, MAX_DEALS))
+    s.add_argument("--seed", default=None, help="first deal number (default 1)")
     s.add_argument("--json", action="store_true")
     f = sub.add_parser("perft", help="board-game move counts to a depth")
-    f.add_argument("--depth", type=int, default=3)
+    f.add_argument("--depth", type=_number("--depth", 0, MAX_PERFT_DEPTH), default=3)
     f.add_argument("--position")
     f.add_argument("--json", action="store_true")
     v = sub.add_parser("solve", help="solve a patience deal exactly")
     v.add_argument("game", help="camelot-solitaire, hamilton or clock")
     v.add_argument("--seed", help="deal number")
     v.add_argument("--deck", help='deck order, top card first: "AS 10H …"')
-    v.add_argument("--max-states", type=int, default=None,
+    v.add_argument("--max-states", type=_number("--max-states", 1, MAX_STATES), default=None,
                    help="give up (unknown) after this many states")
-    v.add_argument("--max-seconds", type=float, default=None,
+    v.add_argument("--max-seconds", default=None,
+                   type=_number("--max-seconds", 0.0, MAX_SECONDS,
+                                lambda t, w, lo, hi: parse_float(t, w, lo, hi, low_open=True)),
                    help="give up (unknown) after this many seconds")
     v.add_argument("--json", action="store_true")
+    add_serve_parser(sub, _number)
     camelot_cli.add_commands(sub)
     return parser
 
@@ -136,7 +182,7 @@ def _summary(game: Game) -> dict:
 
 def cmd_games(args) -> int:
     from . import GAMES, is_available
-    rows = [{"id": gid, "title": GAMES[gid][2], "available": is_available(gid)} for gid in GAME_IDS]
+    rows = [{"id": gid, "title": GAMES[gid].title, "available": is_available(gid)} for gid in GAME_IDS]
     if args.json:
         print(json.dumps(rows))
     else:
@@ -147,6 +193,7 @@ def cmd_games(args) -> int:
 
 def cmd_moves(args) -> int:
     game = new_game(args.game, args.seed, args.deck, args.position)
+    game.settle()
     moves = [game.move_text(m) for m in game.legal_moves()]
     if args.json:
         print(json.dumps({**_summary(game), "moves": moves}))
@@ -175,6 +222,7 @@ def cmd_play(args) -> int:
             else:
                 print(f"error: {message}", file=sys.stderr)
             return EXIT_ILLEGAL
+    game.settle()                 # end checks kept out of play() (Hamilton's dead ends)
     if args.write_record is not None:
         camelot_cli.write_played(game, args, record, bool(extra))
     summary = _summary(game)
@@ -189,10 +237,12 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    if args.deals < 1:
-        raise UsageError("--deals must be at least 1")
-    first = check_seed(args.seed)
     cls = game_class(args.game)
+    if not issubclass(cls, CardGame) and args.seed is not None:
+        raise UsageError(f"{args.game} takes no --seed (it has no deals)")
+    first = check_seed(1 if args.seed is None else args.seed)
+    if first + args.deals - 1 > MAX_SEED:
+        raise UsageError(f"deal numbers stop at {MAX_SEED}: start lower or play fewer deals")
     wins = draws = 0
     total_score = 0
     started = time.perf_counter()
@@ -206,6 +256,7 @@ def cmd_simulate(args) -> int:
             if move is None:
                 break
             game.play(move)
+        game.settle()
         wins += game.status is Status.WON
         draws += game.status is Status.DRAW
         total_score += game.score
@@ -225,12 +276,10 @@ def cmd_simulate(args) -> int:
 
 def cmd_perft(args) -> int:
     try:
-        from .camelot_board import CamelotBoard, perft
+        from .camelot_board import perft
     except ModuleNotFoundError:
         raise UsageError("perft needs the board game, which is not available yet") from None
-    if args.depth < 0:
-        raise UsageError("--depth must be 0 or more")
-    board = CamelotBoard.from_position(args.position) if args.position else CamelotBoard()
+    board = new_game("camelot-board", position=args.position)
     rows = []
     for depth in range(1, args.depth + 1):
         started = time.perf_counter()
@@ -247,16 +296,11 @@ def cmd_perft(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from .solver_common import SOLVER_MODULES, solver_for
-    if args.game not in SOLVER_MODULES:
+    from . import SOLVER_IDS
+    from .solver_common import solver_for
+    if args.game not in SOLVER_IDS:
         game_class(args.game)                          # unknown game: its own message
-        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_MODULES)}")
-    if args.max_states is not None and args.max_states < 1:
-        raise UsageError("--max-states must be at least 1")
-    if args.max_seconds is not None and args.max_seconds <= 0:
-        raise UsageError("--max-seconds must be more than 0")
-    if args.seed is not None and args.deck is not None:
-        raise UsageError("give --seed or --deck, not both")
+        raise UsageError(f"no solver for {args.game}; solvers: {', '.join(SOLVER_IDS)}")
     game = new_game(args.game, args.seed, args.deck)
     solve = solver_for(args.game)
     kwargs = {"max_seconds": args.max_seconds}
@@ -277,13 +321,38 @@ def cmd_solve(args) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "games": cmd_games, "moves": cmd_moves, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft, **camelot_cli.COMMANDS}
+            "simulate": cmd_simulate, "perft": cmd_perft, "serve": cmd_serve,
+            **camelot_cli.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()          # a closed pipe shows here, not at exit
+        return code
     except (UsageError, RoundTableError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        quiet_broken_pipe()
+        return EXIT_BROKEN_PIPE
+
+
+def _one_line(exc: Exception) -> str:
+    """An error as one line, whatever text it quotes."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 300 else text[:300] + "…"
+
+
+def quiet_broken_pipe() -> None:
+    """The reader of our output went away (``| head``): say nothing more, and
+    let Python's exit not complain while flushing what is left."""
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -20,13 +20,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .base import CardFlipped, CardGame, CardMoved, Status
+from .base import CardFlipped, CardGame, CardMoved, PileMove, Status
 from .cards import Card
 from .errors import BadDeckError, NotationError
-from .solitaire_common import DeckStart
+from .parsing import shown
+from .solitaire_common import DeckStart, squeeze
 
 CENTRE = "centre"
 HOURS = range(1, 13)
+HOUR_TEXTS = tuple(str(h) for h in HOURS)      # "1" … "12": the hours as written
 
 
 def hour_pile(hour: int) -> str:
@@ -44,7 +46,7 @@ def pile_words(pile: str) -> str:
 
 
 @dataclass(frozen=True)
-class ClockMove:
+class ClockMove(PileMove):
     """Put ``card`` (the centre's top card) on pile ``target``."""
 
     card: Card
@@ -56,6 +58,7 @@ class Clock(DeckStart, CardGame[ClockMove]):
     game_id = "clock"
     title = "Clock"
     max_score = 48
+    move_types = (ClockMove,)
 
     def __init__(self, seed: int | str | None = None,
                  deck: list[Card] | str | None = None) -> None:
@@ -111,11 +114,13 @@ class Clock(DeckStart, CardGame[ClockMove]):
         return [ClockMove(card, home_of(card))]
 
     def _why_illegal(self, move: ClockMove) -> str:
+        if move.target not in self._piles:
+            return f"there is no pile {shown(move.target)}: the hours are clock:1 … clock:12"
         card = self.centre_card
         if move.card != card:
-            return f"{move.card.code} is not the centre card ({card.code} is)"
+            return f"the {move.card.name} is not the centre card (the {card.name} is)"
         where = "stays in the centre" if card.rank == 13 else f"goes to {card.rank} o'clock"
-        return f"{card.code} {where}, not to {pile_words(move.target)}"
+        return f"the {card.name} {where}, not to {pile_words(move.target)}"
 
     def _apply(self, move: ClockMove) -> tuple:
         events: list = []
@@ -148,25 +153,41 @@ class Clock(DeckStart, CardGame[ClockMove]):
         return f"{move.card.code}-{target}"
 
     def parse_move(self, text: str) -> ClockMove:
-        words = text.strip().upper().split("-")
+        words = squeeze(text).upper().split("-")
         if len(words) > 2 or not words[0]:
-            raise NotationError(f"not a Clock move: {text!r} (expected e.g. 7H-7 or KS-C)")
+            raise NotationError(f"not a Clock move: {shown(text)} (expected e.g. 7H-7 or KS-C)")
         try:
             card = Card.parse(words[0])
         except BadDeckError:
-            raise NotationError(f"not a Clock move: {text!r} (expected e.g. 7H-7 or KS-C)") from None
+            raise NotationError(f"not a Clock move: {shown(text)} (expected e.g. 7H-7 or KS-C)") from None
         if len(words) == 1:
             return ClockMove(card, home_of(card))
         where = words[1]
         if where == "C":
             return ClockMove(card, CENTRE)
-        if where.isdigit() and 1 <= int(where) <= 12:
+        if where in HOUR_TEXTS:
             return ClockMove(card, hour_pile(int(where)))
-        raise NotationError(f"not a Clock pile: {where!r} (1 … 12 or C)")
+        raise NotationError(f"not a Clock pile: {shown(where)} (1 … 12 or C)")
 
     def target_of_pile_click(self, pile: str) -> ClockMove:
         """The move a player means by clicking/dropping on ``pile``."""
         return ClockMove(self.centre_card, pile)
+
+    def click_move(self, pile: str) -> ClockMove | None:
+        """A click on an hour: the centre card goes there (``play`` says why
+        when it does not belong there)."""
+        return ClockMove(self.centre_card, pile) if pile in self._piles and pile != CENTRE else None
+
+    def move_between(self, source: str, count: int, target: str) -> ClockMove | None:
+        """The centre card dropped on an hour goes there (legal or not); dropped
+        back on the centre it stays there when it is a king, and otherwise the
+        drop means nothing."""
+        if source != CENTRE or count != 1 or target not in self._piles:
+            return None
+        card = self.centre_card
+        if target == CENTRE and home_of(card) != CENTRE:
+            return None
+        return ClockMove(card, target)
 
     def computer_move(self, rng: random.Random | None = None) -> ClockMove | None:
         moves = self.legal_moves()

@@ -21,6 +21,11 @@ class BadSeedError(RoundTableError):
     """A deal number that is not a non-negative whole number."""
 
 
+class BadNumberError(RoundTableError):
+    """A number written outside the program (command line, file) that is not
+    plain ASCII digits, too long, not finite or out of its stated range."""
+
+
 class BadPositionError(RoundTableError):
     """A position string (board game) that does not parse."""
 

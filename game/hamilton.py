@@ -32,27 +32,33 @@ Notation (case and spaces do not matter; piles are numbered from 0 like their id
     ``f1>f2``      a foundation's top card to another foundation (a lone start card)
     Long pile ids are read too: ``tableau:3>foundation:1``, ``chooser>f0``.
 
-Dead ends: the game ends as lost (with a reason) when no legal move is left, or
-when the stock is empty and a breadth-first search over every position reachable
-without dealing (tableau order ignored; at most ``SEARCH_LIMIT`` positions)
-proves that no position with more foundation cards can be reached. When the
-search gives up (more positions than the limit) the game stays in play and
-``dead_end_reason`` is '' — a dead end that big is not reported (the computer
-player then returns None). The search runs inside ``play`` once the stock is
-empty: usually a few milliseconds, rarely up to about a second; a way to more
-foundation cards, once found, is remembered, so following it costs nothing.
-While the stock holds cards a deal is always possible and nothing is claimed.
+Dead ends: ``play`` ends the game as lost at once when no legal move is left
+(it stays in the microseconds). Whether the moves left can still help is a
+breadth-first search over every position reachable without dealing (tableau
+order ignored; at most ``SEARCH_LIMIT`` positions), usually a few milliseconds,
+rarely up to about a second, so it runs apart from ``play``: once the stock is
+empty, ``dead_end_pending`` is True until someone checks the position, either
+``game.check_dead_end()`` (or ``game.settle()``) right here, or a background
+worker running ``dead_end_verdict(game.to_json())`` whose answer goes back to
+``game.apply_dead_end_verdict(verdict)``. When the search proves that no
+position with more foundation cards can be reached, the game ends as lost with
+a reason. When it gives up (more positions than the limit) the game stays in
+play and ``dead_end_reason`` is '' — a dead end that big is not reported (the
+computer player then returns None). A way to more foundation cards, once found,
+is remembered, so following it costs nothing. While the stock holds cards a
+deal is always possible and nothing is claimed.
 """
 from __future__ import annotations
 
 import random
 from collections import deque
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Optional, Union
+from typing import ClassVar, Iterator, NamedTuple, Optional, Union
 
-from .base import CardGame, CardMoved, Status
+from .base import CardGame, CardMoved, PileMove, Status
 from .cards import FULL_DECK, RANK_NAMES, SUIT_NAMES, SUITS, Card
 from .errors import IllegalMoveError, NotationError
+from .parsing import parse_int, shown
 from .solitaire_common import DeckStart, KeptStatus, squeeze
 
 TABLEAU_COUNT = 7
@@ -119,23 +125,21 @@ def rank_name(rank: int) -> str:
 
 # --- moves ---------------------------------------------------------------------
 @dataclass(frozen=True)
-class TurnChooser:
+class TurnChooser(PileMove):
     card: Optional[Card]
     source: ClassVar[str] = "stock"
     target: ClassVar[str] = "chooser"
-    count: ClassVar[int] = 1
 
 
 @dataclass(frozen=True)
-class ChooseStart:
+class ChooseStart(PileMove):
     card: Optional[Card]
     target: str
     source: ClassVar[str] = "chooser"
-    count: ClassVar[int] = 1
 
 
 @dataclass(frozen=True)
-class DealRow:
+class DealRow(PileMove):
     card: Optional[Card]
     count: int
     source: ClassVar[str] = "stock"
@@ -143,7 +147,7 @@ class DealRow:
 
 
 @dataclass(frozen=True)
-class MoveCards:
+class MoveCards(PileMove):
     card: Optional[Card]
     source: str
     target: str
@@ -151,6 +155,26 @@ class MoveCards:
 
 
 HamiltonMove = Union[TurnChooser, ChooseStart, DealRow, MoveCards]
+
+
+class HamiltonState(NamedTuple):
+    """A whole position (what undo keeps): immutable, fields by name."""
+
+    stock: tuple[Card, ...]
+    chooser: Card | None
+    shown: int
+    start_rank: int | None
+    foundations: tuple[tuple[Card, ...], ...]
+    tableau: tuple[tuple[Card, ...], ...]
+    status: Status
+    reason: str
+
+    @property
+    def score(self) -> int:
+        return sum(map(len, self.foundations))
+
+
+_INDEXES = tuple(str(i) for i in range(TABLEAU_COUNT))   # "0" … "6": the pile numbers written
 
 
 def tableau_id(i: int) -> str:
@@ -169,11 +193,13 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
     """The game. Public state for a UI: ``piles()``, ``start_rank`` (None until
     chosen), ``choices_left``, ``chooser``, ``stock_count``, ``score``,
     ``max_score``, ``status``, ``status_reason``, ``dead_end_reason``,
+    ``dead_end_pending``, ``check_dead_end()``, ``apply_dead_end_verdict(v)``,
     ``group_size(i)``, ``foundation_moves_from(pile)``, ``deal_events()``."""
 
     game_id = "hamilton"
     title = "Hamilton"
     max_score = MAX_SCORE
+    move_types = (TurnChooser, ChooseStart, DealRow, MoveCards)
 
     def __init__(self, seed: object = None, deck: object = None) -> None:
         CardGame.__init__(self)
@@ -195,6 +221,7 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         # (tableau codes, heights) → steps of a known way to more foundation cards;
         # facts about positions, so undo leaves them and restart clears them
         self._ways: dict[tuple, list] = {}
+        self._checked_positions: set[str] = set()   # searched: a way on, or too big to tell
 
     def deal_events(self) -> tuple:
         """The opening deal as events (stock → tableau, in dealing order), for a
@@ -232,17 +259,26 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
     def score(self) -> int:
         return sum(len(f) for f in self.foundations)
 
-    def _snapshot(self):
-        return (tuple(self._stock), self.chooser, self.shown, self.start_rank,
-                tuple(map(tuple, self.foundations)), tuple(map(tuple, self.tableau)),
-                self._status, self._reason)
+    def _snapshot(self) -> HamiltonState:
+        return HamiltonState(tuple(self._stock), self.chooser, self.shown, self.start_rank,
+                             tuple(map(tuple, self.foundations)), tuple(map(tuple, self.tableau)),
+                             self._status, self._reason)
 
-    def _restore(self, snap) -> None:
-        (stock, self.chooser, self.shown, self.start_rank, foundations, tableau,
-         self._status, self._reason) = snap
-        self._stock = list(stock)
-        self.foundations = [list(f) for f in foundations]
-        self.tableau = [list(p) for p in tableau]
+    def _restore(self, snap: HamiltonState) -> None:
+        self.chooser, self.shown, self.start_rank = snap.chooser, snap.shown, snap.start_rank
+        self._status, self._reason = snap.status, snap.reason
+        self._stock = list(snap.stock)
+        self.foundations = [list(f) for f in snap.foundations]
+        self.tableau = [list(p) for p in snap.tableau]
+
+    def states_played(self) -> tuple[HamiltonState, ...]:
+        """The position before each move of ``records``, oldest first."""
+        return tuple(snapshot for snapshot, _ in self._undo)
+
+    @property
+    def state(self) -> HamiltonState:
+        """The position now, as an immutable value."""
+        return self._snapshot()
 
     def group_size(self, i: int) -> int:
         """How many cards at the top of tableau pile i move as one group."""
@@ -307,10 +343,10 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
 
     # --- playing ---------------------------------------------------------------
     def _pile(self, pile_id: str) -> list[Card]:
-        kind, _, index = pile_id.partition(":")
+        kind, _, index = pile_id.partition(":") if isinstance(pile_id, str) else ("", "", "")
         piles = {"tableau": self.tableau, "foundation": self.foundations}.get(kind)
-        if piles is None or not index.isdigit() or int(index) >= len(piles):
-            raise IllegalMoveError(f"there is no pile {pile_id!r}")
+        if piles is None or index not in _INDEXES[:len(piles)]:
+            raise IllegalMoveError(f"there is no pile {shown(pile_id)}")
         return piles[int(index)]
 
     def _apply(self, move: HamiltonMove) -> tuple:
@@ -355,14 +391,63 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         return tuple(events)
 
     def _check_end(self) -> None:
+        """What ``play`` decides at once (microseconds): won, or lost with no
+        legal move left. Whether the moves left can still help is the dead-end
+        search, run apart: ``check_dead_end`` / ``dead_end_verdict``."""
         if self.score == MAX_SCORE:
             self._status, self._reason = Status.WON, "all 52 cards are on the foundations"
-        elif not self._stock:
-            verdict, _ = self._progress(self.score)
-            if verdict is False:
-                self._status = Status.LOST
-                self._reason = ("no moves left" if not self._legal_moves() else
-                                "no sequence of moves can put another card on the foundations")
+        elif not self._stock and not self._legal_moves():
+            self._status, self._reason = Status.LOST, "no moves left"
+
+    # --- the dead-end search (kept out of play: it may take a second) -------------
+    @property
+    def dead_end_pending(self) -> bool:
+        """True when the position on the table may be a dead end no one has
+        checked yet: the stock is empty and the game is still in play."""
+        return (self._status is Status.PLAYING and self.start_rank is not None
+                and not self._stock and self.position_key() not in self._checked_positions)
+
+    def position_key(self) -> str:
+        """The position as the dead-end search sees it (tableau piles, bottom
+        first, and the foundations' heights), as text: what a verdict names."""
+        tableau, heights = self._search_state()
+        piles = "/".join(" ".join(CARD[c].code for c in pile) for pile in tableau)
+        return f"{self.start_rank}|{piles}|{','.join(map(str, heights))}|{len(self._stock)}"
+
+    def check_dead_end(self, limit: int = SEARCH_LIMIT) -> bool:
+        """Run the dead-end search here and now (a command line, a test, a worker):
+        True when it proved the game lost (the status is then LOST with its
+        reason). Takes up to about a second; a screen calls it off the frame
+        loop through ``dead_end_verdict`` and ``apply_dead_end_verdict``."""
+        if not self.dead_end_pending:
+            return self.is_dead_end()
+        return self.apply_dead_end_verdict(self._dead_end_verdict(limit))
+
+    def _dead_end_verdict(self, limit: int) -> dict:
+        verdict, _ = self._progress(self.score, limit)
+        reason = "no sequence of moves can put another card on the foundations"
+        return {"position": self.position_key(),
+                "dead_end": {True: False, False: True, None: None}[verdict],
+                "reason": reason if verdict is False else ""}
+
+    def apply_dead_end_verdict(self, verdict: dict) -> bool:
+        """Take a verdict from ``dead_end_verdict``: when it is about the position
+        on the table and proves a dead end, the game ends as lost with its
+        reason. A verdict about another position (the game moved on) changes
+        nothing. True when the game is now lost by it."""
+        if not isinstance(verdict, dict) or verdict.get("position") != self.position_key():
+            return False
+        if self._status is not Status.PLAYING:
+            return self.is_dead_end()
+        if verdict.get("dead_end") is True:
+            self._status, self._reason = Status.LOST, str(verdict.get("reason", ""))
+            return True
+        self._checked_positions.add(verdict["position"])   # a way on, or too big to tell
+        return False
+
+    def settle(self) -> Status:
+        self.check_dead_end()
+        return self.status
 
     def _search_state(self) -> tuple[tuple, tuple]:
         return tuple(tuple(CODE[c] for c in p) for p in self.tableau), self._heights()
@@ -393,6 +478,7 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
             return [m for m in self.legal_moves() if isinstance(m, ChooseStart)][:1]
         if not pile.startswith("tableau:") or self.start_rank is None:
             return []
+        self._pile(pile)                              # a pile id of ours, or IllegalMoveError
         i = int(pile.split(":")[1])
         snapshot, moves = self._snapshot(), []
         try:
@@ -407,6 +493,57 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         finally:
             self._restore(snapshot)
         return moves
+
+    # --- what a card table asks --------------------------------------------------
+    def max_pick_up(self, pile: str) -> int:
+        """A tableau pile's movable group; one card elsewhere (a foundation's
+        top card, the chooser card)."""
+        if pile.startswith("tableau:") and self.start_rank is not None:
+            return group_len([CODE[c] for c in self._pile(pile)], self.start_rank)
+        return 1
+
+    def can_pick_up(self, pile: str, count: int = 1) -> bool:
+        """The chooser card; once the start card is chosen, a foundation's top
+        card or a group at the top of a tableau pile."""
+        if self._status is not Status.PLAYING or count < 1:
+            return False
+        if pile == "chooser":
+            return self.chooser is not None and count == 1
+        if self.start_rank is None or not pile.startswith(("tableau:", "foundation:")):
+            return False
+        return count <= len(self._pile(pile)) and count <= self.max_pick_up(pile)
+
+    def why_not_pick_up(self, pile: str, count: int = 1) -> str:
+        if pile in ("stock", "chooser"):
+            return ""
+        if self.start_rank is None:
+            return "choose a start card first: click the stock to show one"
+        if pile.startswith("tableau:"):
+            return "only the top card, or a run in sequence and in one suit, moves"
+        return ""
+
+    def click_move(self, pile: str) -> HamiltonMove | None:
+        """The stock: show a start card (or decline the one shown), or deal."""
+        if pile != "stock":
+            return None
+        top = self._stock[0] if self._stock else None
+        if self.start_rank is None:
+            return TurnChooser(top)
+        return DealRow(top, min(TABLEAU_COUNT, len(self._stock)))
+
+    def move_between(self, source: str, count: int, target: str) -> HamiltonMove | None:
+        """Cards of a tableau pile or a foundation onto another such pile; the
+        chooser card onto a foundation."""
+        if not target.startswith(("tableau:", "foundation:")):
+            return None
+        if source == "chooser":
+            return ChooseStart(self.chooser, target) if target.startswith("foundation:") else None
+        if not source.startswith(("tableau:", "foundation:")):
+            return None
+        pile = self._pile(source)
+        self._pile(target)
+        card = pile[-count] if 1 <= count <= len(pile) else None
+        return MoveCards(card, source, target, count)
 
     # --- messages --------------------------------------------------------------
     def _why_illegal(self, move: HamiltonMove) -> str:
@@ -493,22 +630,22 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
             source, _, count = parts[0].partition(":")
             source = self._pile_ref(source, "tf", text)
             target = self._pile_ref(parts[1], "tf", text)
-            if count and not count.isdigit():
-                raise NotationError(f"bad card count {count!r} in {text!r}")
-            n = int(count) if count else 1
+            n = parse_int(count, f"the card count in {shown(text)}", 1, 13,
+                          NotationError) if count else 1
             pile = self._pile(source)
             card = pile[-n] if 1 <= n <= len(pile) else None
             return MoveCards(card, source, target, n)
-        raise NotationError(f"cannot read Hamilton move {text!r}: write t, ch>f0, d, "
+        raise NotationError(f"cannot read Hamilton move {shown(text)}: write t, ch>f0, d, "
                             f"t3>t5, t3:2>t5, t2>f1 or f1>t4")
 
     @staticmethod
     def _pile_ref(ref: str, kinds: str, text: str) -> str:
-        if len(ref) >= 2 and ref[0] in kinds and ref[1:].isdigit():
+        if len(ref) >= 2 and ref[0] in kinds and ref[1:] in _INDEXES:
             index, limit = int(ref[1:]), TABLEAU_COUNT if ref[0] == "t" else FOUNDATION_COUNT
             if index < limit:
                 return (tableau_id if ref[0] == "t" else foundation_id)(index)
-        raise NotationError(f"no pile {ref!r} in {text!r}: tableau t0–t6, foundations f0–f3")
+        raise NotationError(f"no pile {shown(ref)} in {shown(text)}: "
+                            f"tableau t0–t6, foundations f0–f3")
 
     # --- computer player -------------------------------------------------------
     def computer_move(self, rng: random.Random | None = None) -> HamiltonMove | None:
@@ -518,6 +655,22 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         more foundation card (breadth-first search, no deals); else deal; None
         when none of these is left. Deterministic: ``rng`` is not needed."""
         return choose_move(self)
+
+
+def dead_end_verdict(data: dict, limit: int = SEARCH_LIMIT) -> dict:
+    """The dead-end search as a JSON-in, JSON-out job for a background worker.
+
+    ``data`` is ``game.to_json()``. The answer is ``{"position": …, "dead_end":
+    true | false | null, "reason": …}``: true when no sequence of moves without
+    dealing can put another card on the foundations (null: the search gave up
+    after ``limit`` positions). Hand it to ``game.apply_dead_end_verdict``.
+    Raises BadSaveError for data that is not a Hamilton game.
+    """
+    game = Hamilton.from_json(data)
+    if not game.dead_end_pending:
+        return {"position": game.position_key(), "dead_end": game.is_dead_end(),
+                "reason": game.dead_end_reason}
+    return game._dead_end_verdict(limit)
 
 
 def _short(pile: str) -> str:
@@ -617,7 +770,7 @@ def choose_move(game: Hamilton) -> HamiltonMove | None:
     tableau, heights = game._search_state()
     options = list(successors(tableau, heights, start))
     seen = _seen_positions(game)
-    stock = len(game._stock)
+    stock = game.stock_count
     ups = [m for m, t, h in options if m[0] == "tf" and _key(t, h, stock) not in seen]
     if ups:  # the biggest group to the foundations, leftmost pile first
         return _real_move(game, max(ups, key=lambda m: (m[2], -m[1])))
@@ -625,8 +778,8 @@ def choose_move(game: Hamilton) -> HamiltonMove | None:
     # met since the last deal (so that a card taken down is not just put back).
     # Tried before dealing, which covers every pile. (Greedy tableau tidying by a
     # heuristic was tried and won fewer deals than this.)
-    best = max([game.score] + [sum(map(len, snap[4])) for snap, _ in game._undo
-                               if len(snap[0]) == stock])
+    best = max([game.score] + [state.score for state in game.states_played()
+                               if len(state.stock) == stock])
     verdict, steps = game._progress(best, SEARCH_LIMIT // 2 if stock else SEARCH_LIMIT)
     if verdict:
         return _real_move(game, steps[0][0])
@@ -641,18 +794,17 @@ def _key(tableau: tuple, heights: tuple, stock: int) -> tuple:
 def _seen_positions(game: Hamilton) -> set:
     """Positions met so far in this game (from the undo history), to avoid cycling."""
     seen = set()
-    for snapshot, _ in game._undo:
-        stock, _, _, start, foundations, tableau = snapshot[:6]
-        if start is None:
+    for state in game.states_played():
+        if state.start_rank is None:
             continue
         heights = [0] * 4
-        for pile in foundations:
+        for pile in state.foundations:
             if pile:
                 heights[SUITS.index(pile[0].suit)] = len(pile)
-        codes = tuple(tuple(CODE[c] for c in p) for p in tableau)
-        seen.add(_key(codes, tuple(heights), len(stock)))
+        codes = tuple(tuple(CODE[c] for c in p) for p in state.tableau)
+        seen.add(_key(codes, tuple(heights), len(state.stock)))
     tableau, heights = game._search_state()
-    seen.add(_key(tableau, heights, len(game._stock)))
+    seen.add(_key(tableau, heights, game.stock_count))
     return seen
 
 

@@ -11,6 +11,9 @@ import re
 from .base import Status
 from .cards import Card, check_seed, deck_for_seed, deck_text, parse_deck
 from .errors import BadDeckError, BadSaveError, NotationError
+from .parsing import shown
+
+MAX_MOVE_TEXT = 60     # no move of ours is written in more characters
 
 
 class DeckStart:
@@ -68,10 +71,22 @@ class KeptStatus:
 
 
 def squeeze(text: object) -> str:
-    """Notation as the parsers read it: a string, lower case, no spaces."""
+    """Notation as the parsers read it: a string, lower case, no spaces.
+    Anything else, or text too long to be a move, is a NotationError."""
     if not isinstance(text, str):
         raise NotationError(f"a move is written as text, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_TEXT:
+        raise NotationError(f"not a move: {shown(text)} is over {MAX_MOVE_TEXT} characters")
     return re.sub(r"\s+", "", text).lower()
+
+
+def notation_number(digits: str, what: str, count: int, text: str) -> int:
+    """A pile or cell number inside a move (``5`` of ``w>c5``): ASCII digits,
+    0 … count-1; a NotationError naming the move otherwise."""
+    if len(digits) > 3 or not re.fullmatch(r"[0-9]+", digits) or int(digits) >= count:
+        raise NotationError(f"no {what} {shown(digits)} in {shown(text)}: "
+                            f"they are numbered 0–{count - 1}")
+    return int(digits)
 
 
 def card_words(card: Card | None) -> str:

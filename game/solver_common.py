@@ -10,8 +10,12 @@ effectively reveals), and answers
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
+
+from . import GAMES, SOLVER_IDS
+from .errors import BadNumberError, UnknownGameError
 
 WINNABLE = "winnable"
 NOT_WINNABLE = "not winnable"
@@ -64,6 +68,16 @@ class Budget:
     states: int = 0
     started: float = field(default_factory=time.perf_counter)
 
+    def __post_init__(self) -> None:
+        # nan compares false with everything: a nan limit would never stop a search
+        if self.max_states is not None and (type(self.max_states) is not int or self.max_states < 1):
+            raise BadNumberError(f"a state limit is a whole number at least 1, not {self.max_states!r}")
+        if self.max_seconds is not None and (
+                isinstance(self.max_seconds, bool) or not isinstance(self.max_seconds, (int, float))
+                or not math.isfinite(self.max_seconds) or self.max_seconds <= 0):
+            raise BadNumberError(f"a time limit is a finite number of seconds more than 0, "
+                                 f"not {self.max_seconds!r}")
+
     def tick(self) -> None:
         self.states += 1
         if self.max_states is not None and self.states > self.max_states:
@@ -105,14 +119,9 @@ def game_for(game_class, game_or_deck):
     return game_class(deck=game_or_deck)
 
 
-SOLVER_MODULES = {"camelot-solitaire": "game.camelot_solver",
-                  "hamilton": "game.hamilton_solver",
-                  "clock": "game.clock_solver"}
-
-
 def solver_for(game_id: str):
-    """The ``solve`` function of a game (ValueError when it has no solver)."""
-    import importlib
-    if game_id not in SOLVER_MODULES:
-        raise ValueError(f"no solver for {game_id!r}; solvers: {', '.join(SOLVER_MODULES)}")
-    return importlib.import_module(SOLVER_MODULES[game_id]).solve
+    """The ``solve`` function of a game (UnknownGameError, a ValueError, when
+    it has no solver)."""
+    if not isinstance(game_id, str) or game_id not in SOLVER_IDS:
+        raise UnknownGameError(f"no solver for {game_id!r}; solvers: {', '.join(SOLVER_IDS)}")
+    return GAMES[game_id].solve_function()

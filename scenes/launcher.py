@@ -3,8 +3,11 @@
     roundtable [--game ID] [--seed N] [--windowed | --fullscreen] [--demo [ID]]
                [--size WxH] [--frames N] [--screenshot FILE]
     roundtable --timedemo ID [--size 1920x1080] [--frames 600]
+    roundtable --record FILE            (replay a Camelot game record)
 
-Bad input is one clear line and exit code 2, never a traceback.
+Bad input is one clear line and exit code 2, never a traceback; every number
+is read by ``game.parsing`` (ASCII digits, bounded, in a stated range). Ctrl-C
+ends the program quietly (exit 130).
 """
 from __future__ import annotations
 
@@ -15,6 +18,9 @@ import time
 
 STARTED = time.perf_counter()
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+MAX_FRAMES = 1_000_000     # --frames: about 4.6 hours at 60 frames a second
+MAX_SIDE = 16384
 
 
 class UsageError(Exception):
@@ -26,19 +32,71 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def parse_size(text: str) -> tuple[int, int]:
+def _number(text: str, what: str, low: int, high: int) -> int:
+    """A number of the command line, read by the engine's one number parser."""
+    from game.errors import RoundTableError  # start-up: see resolve()
+    from game.parsing import parse_int
     try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise UsageError(f"size must look like 1920x1080, not {text!r}") from None
-    if not (320 <= w <= 16384 and 240 <= h <= 16384):
-        raise UsageError(f"size {text!r} is out of range (320x240 … 16384x16384)")
+        return parse_int(text, what, low, high)
+    except RoundTableError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    from game.parsing import shown  # start-up: see resolve()
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
+        raise UsageError(f"size must look like 1920x1080, not {shown(text)}")
+    w, h = int(parts[0]), int(parts[1])
+    if not (320 <= w <= MAX_SIDE and 240 <= h <= MAX_SIDE):
+        raise UsageError(f"size {shown(text)} is out of range (320x240 … 16384x16384)")
     return (w, h)
 
 
+def check_screenshot(path: str) -> str:
+    """--screenshot: a PNG file to write, in a folder that exists."""
+    from game.parsing import shown  # start-up: see resolve()
+    if not path or "\0" in path or len(path) > 4096:
+        raise UsageError(f"--screenshot needs a file name, not {shown(path)}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"--screenshot {shown(path)} is a folder, not a file")
+    if os.path.exists(path) and not os.path.isfile(path):   # a FIFO would block, a device …
+        raise UsageError(f"--screenshot {shown(path)} is not a regular file")
+    if not os.path.isdir(folder):
+        raise UsageError(f"--screenshot: there is no folder {shown(folder)}")
+    existed = os.path.exists(path)
+    try:                            # a name too long, a read-only disk …: found now, not at the end
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--screenshot {shown(path)} cannot be written: "
+                         f"{exc.strerror or exc}") from None
+    if not existed:
+        os.remove(path)
+    return path
+
+
+def check_record(path: str) -> str:
+    """--record: a Camelot game record whose moves the rules accept."""
+    from game.camelot_record import BadRecordError, read  # start-up: see resolve()
+    from game.errors import RoundTableError
+    from game.parsing import shown
+    if not path or "\0" in path or len(path) > 4096:
+        raise UsageError(f"--record needs a file name, not {shown(path)}")
+    try:
+        read(path).to_game()
+    except BadRecordError as exc:
+        raise UsageError(f"--record: {exc}") from None
+    except RoundTableError as exc:
+        raise UsageError(f"--record {shown(path)}: {exc}") from None
+    return path
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from game import GAME_IDS  # start-up: the engine's list of games, without its modules
     p = _Parser(prog="roundtable", description="Round Table: four classic games")
-    p.add_argument("--game", help="start this game: camelot-solitaire, hamilton, clock, camelot-board")
+    p.add_argument("--game", help=f"start this game: {', '.join(GAME_IDS)}")
     p.add_argument("--seed", help="deal number")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--windowed", action="store_true", help="start in a window")
@@ -46,26 +104,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", nargs="?", const="", metavar="ID",
                    help="the computer plays by itself (a game id, or all in turn)")
     p.add_argument("--size", help="window size, e.g. 1920x1080 (implies a window)")
-    p.add_argument("--frames", type=int, help="run this many frames (1/60 s each) then exit")
+    p.add_argument("--frames", help="run this many frames (1/60 s each) then exit")
     p.add_argument("--screenshot", help="save the last frame to this PNG file")
     p.add_argument("--timedemo", metavar="ID", help="play the demo uncapped and print frame times")
     p.add_argument("--timing", action="store_true", help="print the time to the first frame")
+    p.add_argument("--record", metavar="FILE", help="replay this Camelot game record")
     return p
 
 
 def resolve(args) -> dict:
     """Check everything before a window opens; raise UsageError with one line."""
+    # Imported here, not at the top, for start-up: `--help` and a bad option
+    # answer before the engine and pygame load.
     from game import GAME_IDS, check_game_id
     from game.cards import check_seed
     from game.errors import RoundTableError
-    from scenes.navigation import has_scene
+    from scenes.games import playable_games  # start-up: see above
 
     def playable(game_id: str, what: str) -> str:
         try:
             check_game_id(game_id)
         except RoundTableError as exc:
             raise UsageError(str(exc)) from None
-        if not has_scene(game_id):
+        if game_id not in playable_games():
             raise UsageError(f"{what} {game_id!r} is not playable yet")
         return game_id
 
@@ -81,18 +142,34 @@ def resolve(args) -> dict:
         out["demo"] = playable(args.demo, "demo") if args.demo else (out.get("game") or "all")
     if args.timedemo:
         out["timedemo"] = playable(args.timedemo, "timedemo")
-    if args.frames is not None and args.frames < 1:
-        raise UsageError("--frames must be at least 1")
+    if args.frames is not None:
+        args.frames = _number(args.frames, "--frames", 1, MAX_FRAMES)
     if args.timedemo and args.frames is None:
         args.frames = 600
-    if args.screenshot and args.frames is None:
-        raise UsageError("--screenshot needs --frames (how many frames to run first)")
+    if args.screenshot is not None:
+        if args.frames is None:
+            raise UsageError("--screenshot needs --frames (how many frames to run first)")
+        check_screenshot(args.screenshot)
+    if args.seed is not None and not (out.get("game") or out.get("demo") or args.timedemo):
+        raise UsageError("--seed needs --game, --demo or --timedemo (a deal of which game?)")
+    if args.record is not None:
+        if out.get("game") or out.get("demo") or args.timedemo:
+            raise UsageError("--record replays a record: it does not go with --game, --demo "
+                             "or --timedemo")
+        out["record"] = check_record(args.record)
     out["size"] = parse_size(args.size) if args.size else ((1920, 1080) if args.timedemo else None)
     out["known_games"] = GAME_IDS
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         args = build_parser().parse_args(argv)
@@ -101,8 +178,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"roundtable: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
-    from scenes.app import App, AppOptions
-    from scenes.navigation import open_game, open_menu, playable_games
+    # start-up: the app's modules load once the command line is known to be good
+    from scenes.core.app import App, AppOptions
+    from scenes.games import playable_games  # start-up: as above
+    from scenes.screens.navigation import open_game, open_menu  # start-up: as above
 
     options = AppOptions(game=chosen.get("game"), seed=chosen.get("seed"),
                          fullscreen=True if args.fullscreen else False if args.windowed else None,
@@ -118,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         open_game(app, options.game, seed=options.seed)
     else:
         open_menu(app)
+        if chosen.get("record"):
+            app.navigator.open_replay(chosen["record"])   # over the menu: Back returns there
     code = app.run()
     if args.timing:
         # Wall-clock time of the first frame, so a caller can measure from the
@@ -132,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
               f"p99 {r['p99']:.2f} / max {r['max']:.2f} (first frame {r['first_frame_ms']:.1f})")
         print(f"  main-thread CPU time per frame ms: min {c['min']:.2f} / median {c['median']:.2f} / "
               f"p99 {c['p99']:.2f} / max {c['max']:.2f}")
-    import pygame
+    import pygame  # start-up: loaded by the app by now; named here only to quit it
     pygame.quit()
     return code
 

@@ -6,6 +6,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# Speed is measured in bench/, never in tests: no per-example deadline, which
+# would only make a loaded machine fail a correct example.
+settings.register_profile("roundtable", deadline=None)
+settings.load_profile("roundtable")
 
 
 def pytest_addoption(parser):

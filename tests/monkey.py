@@ -42,12 +42,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from game.base import CardGame, Status  # noqa: E402
-from scenes.app import App, AppOptions  # noqa: E402
-from scenes.game_scene import GameScene  # noqa: E402
-from scenes.menu import MenuScene, SettingsScene  # noqa: E402
-from scenes.navigation import open_menu, playable_games  # noqa: E402
-from scenes.overlays import DialogScene  # noqa: E402
-from scenes.settings import Settings  # noqa: E402
+from scenes.core.app import App, AppOptions  # noqa: E402
+from scenes.table.game_scene import GameScene  # noqa: E402
+from scenes.screens.menu import MenuScene, SettingsScene  # noqa: E402
+from scenes.screens.navigation import open_menu, playable_games  # noqa: E402
+from scenes.core.overlays import DialogScene  # noqa: E402
+from scenes.store.settings import Settings  # noqa: E402
 
 DT = 1 / 60
 STAY_LIMIT = 260          # events in one scene before the monkey walks away
@@ -55,8 +55,8 @@ CHECK_EVERY = 250         # events between routine invariant checks
 # Every scene (by kind) a long enough run must have seen.
 REQUIRED_SCENES = frozenset({"menu", "settings", "demo", "pause", "game-over", "board-setup",
                              *(f"game:{gid}" for gid in playable_games()),
-                             *(["help"] if importlib.util.find_spec("scenes.help_scene") else []),
-                             *(["stats"] if importlib.util.find_spec("scenes.stats_scene") else [])})
+                             *(["help"] if importlib.util.find_spec("scenes.screens.help") else []),
+                             *(["stats"] if importlib.util.find_spec("scenes.screens.statistics") else [])})
 
 KEYS = [pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN,
         pygame.K_SPACE, pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_TAB, pygame.K_p,
@@ -79,6 +79,7 @@ class MonkeyReport:
     seconds: float = 0.0
     failure: str | None = None       # "seed S, event N: traceback"
     failed_at: int | None = None
+    workers_left: list = field(default_factory=list)   # worker pids alive after the run
 
     @property
     def ok(self) -> bool:
@@ -112,6 +113,10 @@ def check_engine(game, rng: random.Random | None = None, sample: int | None = No
     data = game.to_json()
     copy = type(game).from_json(data)
     require(copy.to_json() == data, "to_json/from_json does not round-trip")
+    if copy.status != game.status and not getattr(game, "dead_end_pending", False):
+        # A status that comes of an end check kept out of play() (Hamilton's dead
+        # ends) is derived: a copy has it once it runs the same check.
+        copy.settle()
     require(copy.status == game.status, "a copy from JSON has another status")
     legal = game.legal_moves()
     if sample is not None and len(legal) > sample:
@@ -537,36 +542,45 @@ class Monkey:
 
     def close(self) -> None:
         """Leave every scene (workers closed), then make sure no process is left."""
-        from scenes.ai_worker import close_all
+        from scenes.work.service import shutdown
         try:
             while self.app.scenes.scenes:
                 self.app.scenes.pop()
         finally:
-            close_all()
+            shutdown()
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            left = [p for p in multiprocessing.active_children() if p.name == "camelot-ai"]
+            left = multiprocessing.active_children()
+            self.report.workers_left = [p.pid for p in left]
             if not left:
                 break
             time.sleep(0.05)
         else:
             if self.report.failure is None:
-                self.report.failure = f"camelot-ai processes left running: {left}"
+                self.report.failure = f"worker processes left running: {left}"
                 self.report.failed_at = self.report.events
 
 
 def run_monkey(seed: int, events: int, size=(1280, 720), progress=None) -> MonkeyReport:
     """A seeded random stream of ``events`` input events through the real app.
     Settings, statistics and saves go to a folder of its own (``ROUNDTABLE_HOME``),
-    never the player's."""
-    if os.environ.get("ROUNDTABLE_HOME"):
-        return Monkey(seed, events, size, progress).run()
-    with tempfile.TemporaryDirectory(prefix="roundtable-monkey-") as home:
-        os.environ["ROUNDTABLE_HOME"] = home
-        try:
+    never the player's. "Play online" hosts on 127.0.0.1 only, on an ephemeral port."""
+    before = os.environ.get("ROUNDTABLE_NET_LOOPBACK")
+    os.environ["ROUNDTABLE_NET_LOOPBACK"] = "1"
+    try:
+        if os.environ.get("ROUNDTABLE_HOME"):
             return Monkey(seed, events, size, progress).run()
-        finally:
-            del os.environ["ROUNDTABLE_HOME"]
+        with tempfile.TemporaryDirectory(prefix="roundtable-monkey-") as home:
+            os.environ["ROUNDTABLE_HOME"] = home
+            try:
+                return Monkey(seed, events, size, progress).run()
+            finally:
+                del os.environ["ROUNDTABLE_HOME"]
+    finally:
+        if before is None:
+            del os.environ["ROUNDTABLE_NET_LOOPBACK"]
+        else:
+            os.environ["ROUNDTABLE_NET_LOOPBACK"] = before
 
 
 __all__ = ["MonkeyReport", "REQUIRED_SCENES", "check_engine", "run_monkey", "scene_kind"]

@@ -24,9 +24,9 @@ import pygame  # noqa: E402
 from game.base import Status  # noqa: E402
 from game.camelot_board import CamelotBoard  # noqa: E402
 from game.camelot_moves import parse_square  # noqa: E402
-from scenes.app import App, AppOptions  # noqa: E402
-from scenes.camelot_board_scene import CamelotBoardScene  # noqa: E402
-from scenes.settings import Settings  # noqa: E402
+from scenes.core.app import App, AppOptions  # noqa: E402
+from scenes.games.camelot_board_scene import CamelotBoardScene  # noqa: E402
+from scenes.store.settings import Settings  # noqa: E402
 
 DT = 1 / 60
 # Mid-game, White to move: the knight on I7 can charge I7-I9xG11xE11xC11.
@@ -83,7 +83,7 @@ def shot_computer_path(app):
 def shot_demo_end(app):
     scene = start(app, demo=True, seed=4)
     scene._drive_computer = lambda dt: None   # quick moves here instead of the worker's
-    scene.worker.close()
+    scene.worker.cancel()
     game = scene.game
     while game.status is Status.PLAYING:
         from game.camelot_ai import choose_move
@@ -94,7 +94,7 @@ def shot_demo_end(app):
 
 
 def shot_setup(app):
-    from scenes.navigation import open_game
+    from scenes.screens.navigation import open_game
     open_game(app, "camelot-board")
     frames(app, 30)
 

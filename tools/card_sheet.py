@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import pygame  # noqa: E402
 
 from game.cards import FULL_DECK, SUITS, Card  # noqa: E402
-from scenes.card_art import BACK_STYLES, CardArt, pip_surface  # noqa: E402
+from scenes.table.card_art import BACK_STYLES, CardArt, pip_surface  # noqa: E402
 
 FELT = (31, 94, 58)
 

@@ -8,7 +8,7 @@ in and out, so nothing clicks or clips.
     python tools/make_sounds.py            # write the files, print a summary
     python tools/make_sounds.py --check    # only print the summary of what is there
 
-Effects (names are what ``scenes.sound.Sound.play`` takes):
+Effects (names are what ``scenes.core.sound.Sound.play`` takes):
 
     deal     a soft card snap          place    a card tapped down
     flip     a quick swish              remove   an airy whoosh

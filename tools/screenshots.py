@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 from game.base import Status  # noqa: E402
-from scenes.app import App, AppOptions  # noqa: E402
-from scenes.navigation import open_game, open_menu  # noqa: E402
-from scenes.settings import Settings  # noqa: E402
+from scenes.core.app import App, AppOptions  # noqa: E402
+from scenes.screens.navigation import open_game, open_menu  # noqa: E402
+from scenes.store.settings import Settings  # noqa: E402
 
 DT = 1 / 60
 
@@ -76,7 +76,7 @@ def shot_board_charge(app):
 
 def shot_statistics(app):
     import random
-    from scenes.stats_scene import StatsScene
+    from scenes.screens.statistics import StatsScene
     rng = random.Random(3)
     for i in range(60):
         won = rng.random() < 0.15 + i / 200
@@ -90,7 +90,7 @@ def shot_statistics(app):
 
 
 def shot_help(app):
-    from scenes.help_scene import HelpScene
+    from scenes.screens.help import HelpScene
     open_menu(app)
     app.scenes.push(HelpScene(app, "hamilton"))
     frames(app, 10)
@@ -104,11 +104,19 @@ def shot_resume(app):
         scene.play(scene.game.computer_move())
         frames(app, 30)
     app.options.save_settings = True
-    from scenes.saves import save_game
+    from scenes.store.saves import save_game
     save_game(scene)
-    from scenes.menu import MenuScene
+    from scenes.screens.menu import MenuScene
     app.scenes.reset(MenuScene(app))
     frames(app, 20)
+
+
+def _replay_shot(name):
+    def shot(app):
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import replay_shots
+        getattr(replay_shots, name)(app)
+    return shot
 
 
 SHOTS = {
@@ -122,6 +130,9 @@ SHOTS = {
     "statistics": shot_statistics,
     "help": shot_help,
     "resume": shot_resume,
+    "replay": _replay_shot("shot_replay"),
+    "board-hint": _replay_shot("shot_board_hint"),
+    "replay-list": _replay_shot("shot_replay_list"),
 }
 README_SHOTS = ["menu", "clock-mid", "camelot-solitaire", "hamilton", "camelot-board",
                 "statistics", "help", "resume"]

@@ -139,3 +139,21 @@ def test_cli_record_exit_codes(capsys, tmp_path):
     assert code == 2 and "camelot-board" in err
     code, _, err = run(capsys, "play", "camelot-board")
     assert code == 2 and "--moves" in err
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
+def test_a_record_is_never_written_over_what_is_not_a_regular_file(tmp_path, kind):
+    # A link to a device: were the check missing, os.replace would swap the link
+    # (the test stays harmless as root); the writer must refuse before that.
+    target = tmp_path / "target"
+    if kind == "device":
+        target.symlink_to("/dev/null")
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.mkdir()
+    game = CamelotBoard()
+    game.play("F7-F8")
+    with pytest.raises(BadRecordError, match="not a regular file"):
+        write(from_game(game), target)
+    assert target.is_symlink() if kind == "device" else target.exists()

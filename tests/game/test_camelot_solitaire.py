@@ -99,7 +99,7 @@ def test_empty_grid_targets_by_card(card, cells):
 
 
 @pytest.mark.parametrize("card, cell, message", [
-    ("KH", 5, "corner"), ("KH", 1, "corner"), ("QD", 0, "top or bottom row"),
+    ("KH", 5, "corner"), ("KH", 1, "corner"), ("QD", 0, "a corner: it takes kings only"),
     ("QD", 4, "top or bottom row"), ("JS", 1, "left or right column"),
     ("JS", 10, "left or right column"),
 ])
@@ -119,14 +119,14 @@ def test_taken_cells_are_not_targets():
     game.play("w>c3")
     game.play("t")
     assert targets(game) == set(ALL_CELLS) - {0, 3, 5}
-    with pytest.raises(IllegalMoveError, match="cell 5 is taken by the 6 of clubs"):
+    with pytest.raises(IllegalMoveError, match="cell 5 is taken by the six of clubs"):
         game.play("w>c5")
 
 
 def test_the_waste_card_must_be_placed_before_anything_else():
     game = CamelotSolitaire(deck=camelot_deck("7C 8C"))
     game.play("t")
-    with pytest.raises(IllegalMoveError, match="place the 7 of clubs from the waste first"):
+    with pytest.raises(IllegalMoveError, match="place the seven of clubs from the waste first"):
         game.play("t")
     assert all(isinstance(m, PlaceCard) for m in game.legal_moves())
 
@@ -178,7 +178,7 @@ def test_a_ten_is_removed_on_its_own():
 
 
 @pytest.mark.parametrize("move, message", [
-    ("c6", "the 2 of clubs is not a ten"),
+    ("c6", "the two of clubs is not a ten"),
     ("c6+c9", "make 5, not 10"),
     ("c6+c6", "cannot pair with itself"),
     ("c1", "pictures are never removed"),
@@ -348,7 +348,7 @@ def test_notation_is_forgiving_in_removing(text, expected):
 
 def test_a_named_ten_must_be_the_card_in_that_cell():
     game = play_grid(full_grid("10H 3C 7C 2C"))
-    with pytest.raises(IllegalMoveError, match="cell 5 holds the 10 of hearts, not the 10 of spades"):
+    with pytest.raises(IllegalMoveError, match="cell 5 holds the ten of hearts, not the ten of spades"):
         game.play("10s@c5")
 
 

@@ -50,11 +50,11 @@ def test_play_stops_at_first_illegal_move(capsys):
     (["moves", "clock", "--seed", "1", "--bogus"], "unrecognized arguments: --bogus"),
     (["moves"], "required: game"),
     (["play", "clock", "--seed", "1"], "required: --moves"),
-    (["perft", "--depth", "x"], "invalid int value: 'x'"),
-    (["perft", "--depth", "-1"], "0 or more"),
+    (["perft", "--depth", "x"], "--depth must be a whole number at least 0 and at most 4, not 'x'"),
+    (["perft", "--depth", "-1"], "at least 0 and at most 4, not '-1'"),
     (["perft", "--position", "nonsense"], "a position string has 4 fields"),
     (["moves", "camelot-board", "--position", "xyz"], "a position string has 4 fields"),
-    (["simulate", "clock", "--deals", "abc"], "invalid int value: 'abc'"),
+    (["simulate", "clock", "--deals", "abc"], "--deals must be a whole number at least 1 and at most 100000, not 'abc'"),
     (["simulate", "nope", "--deals", "3"], "unknown game 'nope'"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, args, words):

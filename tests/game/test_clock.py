@@ -199,6 +199,8 @@ def test_property_illegal_targets_rejected_unchanged(seed, hour):
     game = Clock(seed=seed)
     rng = random.Random(seed)
     for _ in range(rng.randrange(20)):
+        if game.status is not Status.PLAYING:   # some deals bring the fourth king early
+            break
         game.play(game.legal_moves()[0])
     move = ClockMove(game.centre_card, hour_pile(hour))
     before = (game.piles(), game.history)

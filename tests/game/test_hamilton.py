@@ -174,14 +174,14 @@ def test_deals_are_7_7_7_2_and_declined_cards_come_last(shown):
 def test_an_empty_foundation_takes_only_the_start_rank():
     game = hamilton_position(7, ["7H", "8H"], ["7S"])
     assert {"t0>f1", "t0>f2", "t0>f3"} <= texts(game)
-    with pytest.raises(IllegalMoveError, match=r"takes only a 7 \(the start rank\)"):
+    with pytest.raises(IllegalMoveError, match=r"takes only a seven \(the start rank\)"):
         game.play("t1>f1")
 
 
 def test_a_foundation_builds_up_in_suit():
     game = hamilton_position(7, ["8H", "8D"], ["7H"])
     assert "t0>f0" in texts(game)
-    with pytest.raises(IllegalMoveError, match="needs the 8 of hearts, not the 8 of diamonds"):
+    with pytest.raises(IllegalMoveError, match="needs the eight of hearts, not the eight of diamonds"):
         game.play("t1>f0")
     game.play("t0>f0")
     assert game.score == 2 and game.foundations[0][-1] == Card.parse("8H")
@@ -210,7 +210,7 @@ def test_a_foundation_card_back_to_the_tableau_costs_a_point():
 def test_foundation_to_foundation_only_where_legal():
     game = hamilton_position(7, ["2C"], ["7H", "", "7S 8S"])
     assert "f0>f1" in texts(game) and "f0>f3" in texts(game)      # a lone start card
-    with pytest.raises(IllegalMoveError, match="takes only a 7"):
+    with pytest.raises(IllegalMoveError, match="takes only a seven"):
         game.play("f2>f1")
     with pytest.raises(IllegalMoveError, match="only the top card of a foundation"):
         game.play(MoveCards(Card.parse("7S"), "foundation:2", "tableau:1", 2))
@@ -221,13 +221,13 @@ def test_foundation_to_foundation_only_where_legal():
     (7, "9D", "8H", None),                   # red on red, another suit
     (7, "9D", "8D", None),
     (7, "9S", "8C", None),
-    (7, "9D", "8S", "only a red 8 can"),     # colours never alternate
-    (7, "9D", "7D", "only a red 8 can"),
-    (7, "9D", "10D", "only a red 8 can"),
+    (7, "9D", "8S", "only a red eight can"),     # colours never alternate
+    (7, "9D", "7D", "only a red eight can"),
+    (7, "9D", "10D", "only a red eight can"),
     (7, "AS", "KC", None),                   # K on A wraps
     (7, "AS", "KH", "only a black king can"),
     (1, "AS", "KC", "nothing may be placed on the ace of spades: ace is the start rank"),
-    (7, "7D", "6H", "nothing may be placed on the 7 of diamonds: 7 is the start rank"),
+    (7, "7D", "6H", "nothing may be placed on the seven of diamonds: seven is the start rank"),
     (7, "8D", "7H", None),                   # a start-rank card may lie on an 8
     (13, "2C", "AS", None),
 ])
@@ -340,6 +340,7 @@ def test_dead_ends_are_never_silent(deal, moves, reason):
         game.play(move)
     assert game.status is Status.PLAYING and not game.is_dead_end()
     game.play(texts_[-1])
+    game.check_dead_end()                        # the search runs apart from play()
     assert game.status is Status.LOST and game.status_reason == reason
     assert game.is_dead_end() and game.dead_end_reason == reason
     assert game.computer_move() is None
@@ -353,6 +354,7 @@ def test_a_position_with_only_pointless_moves_is_a_dead_end():
                              stock="")
     assert game.status is Status.PLAYING
     game.play("t3>t1")
+    assert game.check_dead_end() is True
     assert game.status is Status.LOST
     assert game.dead_end_reason == "no sequence of moves can put another card on the foundations"
 
@@ -360,6 +362,7 @@ def test_a_position_with_only_pointless_moves_is_a_dead_end():
 def test_a_taken_down_card_is_not_a_dead_end():
     game = hamilton_position(7, ["9D"], ["7H 8H"], stock="")
     game.play("f0>t0")
+    assert game.check_dead_end() is False
     assert game.status is Status.PLAYING          # it can go back up
 
 
@@ -448,6 +451,7 @@ def test_computer_is_deterministic_and_never_loops():
                 if move is None:
                     break
                 game.play(move)
+            game.settle()                        # the dead-end search, apart from play()
             assert game.status is not Status.PLAYING
             runs.append(game.history)
         assert runs[0] == runs[1]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pygame
 
-from scenes.actions import Action
+from scenes.core.actions import Action
+
+from scenes.core.overlays import DialogScene
 
 from .harness import click, drag, key, make_app, pad, settle, step
 
@@ -22,6 +24,14 @@ def open_scene(scene_class, game, size=(1280, 720), seed=0, demo=False):
     app.scenes.reset(scene)
     settle(app, scene)
     return app, scene
+
+
+def over_dialog(app):
+    """The game-over dialog, once it is up (a win celebrates a moment first)."""
+    step(app, 150)
+    top = app.scenes.top
+    assert isinstance(top, DialogScene)
+    return top
 
 
 def card_point(scene, pile: str, index: int | None) -> tuple[int, int]:
@@ -81,7 +91,7 @@ def perform(app, scene, move, how: str) -> None:
     table = scene.table
     source, target = move.source, move.target
     cards = table.pile_cards(source)
-    count = getattr(move, "count", 1)
+    count = move.count
     index = len(cards) - count if cards else None
     activate = source == "stock" or target is None
     if how in ("keys", "pad"):

@@ -5,12 +5,12 @@ import sys
 import pygame
 import pytest
 
-from scenes.actions import Action
-from scenes.clock_scene import ClockScene
-from scenes.input import InputMapper
+from scenes.core.actions import Action
+from scenes.games.clock_scene import ClockScene
+from scenes.core.input import InputMapper
 from scenes.launcher import main
-from scenes.menu import MenuScene, SettingsScene
-from scenes.navigation import open_menu
+from scenes.screens.menu import MenuScene, SettingsScene
+from scenes.screens.navigation import open_menu
 
 from .harness import click, key, make_app, pad, post, step
 
@@ -30,7 +30,7 @@ from .harness import click, key, make_app, pad, post, step
     (["--size"], "expected one argument"),
     (["--game", "CLOCK"], "unknown game 'CLOCK'"),
     (["--timedemo", "nope"], "unknown game 'nope'"),
-    (["--frames", "abc"], "invalid int value: 'abc'"),
+    (["--frames", "abc"], "--frames must be a whole number at least 1 and at most 1000000, not 'abc'"),
     (["--frames", "-3"], "at least 1"),
     (["--seed", "-5"], "deal number"),
     (["--game", "clock", "--seed", "1.5"], "deal number"),
@@ -174,8 +174,8 @@ def test_gamepad_hotplug_events():
 
 
 def test_corrupt_settings_file_gives_a_toast_and_the_game_still_starts():
-    from scenes.app import App, AppOptions
-    from scenes.settings import config_dir
+    from scenes.core.app import App, AppOptions
+    from scenes.store.settings import config_dir
     path = config_dir() / "settings.json"
     path.parent.mkdir(parents=True)
     path.write_text("garbage")
@@ -187,7 +187,7 @@ def test_corrupt_settings_file_gives_a_toast_and_the_game_still_starts():
 
 
 def test_moves_make_sounds_and_refusals_buzz():
-    from scenes.navigation import open_game
+    from scenes.screens.navigation import open_game
     from game.clock import hour_pile
     app = make_app()
     open_game(app, "clock", seed=3)
@@ -205,8 +205,8 @@ def test_moves_make_sounds_and_refusals_buzz():
 
 
 def test_how_to_play_from_menu_and_pause():
-    from scenes.help_scene import HelpScene
-    from scenes.navigation import open_game
+    from scenes.screens.help import HelpScene
+    from scenes.screens.navigation import open_game
     app = make_app()
     open_menu(app)
     menu = app.scenes.top
@@ -227,9 +227,9 @@ def test_how_to_play_from_menu_and_pause():
 
 
 def test_attract_mode_after_a_minute_alone_cycles_games_and_any_input_returns():
-    from scenes.game_scene import GameScene
-    from scenes.menu import ATTRACT_AFTER
-    from scenes.navigation import playable_games
+    from scenes.table.game_scene import GameScene
+    from scenes.screens.menu import ATTRACT_AFTER
+    from scenes.screens.navigation import playable_games
     app = make_app()
     open_menu(app)
     menu = app.scenes.top

@@ -1,7 +1,6 @@
 """Camelot (the board game) on screen, driven by posted mouse, keyboard and
 gamepad events. Every wait on the computer player has a wall-clock limit, and
 every worker process is closed after each test."""
-import multiprocessing
 import time
 
 import pygame
@@ -10,14 +9,14 @@ import pytest
 from game.base import Status
 from game.camelot_board import CamelotBoard
 from game.camelot_moves import parse_square, path_text, square_name
-from scenes.ai_worker import AIWorker, close_all
-from scenes.camelot_board_scene import CamelotBoardScene
-from scenes.camelot_view import HOVER
-from scenes.menu import MenuScene
-from scenes.navigation import open_game
-from scenes.overlays import DialogScene
+from scenes.work.service import Channel, WorkService, shutdown
+from scenes.games.camelot_board_scene import CamelotBoardScene
+from scenes.table.board_view import HOVER
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game
+from scenes.core.overlays import DialogScene
 
-from .harness import click, key, make_app, pad, post, settle, step
+from .harness import children_left, click, key, make_app, pad, post, settle, step
 
 # White to move and must capture: only the man on E5 can. Two ways reach E7:
 # E5xE3xC5xE7 and E5xC5xE7 (different capture sets).
@@ -30,8 +29,9 @@ WORKER_WAIT = 30.0  # s: generous for a loaded machine; a hang fails, never bloc
 @pytest.fixture(autouse=True)
 def _no_stray_workers():
     yield
-    close_all()
-    assert not [p for p in multiprocessing.active_children() if p.name == "camelot-ai"]
+    shutdown()
+    left = children_left()
+    assert not left, [(p.name, p.pid, p.exitcode) for p in left]
 
 
 def start(mode="two", position=None, size=(1280, 720), **kw):
@@ -255,7 +255,7 @@ def test_two_players_take_turns_and_undo_one_move():
         click(app, centre(scene, to))
         settle(app, scene)
     assert scene.game.history == ["F7-F8", "F11-F12", "G7-G8"]
-    assert not scene.worker.alive   # nobody asked the computer
+    assert scene.worker.requests == 0   # nobody asked the computer
     key(app, pygame.K_u)
     assert scene.game.history == ["F7-F8", "F11-F12"] and scene.game.turn == "white"
     key(app, pygame.K_y, pygame.KMOD_CTRL)
@@ -309,7 +309,7 @@ def test_setup_dialog_when_opened_from_the_menu():
     key(app, pygame.K_RETURN)
     assert app.scenes.top is scene
     assert scene.mode == "computer" and scene.human == "black" and scene.flipped
-    scene.worker.close()
+    scene.leave()
 
 
 def test_demo_plays_and_any_key_returns_to_the_menu():
@@ -321,7 +321,7 @@ def test_demo_plays_and_any_key_returns_to_the_menu():
     worker = scene.worker
     key(app, pygame.K_x)
     assert isinstance(app.scenes.top, MenuScene)
-    assert not worker.alive
+    assert not worker.busy      # its request was cancelled when the scene was left
 
 
 def test_game_over_overlay_with_the_reason():
@@ -356,25 +356,27 @@ def test_layout_fits(size):
 
 
 def test_worker_cancel_and_close_leave_no_process():
-    worker = AIWorker()
+    service = WorkService()
+    worker = Channel("camelot-move", service)
     from game.camelot_board import START_POSITION
-    worker.request(START_POSITION, "hard")
+    worker.ask({"position": START_POSITION, "level": "hard"})
     worker.cancel()
-    rid = worker.request(START_POSITION, "easy", seed=1, time_limit=0.1)
+    rid = worker.ask({"position": START_POSITION, "level": "easy", "seed": 1, "time_limit": 0.1})
     reply = worker.wait(WORKER_WAIT)
-    assert reply is not None and reply.rid == rid and reply.notation
-    CamelotBoard().play(reply.notation)
-    worker.close()
-    worker.close()
-    assert not worker.alive
-    assert not [p for p in multiprocessing.active_children() if p.name == "camelot-ai"]
+    assert reply is not None and reply.rid == rid and reply.ok and reply.data["move"]
+    CamelotBoard().play(reply.data["move"])
+    service.shutdown()
+    service.shutdown()
+    assert not worker.busy
+    assert not children_left()
 
 
 def test_worker_falls_back_to_a_thread():
     from game.camelot_board import START_POSITION
-    worker = AIWorker(use_process=False)
-    rid = worker.request(START_POSITION, "easy", seed=2, time_limit=0.05)
+    service = WorkService(use_processes=False)
+    worker = Channel("camelot-move", service)
+    rid = worker.ask({"position": START_POSITION, "level": "easy", "seed": 2, "time_limit": 0.05})
     reply = worker.wait(WORKER_WAIT)
     assert reply is not None and reply.rid == rid
-    CamelotBoard().play(reply.notation)
-    worker.close()
+    CamelotBoard().play(reply.data["move"])
+    service.shutdown()

@@ -5,7 +5,7 @@ import pygame
 import pytest
 
 from game.cards import FULL_DECK, Card
-from scenes.card_art import (
+from scenes.table.card_art import (
     BACK_STYLES, CardArt, card_height_for, pip_surface, suit_path_svg, suit_svg)
 
 WIDTH = 96

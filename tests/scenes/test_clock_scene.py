@@ -6,10 +6,10 @@ import pytest
 
 from game.base import Status
 from game.clock import CENTRE, Clock, hour_pile, play_out
-from scenes.clock_scene import ClockScene
-from scenes.menu import MenuScene
-from scenes.navigation import open_game
-from scenes.overlays import DialogScene
+from scenes.games.clock_scene import ClockScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game
+from scenes.core.overlays import DialogScene
 
 from .harness import click, drag, image_difference, key, make_app, pad, post, settle, step
 
@@ -126,26 +126,6 @@ def test_illegal_drag_slides_back():
     assert scene.game.history == [] and scene.table.card_rect(card).topleft == home
 
 
-def test_undo_redo_new_deal_restart_from_keys_and_pad():
-    app, scene = start_clock(3)
-    for _ in range(3):
-        key(app, pygame.K_SPACE)
-        settle(app, scene)
-    after_three = scene.game.piles()
-    pad(app, pygame.CONTROLLER_BUTTON_Y)  # undo
-    settle(app, scene)
-    assert len(scene.game.history) == 2
-    key(app, pygame.K_y, pygame.KMOD_CTRL)  # redo
-    settle(app, scene)
-    assert scene.game.piles() == after_three
-    key(app, pygame.K_r)
-    settle(app, scene)
-    assert scene.game.history == [] and scene.seed == 3
-    key(app, pygame.K_n)
-    settle(app, scene)
-    assert scene.seed != 3 and scene.game.history == []
-
-
 def test_autoplay_plays_the_game_out():
     app, scene = start_clock(3)
     key(app, pygame.K_a)
@@ -176,41 +156,6 @@ def test_pause_menu_and_back_to_menu():
         pad(app, pygame.CONTROLLER_BUTTON_DPAD_DOWN)
     pad(app, pygame.CONTROLLER_BUTTON_A)
     assert isinstance(app.scenes.top, MenuScene)
-
-
-def test_demo_plays_on_and_any_key_returns_to_menu():
-    app, scene = start_clock(3, demo=True)
-    for _ in range(60 * 20):
-        step(app)
-        if scene.game.history:
-            break
-    assert scene.game.history, "the demo made no move"
-    key(app, pygame.K_x)
-    assert isinstance(app.scenes.top, MenuScene)
-
-
-def test_demo_deals_again_after_a_game():
-    app, scene = start_clock(3, demo=True)
-    scene.game = play_out(Clock(seed=3))
-    scene.show_state()
-    step(app, 60 * 5)
-    assert scene.seed != 3 and app.scenes.top is scene
-
-
-@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160), (1024, 768)])
-def test_layout_fits_and_piles_do_not_overlap(size):
-    app, scene = start_clock(3, size=size)
-    screen = pygame.Rect((0, 0), size)
-    rects = {pile: scene.table.slot_rect(pile) for pile in scene.table.slots}
-    for pile, rect in rects.items():
-        assert screen.contains(rect), f"{pile} off screen at {size}"
-    piles = list(rects)
-    for i, a in enumerate(piles):
-        for b in piles[i + 1:]:
-            assert not rects[a].colliderect(rects[b]), f"{a} overlaps {b} at {size}"
-    for button in scene.toolbar.buttons:
-        assert screen.contains(button.rect)
-        assert not any(button.rect.colliderect(r) for r in rects.values())
 
 
 def test_resize_relayouts():

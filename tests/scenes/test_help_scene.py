@@ -5,9 +5,10 @@ import pygame
 import pytest
 
 from game import GAME_IDS
-from scenes.actions import Action, InputEvent
-from scenes.help_scene import HELP_TEXT, PAGES, HelpScene, controls_for
-from scenes.menu import MenuScene
+from scenes.core.actions import Action, InputEvent
+from scenes.games import GAMES
+from scenes.screens.help import PAGES, HelpScene, controls_for
+from scenes.screens.menu import MenuScene
 from tests.scenes.harness import click, key, make_app, pad, post, step
 
 
@@ -32,9 +33,9 @@ def wheel(app, down: bool = True):
 
 def test_every_game_has_help_text():
     for gid in GAME_IDS:
-        text = HELP_TEXT[gid]
-        assert text["title"] and len(text["rules"]) >= 3 and text["caption"]
-        for heading, para in text["rules"]:
+        text = GAMES[gid].help
+        assert GAMES[gid].title and len(text.rules) >= 3 and text.caption
+        for heading, para in text.rules:
             assert heading and len(para) > 40
         rows = controls_for(gid)
         assert all(len(r) == 4 for r in rows)
@@ -42,7 +43,7 @@ def test_every_game_has_help_text():
 
 
 def test_rules_mention_the_key_facts():
-    words = {gid: " ".join(p for _, p in HELP_TEXT[gid]["rules"]) for gid in GAME_IDS}
+    words = {gid: " ".join(p for _, p in GAMES[gid].help.rules) for gid in GAME_IDS}
     assert "fourth king" in words["clock"] and "48" in words["clock"]
     assert "corners" in words["camelot-solitaire"] and "add up to 10" in words["camelot-solitaire"]
     assert "start rank" in words["hamilton"] and "by colour" in words["hamilton"]
@@ -143,7 +144,7 @@ def test_layout_fits(size):
                     assert screen.contains(rect), (gid, page, rect)
                 # every line of text fits the width of its column
                 for text, px, _, y in scene.rules_lines:
-                    from scenes.ui import FONTS
+                    from scenes.core.ui import FONTS
                     assert FONTS.font(px).size(text)[0] <= scene.rules_view.w, text
                 for _, r in scene.controls_lines:
                     assert r.right <= scene.controls_view.w

@@ -2,7 +2,6 @@
 seeded random mouse, keyboard, gamepad and window events through every scene,
 mid-animation too. No exception, every scene visited, the engines' invariants
 held after every game, no worker process left."""
-import multiprocessing
 
 import pytest
 
@@ -36,7 +35,7 @@ def test_games_were_played_and_finished(reports):
 
 
 def test_no_worker_left(reports):
-    assert not [p for p in multiprocessing.active_children() if p.name == "camelot-ai"]
+    assert all(not r.workers_left for r in reports)
 
 
 def test_check_engine_catches_a_broken_invariant():
@@ -53,8 +52,8 @@ def test_a_window_shrunk_below_the_minimum_grows_back():
     """Resizing to a few pixels used to raise pygame.error (a zero-size panel)."""
     import pygame
 
-    from scenes.app import MIN_WINDOW
-    from scenes.navigation import open_game, open_menu
+    from scenes.core.app import MIN_WINDOW
+    from scenes.screens.navigation import open_game, open_menu
 
     from .harness import make_app, step
     app = make_app((960, 540))
@@ -75,8 +74,8 @@ def test_undo_and_redo_during_the_win_celebration():
     import pygame
 
     from game.base import Status
-    from scenes.navigation import open_game
-    from scenes.overlays import DialogScene
+    from scenes.screens.navigation import open_game
+    from scenes.core.overlays import DialogScene
 
     from .harness import key, make_app, step
     app = make_app((960, 540))
@@ -109,7 +108,7 @@ def test_the_thinker_process_does_not_outlive_a_killed_app(tmp_path):
         "import os, signal, sys, time, multiprocessing\n"
         f"sys.path.insert(0, {os.getcwd()!r})\n"
         "if __name__ == '__main__':\n"
-        "    from scenes.thinker import Thinker\n"
+        "    from scenes.work.thinker import Thinker\n"
         "    from game.hamilton import Hamilton\n"
         "    t = Thinker(True)\n"
         "    t.ask(Hamilton(seed=1), 1)\n"

@@ -4,15 +4,15 @@ import json
 
 import pygame
 
-from scenes.app import App, AppOptions
-from scenes.camelot_board_scene import CamelotBoardScene
-from scenes.clock_scene import ClockScene
-from scenes.hamilton_scene import HamiltonScene
-from scenes.menu import MenuScene
-from scenes.navigation import open_game, open_menu
-from scenes.overlays import DialogScene
-from scenes.saves import SAVE_FILE_VERSION, load_save, save_game, save_path
-from scenes.settings import Settings, config_dir, save_settings
+from scenes.core.app import App, AppOptions
+from scenes.games.camelot_board_scene import CamelotBoardScene
+from scenes.games.clock_scene import ClockScene
+from scenes.games.hamilton_scene import HamiltonScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_game, open_menu
+from scenes.core.overlays import DialogScene
+from scenes.store.saves import SAVE_FILE_VERSION, load_save, save_game, save_path
+from scenes.store.settings import Settings, config_dir, save_settings
 
 from .harness import click, key, make_app, post, settle, step
 
@@ -21,6 +21,15 @@ def _play(scene, n):
     for _ in range(n):
         scene.play(scene.game.computer_move(scene.rng))
         settle(scene.app, scene)
+
+
+def _clock_in_play(seed: int = 41, moves: int = 7):
+    app = make_app()
+    scene = ClockScene(app, seed=seed)
+    app.scenes.reset(scene)
+    settle(app, scene)
+    _play(scene, moves)
+    return app, scene
 
 
 def _launch():
@@ -32,11 +41,7 @@ def _launch():
 
 
 def test_window_close_mid_game_saves_and_the_next_launch_resumes_exactly():
-    app = make_app()
-    scene = ClockScene(app, seed=41)
-    app.scenes.reset(scene)
-    settle(app, scene)
-    _play(scene, 7)
+    app, scene = _clock_in_play()
     step(app, 30)
     piles, history = scene.game.piles(), scene.game.history
     post(pygame.QUIT)
@@ -199,3 +204,26 @@ def test_save_with_an_illegal_move_or_from_the_future_is_moved_aside():
     text = json.dumps(data)
     path = _bad_save(text)
     _check_moved_aside(path, text, "version 99")
+
+
+def test_a_game_played_with_help_is_still_assisted_after_resume():
+    app, scene = _clock_in_play(moves=3)
+    scene.assisted = True                              # a hint or automatic play was used
+    post(pygame.QUIT)
+    step(app)
+    assert json.loads(save_path().read_text())["assisted"] is True
+
+    app = _launch()
+    key(app, pygame.K_RETURN)                          # Resume
+    resumed = app.scenes.top
+    assert isinstance(resumed, ClockScene) and resumed.assisted
+
+
+def test_a_save_whose_assisted_is_not_true_or_false_is_set_aside():
+    app, scene = _clock_in_play(moves=3)
+    assert save_game(scene) is None
+    data = json.loads(save_path().read_text())
+    data["assisted"] = "yes"
+    save_path().write_text(json.dumps(data))
+    loaded, message = load_save()
+    assert loaded is None and message.startswith("Saved game was unreadable (assisted")

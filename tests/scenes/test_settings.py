@@ -1,7 +1,7 @@
 """Settings: saved atomically; a damaged or future file is kept aside, not lost."""
 import json
 
-from scenes.settings import SETTINGS_VERSION, Settings, config_dir, load_settings, save_settings
+from scenes.store.settings import SETTINGS_VERSION, Settings, config_dir, load_settings, save_settings
 
 
 def test_defaults_when_no_file():
@@ -49,13 +49,13 @@ def test_bad_values_are_rejected():
 
 def test_saving_never_leaves_a_half_written_file(monkeypatch):
     save_settings(Settings(sound=False))
-    import scenes.settings as module
+    import scenes.store.files as module
 
-    def broken_dump(*args, **kwargs):
+    def broken_fsync(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
     with monkeypatch.context() as patch:
-        patch.setattr(module.json, "dump", broken_dump)
+        patch.setattr(module.os, "fsync", broken_fsync)
         problem = save_settings(Settings(sound=True))
     assert problem == "Could not save settings: No space left on device"
     assert load_settings()[0] == Settings(sound=False)  # the old file is intact
@@ -75,15 +75,16 @@ def test_volume_card_back_and_last_game_round_trip_and_validation():
 
 
 def _app():
-    from scenes.app import App, AppOptions
+    from scenes.core.app import App, AppOptions
     return App(AppOptions(size=(1280, 720)))
 
 
 def test_volume_card_back_and_last_game_persist_across_launches():
     import pygame
 
-    from scenes.menu import MenuScene, SettingsScene
-    from scenes.navigation import open_game, open_menu
+    from scenes.screens.menu import MenuScene, SettingsScene
+    from scenes.screens.navigation import open_game, open_menu
+    from scenes.table.card_art import shared_card_art
 
     from .harness import key, step
     app = _app()
@@ -101,7 +102,7 @@ def test_volume_card_back_and_last_game_persist_across_launches():
     open_game(app, "clock", seed=4)
     step(app)
     assert app.settings.last_game == "clock"
-    assert app.card_art(60).back_style == "red"
+    assert shared_card_art(app, 60).back_style == "red"
 
     again = _app()
     assert (again.settings.volume, again.settings.card_back, again.settings.last_game) == (0.6, "red", "clock")
@@ -109,13 +110,13 @@ def test_volume_card_back_and_last_game_persist_across_launches():
     open_menu(again)
     menu = again.scenes.top
     assert isinstance(menu, MenuScene) and menu.tile_ids[menu.focus.focus] == "clock"
-    assert again.card_art(60).back_style == "red"
+    assert shared_card_art(again, 60).back_style == "red"
     again.settings.card_back = "green"
-    assert again.card_art(60).back_style == "green"   # the cache keys on the back
+    assert shared_card_art(again, 60).back_style == "green"   # the cache keys on the back
 
 
 def test_volume_by_click_wraps_and_arrows_stop_at_the_ends():
-    from scenes.menu import SettingsScene
+    from scenes.screens.menu import SettingsScene
 
     from .harness import make_app
     app = make_app()

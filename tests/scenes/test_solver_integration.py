@@ -3,18 +3,19 @@
 is bounded by frames and wall-clock time, so nothing can hang."""
 import time
 
+import pygame
 import pytest
 
 from game.camelot_solitaire import CamelotSolitaire
 from game.camelot_solver import solve as solve_camelot
 from game.hamilton import Hamilton
-from scenes.camelot_solitaire_scene import CamelotSolitaireScene
-from scenes.hamilton_scene import HamiltonScene
-from scenes.patience_scene import PatienceScene
-from scenes.settings import Settings
-from scenes.solver_service import cached_winnable_deals
+from scenes.games.camelot_solitaire_scene import CamelotSolitaireScene
+from scenes.games.hamilton_scene import HamiltonScene
+from scenes.table.patience_scene import PatienceScene
+from scenes.store.settings import Settings
+from scenes.work.deals import cached_winnable_deals
 
-from .harness import make_app, settle, step
+from .harness import key, make_app, settle, step
 from .patience_input import open_scene
 
 # Deal 1 is proven winnable; after these moves of its winning line, placing the
@@ -25,9 +26,8 @@ DEAL1_LOSING = "w>c11"
 
 
 @pytest.fixture(autouse=True)
-def threaded_solver(monkeypatch):
-    """A thread, not a process: quick to start in a test."""
-    monkeypatch.setattr(PatienceScene, "solver_mode", "thread")
+def tracked_scenes(monkeypatch):
+    """Every scene's solver request is cancelled after the test."""
     scenes = []
     original = PatienceScene.__init__
 
@@ -67,24 +67,29 @@ def play_text(app, scene, texts):
 
 
 # --- winnable-only deals ------------------------------------------------------------
-def test_the_setting_is_validated_and_defaults_off():
-    assert Settings().winnable_only is False
-    Settings(winnable_only=True).validate()
+def test_the_setting_is_validated_and_defaults_on():
+    assert Settings().winnable_only is True and Settings().winnable_indicator is True
+    Settings(winnable_only=False, winnable_indicator=False).validate()
     with pytest.raises(ValueError):
         Settings(winnable_only="yes").validate()
+    with pytest.raises(ValueError):
+        Settings(winnable_indicator=1).validate()
 
 
-def test_the_settings_scene_toggles_winnable_only():
-    from scenes.menu import SettingsScene
+def test_the_settings_scene_toggles_winnable_only_and_says_what_it_means():
+    from scenes.screens.menu import SettingsScene
     app = make_app()
     scene = SettingsScene(app)
     app.scenes.reset(scene)
     step(app)
     row = next(b for b in scene.rows if b.label.startswith("Deals:"))
-    assert row.label == "Deals: Any"
-    row.action()
-    step(app)
-    assert app.settings.winnable_only and row.label == "Deals: Winnable only"
+    assert row.label == "Deals: Winnable only"
+    while scene.rows[scene.focus.focus] is not row:
+        key(app, pygame.K_DOWN)
+    assert "solver has proved can be won" in scene.description()
+    key(app, pygame.K_RETURN)
+    assert not app.settings.winnable_only and row.label == "Deals: Any"
+    assert scene.description().startswith("Any: every deal")
 
 
 @pytest.mark.parametrize("scene_class", [CamelotSolitaireScene, HamiltonScene])
@@ -107,6 +112,7 @@ def test_winnable_only_deals_come_from_the_cache(scene_class):
 
 def test_any_deal_when_the_setting_is_off():
     app = make_app()
+    app.settings.winnable_only = False
     scene = CamelotSolitaireScene(app, seed=3)
     app.scenes.reset(scene)
     cache = set(cached_winnable_deals("camelot-solitaire"))
@@ -136,6 +142,35 @@ def test_deal_1_is_winnable_then_a_bad_move_says_so():
     assert scene.solver_status() == "Winnable"
 
 
+def test_a_deal_that_never_was_winnable_says_not_winnable():
+    assert 5 not in cached_winnable_deals("camelot-solitaire")
+    app, scene = camelot(5)
+    wait_for(app, scene, answered(scene))
+    assert scene.solver_status() == "Not winnable"     # not "No longer": no move was made
+    key(app, pygame.K_RETURN)                           # the focus is on the stock: turn
+    settle(app, scene)
+    wait_for(app, scene, answered(scene))
+    assert scene.solver_status() == "Not winnable"
+
+
+def test_the_indicator_can_be_switched_off_in_settings():
+    from scenes.screens.menu import SettingsScene
+    app, scene = camelot(1)
+    wait_for(app, scene, answered(scene))
+    assert scene.status_line().endswith("Winnable")
+    settings = SettingsScene(app)
+    app.scenes.push(settings)
+    step(app)
+    while not settings.rows[settings.focus.focus].label.startswith("Winnable indicator"):
+        key(app, pygame.K_DOWN)
+    assert settings.rows[settings.focus.focus].label == "Winnable indicator: On"
+    key(app, pygame.K_RETURN)
+    assert app.settings.winnable_indicator is False
+    key(app, pygame.K_ESCAPE)
+    assert app.scenes.top is scene
+    assert "innable" not in scene.status_line() and scene.solver_status() == ""
+
+
 def test_a_new_move_asks_again_and_the_old_answer_is_not_shown():
     app, scene = camelot(1)
     wait_for(app, scene, answered(scene))
@@ -149,9 +184,9 @@ def test_a_new_move_asks_again_and_the_old_answer_is_not_shown():
 def test_leaving_the_scene_shuts_the_solver_down():
     app, scene = camelot(1)
     wait_for(app, scene, lambda: scene._solver is not None)
-    service = scene._solver
+    channel = scene._solver
     scene.leave()
-    assert scene._solver is None and not service.running
+    assert scene._solver is None and not channel.busy
 
 
 # --- solver hints -----------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from game.base import CardFlipped, CardMoved, CardRemoved
 from game.camelot_board import PieceCaptured, PieceMoved
-from scenes.sound import EFFECTS, Sound, sound_for_events, sounds_dir
+from scenes.core.sound import EFFECTS, Sound, sound_for_events, sounds_dir
 
 ISSUE_EFFECTS = ["deal", "place", "flip", "remove", "capture", "invalid", "win", "loss"]
 
@@ -83,6 +83,21 @@ def test_missing_and_damaged_files_are_silent_with_one_warning(tmp_path):
         assert sound.play("deal") is False  # missing
     assert len(sound.warnings) == 3
     assert sound.play("no-such-effect") is False
+
+
+def test_a_huge_file_or_a_fifo_is_silent_and_never_read(tmp_path):
+    import os
+
+    from scenes.core.sound import MAX_SOUND_BYTES
+    with open(tmp_path / "win.wav", "wb") as f:
+        f.truncate(MAX_SOUND_BYTES + 1)              # sparse: costs no disk
+    os.mkfifo(tmp_path / "loss.wav")                 # reading it would block
+    sound = Sound(enabled=True, volume=0.5, folder=tmp_path)
+    if not sound._ensure_mixer():
+        pytest.skip("no mixer at all here: everything is silent anyway")
+    assert sound.play("win") is False and sound.play("loss") is False
+    assert f"larger than {MAX_SOUND_BYTES:,} bytes" in sound.warnings[0]
+    assert "missing" in sound.warnings[1] and len(sound.warnings) == 2
 
 
 def test_disabled_or_muted_plays_nothing():

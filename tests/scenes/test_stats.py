@@ -3,14 +3,15 @@ moved aside, the rest still loads), results recorded at game over, the screen.""
 import json
 
 import pygame
+import pytest
 
 from game.base import Status
-from scenes.clock_scene import ClockScene
-from scenes.menu import MenuScene
-from scenes.navigation import open_menu
-from scenes.settings import Settings, config_dir, data_dir, save_settings
-from scenes.stats import HISTORY_CAP, STATS_VERSION, GameStats, Stats, load_stats
-from scenes.stats_scene import StatsScene, format_time
+from scenes.games.clock_scene import ClockScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.navigation import open_menu
+from scenes.store.settings import Settings, config_dir, data_dir, save_settings
+from scenes.store.stats import HISTORY_CAP, STATS_VERSION, GameStats, Stats, load_stats
+from scenes.screens.statistics import StatsScene, format_time
 
 from .harness import click, key, make_app, pad, settle, step
 
@@ -91,7 +92,7 @@ def test_bad_values_in_stats_are_rejected_not_half_loaded():
 
 def test_stats_from_the_future_and_the_app_still_starts(monkeypatch):
     path = _bad_stats_and_a_good_everything_else(json.dumps({"version": 99, "games": {}}))
-    from scenes.app import App, AppOptions
+    from scenes.core.app import App, AppOptions
     app = App(AppOptions(size=(1280, 720)))
     assert app.settings.animation_speed == "slow" and not app.settings.sound   # settings loaded
     assert app.stats.games == {}
@@ -188,3 +189,18 @@ def test_stats_scene_draws_every_game_at_720p_and_4k():
 
 def test_format_time():
     assert format_time(None) == "—" and format_time(65) == "1:05" and format_time(3725) == "1:02:05"
+
+
+def test_an_assisted_win_is_kept_apart_and_survives_the_file(tmp_path):
+    stats = Stats(path=tmp_path / "stats.json")
+    stats.record("hamilton", True, 52, 300.0)
+    stats.record("hamilton", True, 52, 100.0, assisted=True)
+    g = stats.game("hamilton")
+    assert (g.played, g.won, g.assisted, g.lost) == (2, 1, 1, 0)
+    assert g.best_time == 300.0 and g.current_streak == 1   # the help neither counts nor breaks
+    assert g.history[-1]["assisted"] is True and g.history[-1]["won"] is False
+    assert stats.save() is None
+    loaded, message = load_stats(tmp_path / "stats.json")
+    assert message is None and loaded.game("hamilton").assisted == 1
+    with pytest.raises(ValueError):      # more wins and assisted games than games played
+        GameStats.from_json(g.to_json() | {"assisted": 5})

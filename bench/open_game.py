@@ -1,0 +1,208 @@
+"""How fast a game opens and how lean it lives (issue 10, item 5).
+
+    python bench/open_game.py [--frames 600] [--games clock,hamilton] [--runs 3]
+
+Every measurement runs in a fresh child process (headless: SDL's dummy video
+and audio drivers), so one does not warm the caches of the next:
+
+* **open → first frame**: the app is up and its menu drawn; then the clock
+  starts, the game is opened as a player opens it (``open_game``) and one frame
+  is drawn and sent to the window. At 3840×2160 and 1920×1080; median of
+  ``--runs`` children. Target ≤ 100 ms.
+* **peak memory**: the largest resident set (``ru_maxrss`` of the app's own
+  process, RUSAGE_SELF: Python, pygame, every surface; the worker processes are
+  separate processes and reported apart) of a 4K timedemo of each game, next
+  to a bare pygame window at 4K that blits the same 52 cards. Target ≤ 120 MiB.
+* **frame CPU p99 at 4K**: the main thread's CPU time per frame of that
+  timedemo, as a ratio to a bare loop in the same process that fills the 4K
+  window, blits the game's own 52 card faces (rendered before, untimed) and
+  flips. Target ≤ 1.0×.
+
+Launch to the first menu frame against a bare window is ``bench/startup.py``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("camelot-solitaire", "hamilton", "clock", "camelot-board")
+SIZES = ((3840, 2160), (1920, 1080))
+MIB = 1024 * 1024
+BARE_CARD_WIDTH = 310    # Hamilton's cards at 4K, the largest of the games
+
+
+def _maxrss_mib(who=resource.RUSAGE_SELF) -> float:
+    return resource.getrusage(who).ru_maxrss * 1024 / MIB   # Linux: KiB
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+
+
+# --- in the child ---------------------------------------------------------------
+def _app(size, frames=None, timedemo=None):
+    from scenes.core.app import App, AppOptions
+    from scenes.store.settings import Settings
+    return App(AppOptions(size=size, frames=frames, timedemo=timedemo, save_settings=False),
+               settings=Settings())
+
+
+def child_open(game_id: str, size) -> dict:
+    """Menu up, then open the game and draw its first frame."""
+    from scenes.core.app import FIXED_DT
+    from scenes.screens.navigation import open_game, open_menu
+    app = _app(size, frames=10_000)
+    open_menu(app)
+    for _ in range(3):
+        app.step(FIXED_DT)
+    started, cpu = time.perf_counter(), time.thread_time()
+    open_game(app, game_id, seed=1)
+    app.step(FIXED_DT)
+    opened, cpu = time.perf_counter() - started, time.thread_time() - cpu
+    _close(app)
+    return {"open_ms": opened * 1000, "cpu_ms": cpu * 1000}
+
+
+def _close(app) -> None:
+    import pygame
+    for scene in list(app.scenes.scenes):
+        scene.leave()
+    pygame.quit()
+
+
+def bare_loop(screen, cards: list, frames: int) -> list[float]:
+    """Fill the window, blit 52 cards, flip: the frame CPU of a bare table."""
+    import pygame
+    w, h = screen.get_size()
+    cw, ch = cards[0].get_size()
+    spots = [((i % 13) * (w - cw) // 12, (i // 13) * (h - ch) // 3) for i in range(52)]
+    times = []
+    for _ in range(frames):
+        cpu = time.thread_time()
+        pygame.event.pump()
+        screen.fill((20, 90, 50))
+        for card, spot in zip(cards, spots):
+            screen.blit(card, spot)
+        pygame.display.flip()
+        times.append(time.thread_time() - cpu)
+    return times
+
+
+def the_cards(art) -> list:
+    """The 52 faces of ``art`` (a CardArt), rendered now (untimed)."""
+    from game.cards import FULL_DECK
+    return [art.face(card) for card in FULL_DECK]
+
+
+def child_timedemo(game_id: str, frames: int) -> dict:
+    from scenes.screens.navigation import open_game
+    app = _app((3840, 2160), frames=frames, timedemo=game_id)
+    open_game(app, game_id, seed=1, demo=True)
+    app.run()
+    report = app.frame_report()
+    peak = _maxrss_mib()
+    scene = app.scenes.top
+    art = getattr(scene, "art", None)
+    if art is None:                      # the board game: cards the size of Hamilton's at 4K
+        from scenes.table.card_art import CardArt
+        art = CardArt(BARE_CARD_WIDTH)
+    bare = bare_loop(app.screen, the_cards(art), frames)
+    _close(app)
+    return {"peak_mib": peak, "children_peak_mib": _maxrss_mib(resource.RUSAGE_CHILDREN),
+            "cpu_p99_ms": report["cpu"]["p99"], "bare_cpu_p99_ms": _p99(bare) * 1000}
+
+
+def child_bare(frames: int) -> dict:
+    import pygame
+    from scenes.table.card_art import CardArt
+    pygame.init()
+    screen = pygame.display.set_mode((3840, 2160))
+    bare = bare_loop(screen, the_cards(CardArt(BARE_CARD_WIDTH)), frames)
+    pygame.quit()
+    return {"peak_mib": _maxrss_mib(), "bare_cpu_p99_ms": _p99(bare) * 1000}
+
+
+# --- the parent -----------------------------------------------------------------
+def run_child(*args: str) -> dict:
+    env = bench_env()
+    proc = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT)
+    if proc.returncode != 0:
+        raise SystemExit(f"child {args} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def bench_env() -> dict:
+    """Headless, and with compiled modules cached (in a folder of their own, as an
+    installed app has them): a measurement never counts compiling the source."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               PYGAME_HIDE_SUPPORT_PROMPT="1",
+               PYTHONPYCACHEPREFIX=str(Path(tempfile.gettempdir()) / "roundtable-bench-pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--frames", type=int, default=600, help="timedemo frames per game")
+    p.add_argument("--runs", type=int, default=3, help="children per open measurement")
+    p.add_argument("--games", default=",".join(GAMES))
+    p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.child:
+        sys.path.insert(0, str(ROOT))
+        kind, *rest = args.child
+        if kind == "open":
+            w, h = map(int, rest[1].split("x"))
+            out = child_open(rest[0], (w, h))
+        elif kind == "timedemo":
+            out = child_timedemo(rest[0], int(rest[1]))
+        else:
+            out = child_bare(int(rest[0]))
+        print(json.dumps(out))
+        return 0
+
+    games = args.games.split(",")
+    for game_id in games:          # compile every module once, untimed
+        run_child("open", game_id, "1280x720")
+    worst_open = 0.0
+    print("open -> first frame, wall clock (main-thread CPU), median of %d runs; "
+          "target <= 100 ms" % args.runs)
+    for game_id in games:
+        cells = []
+        for w, h in SIZES:
+            runs = [run_child("open", game_id, f"{w}x{h}") for _ in range(args.runs)]
+            wall = statistics.median(r["open_ms"] for r in runs)
+            cpu = statistics.median(r["cpu_ms"] for r in runs)
+            worst_open = max(worst_open, wall)
+            cells.append(f"{w}x{h} {wall:6.1f} ms ({cpu:5.1f})")
+        print(f"  {game_id:18} " + "   ".join(cells))
+    bare = run_child("bare", str(args.frames))
+    print(f"4K timedemo, {args.frames} frames (peak = ru_maxrss of the app process; "
+          f"targets <= 120 MiB, CPU p99 ratio <= 1.0)")
+    print(f"  {'bare window':18} peak {bare['peak_mib']:6.1f} MiB   "
+          f"fill+blit 52 cards CPU p99 {bare['bare_cpu_p99_ms']:.2f} ms")
+    worst_peak = worst_ratio = 0.0
+    for game_id in games:
+        r = run_child("timedemo", game_id, str(args.frames))
+        ratio = r["cpu_p99_ms"] / r["bare_cpu_p99_ms"]
+        worst_peak, worst_ratio = max(worst_peak, r["peak_mib"]), max(worst_ratio, ratio)
+        print(f"  {game_id:18} peak {r['peak_mib']:6.1f} MiB (workers {r['children_peak_mib']:5.1f})   "
+              f"frame CPU p99 {r['cpu_p99_ms']:.2f} ms vs bare {r['bare_cpu_p99_ms']:.2f} ms "
+              f"= {ratio:.2f}x")
+    print(f"worst: open {worst_open:.1f} ms, peak {worst_peak:.1f} MiB, CPU p99 ratio {worst_ratio:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""The client on a background thread, for a frame loop that must never wait.
+
+    link = NetBridge("ws://127.0.0.1:8765", "Alice")
+    link.start()
+    link.send({"type": "create_table"})         # any thread, returns at once
+    for message in link.poll():                 # each frame: what has arrived
+        ...
+    link.close()
+
+The bridge runs :class:`~game.net.client.Client` on its own thread and asyncio
+loop and trades plain dicts with the caller through two thread-safe queues.
+Besides the server's messages it reports its link as
+``{"type": "link", "state": "connecting" | "online" | "offline", "detail": …}``.
+When the connection drops it retries with growing pauses and, once back,
+says hello again and resumes every seat it holds (it learns the tokens from
+the ``seated`` messages passing through). A message sent while offline is
+answered at once by a local ``{"type": "error", "code": "offline"}``.
+"""
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+
+from .client import Client, ConnectionLost, ServerRefused
+from .protocol import encode
+
+RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)   # then 4 s between tries
+FATAL_CODES = ("bad_field", "bad_version")  # retrying the same hello cannot help
+
+
+class NetBridge:
+    def __init__(self, url: str, name: str, retry_delays=RETRY_DELAYS) -> None:
+        self.url, self.name, self.retry_delays = url, name, tuple(retry_delays)
+        self.tokens: dict[str, tuple[str, str]] = {}       # table → (color, token)
+        self._inbox: queue.Queue = queue.Queue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outgoing: asyncio.Queue | None = None
+        self._stop: asyncio.Event | None = None
+        self._online = False
+        self._started = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- the frame loop's side -------------------------------------------------------
+    def start(self) -> None:
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._main()),
+                                        name="roundtable-net", daemon=True)
+        self._thread.start()
+        self._started.wait(5.0)
+
+    def send(self, message: dict) -> None:
+        """Queue a message for the server (never blocks)."""
+        if self._loop is None or self._loop.is_closed():
+            self._inbox.put(_offline(message))
+            return
+        try:
+            self._loop.call_soon_threadsafe(self._deliver, dict(message))
+        except RuntimeError:                   # the loop has just closed
+            self._inbox.put(_offline(message))
+
+    def poll(self, limit: int = 100) -> list[dict]:
+        """The messages that have arrived (at most ``limit``), without waiting."""
+        out = []
+        while len(out) < limit:
+            try:
+                out.append(self._inbox.get_nowait())
+            except queue.Empty:
+                break
+        return out
+
+    def get(self, timeout: float) -> dict | None:
+        """The next message, waiting up to ``timeout`` seconds (tests, tools)."""
+        try:
+            return self._inbox.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    @property
+    def online(self) -> bool:
+        return self._online
+
+    def close(self, timeout: float = 5.0) -> None:
+        if self._thread is None:
+            return
+        if self._loop is not None and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._stop.set)
+            except RuntimeError:
+                pass
+        self._thread.join(timeout)
+        self._thread = None
+
+    # --- the network thread's side -------------------------------------------------------
+    def _deliver(self, message: dict) -> None:
+        if self._online:
+            self._outgoing.put_nowait(message)
+        else:
+            self._inbox.put(_offline(message))
+
+    def _link(self, state: str, detail: str = "") -> None:
+        self._inbox.put({"type": "link", "state": state, "detail": detail, "url": self.url})
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._outgoing = asyncio.Queue()
+        self._stop = asyncio.Event()
+        self._started.set()
+        session = asyncio.create_task(self._keep_connected())
+        await self._stop.wait()
+        session.cancel()
+        try:
+            await session
+        except asyncio.CancelledError:
+            pass
+        self._online = False
+
+    async def _keep_connected(self) -> None:
+        failures = 0
+        while True:
+            self._link("connecting")
+            try:
+                client = await Client.connect(self.url, self.name)
+            except ServerRefused as exc:
+                self._link("offline", str(exc))
+                if exc.code in FATAL_CODES:
+                    return
+            except (OSError, asyncio.TimeoutError, ConnectionLost) as exc:
+                self._link("offline", f"cannot reach {self.url}: {exc or type(exc).__name__}")
+            except Exception as exc:           # a handshake the library rejects, …
+                self._link("offline", f"cannot reach {self.url}: {exc}")
+            else:
+                failures = 0
+                await self._session(client)
+                self._link("offline", "the connection was lost; retrying")
+            delay = self.retry_delays[min(failures, len(self.retry_delays) - 1)]
+            failures += 1
+            await asyncio.sleep(delay)
+
+    async def _session(self, client: Client) -> None:
+        self._online = True
+        self._link("online")
+        self._inbox.put(client.welcome)
+        for table, (_, token) in self.tokens.items():
+            self._outgoing.put_nowait({"type": "resume", "table": table, "token": token})
+        writer = asyncio.create_task(self._write(client))
+        try:
+            while True:
+                message = await client.next(timeout=None)
+                if message.get("type") == "seated":
+                    self.tokens[message["table"]] = (message["color"], message["token"])
+                self._inbox.put(message)
+        except ConnectionLost:
+            pass
+        finally:
+            self._online = False
+            writer.cancel()
+            while not self._outgoing.empty():
+                self._inbox.put(_offline(self._outgoing.get_nowait()))
+            await client.close()
+
+    async def _write(self, client: Client) -> None:
+        while True:
+            message = await self._outgoing.get()
+            try:
+                await client.ws.send(encode(message))
+            except Exception:                   # the reader sees the close and ends the session
+                self._inbox.put(_offline(message))
+                return
+
+
+def _offline(message: dict) -> dict:
+    reply = {"type": "error", "code": "offline",
+             "message": "not connected to the server; retrying", "refused": message.get("type")}
+    if "id" in message:
+        reply["re"] = message["id"]
+    return reply

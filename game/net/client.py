@@ -1,0 +1,236 @@
+"""An asyncio client of the game server (tests, the bench and the app use it).
+
+    client = await Client.connect("ws://127.0.0.1:8765", "Alice")
+    created = await client.create_table()
+    await client.sit(created["table"], "white")       # keeps the seat token
+    ...
+    moved = await client.move("T1", "F7-F8")            # the server's move record
+
+Messages are plain dicts (docs/protocol.md). A reader task puts every message
+the server sends in a queue; :meth:`Client.expect` takes messages off it until
+one matches (the ones skipped stay in ``received``, the full log). A refusal
+of a request comes back as :class:`ServerRefused` (code + the server's sentence).
+The client keeps its seat tokens (``tokens``) so it can :meth:`resume` after a
+reconnection. For a frame loop on another thread, see :mod:`game.net.bridge`.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from .protocol import PROTOCOL_VERSION, encode
+
+TIMEOUT = 5.0
+
+
+class ServerRefused(Exception):
+    """The server answered a request with an error message."""
+
+    def __init__(self, message: dict) -> None:
+        super().__init__(f"{message.get('code')}: {message.get('message')}")
+        self.code = message.get("code")
+        self.message = message
+
+
+class ConnectionLost(Exception):
+    """The connection closed while a reply was awaited."""
+
+
+class Client:
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.name: str | None = None
+        self.welcome: dict = {}
+        self.tokens: dict[str, tuple[str, str]] = {}     # table → (color, token)
+        self.received: list[dict] = []
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._next_id = 0
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def connect(cls, url: str, name: str | None, *, timeout: float = TIMEOUT,
+                      **options) -> "Client":
+        """Open a connection and, with a ``name``, say hello (ServerRefused if refused)."""
+        ws = await asyncio.wait_for(
+            connect(url, proxy=None, compression=None, open_timeout=timeout, **options), timeout)
+        client = cls(ws)
+        if name is not None:
+            try:
+                client.welcome = await client.request(
+                    {"type": "hello", "version": PROTOCOL_VERSION, "name": name}, "welcome",
+                    timeout=timeout, direct=True)
+            except BaseException:
+                await client.close()
+                raise
+            client.name = name
+        return client
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                try:
+                    message = json.loads(frame)
+                except ValueError:
+                    message = {"type": "error", "code": "bad_json", "message": "server sent junk"}
+                self.received.append(message)
+                self._queue.put_nowait(message)
+        except ConnectionClosed:
+            pass
+        finally:
+            self._queue.put_nowait(None)                 # the end of the stream
+
+    @property
+    def closed(self) -> bool:
+        return self._reader.done()
+
+    async def close(self) -> None:
+        await self.ws.close()
+        try:
+            await asyncio.wait_for(self._reader, TIMEOUT)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            pass
+
+    # --- raw traffic -------------------------------------------------------------
+    async def send(self, message: dict) -> int:
+        """Send a message with a fresh ``id``; returns the id."""
+        self._next_id += 1
+        await self.ws.send(encode({**message, "id": self._next_id}))
+        return self._next_id
+
+    async def send_raw(self, frame) -> None:
+        """Send a frame as it is (tests of the server's refusals)."""
+        await self.ws.send(frame)
+
+    async def next(self, timeout: float = TIMEOUT) -> dict:
+        """The next message from the server. ConnectionLost when the stream ends."""
+        message = await asyncio.wait_for(self._queue.get(), timeout)
+        if message is None:
+            self._queue.put_nowait(None)                 # stays ended for later calls
+            raise ConnectionLost("the server closed the connection")
+        return message
+
+    def drain(self) -> list[dict]:
+        """Take every message that has already arrived, without waiting."""
+        out = []
+        while not self._queue.empty():
+            message = self._queue.get_nowait()
+            if message is None:
+                self._queue.put_nowait(None)
+                break
+            out.append(message)
+        return out
+
+    async def expect(self, kind: str, timeout: float = TIMEOUT, re_id: int | None = None,
+                     where=None, **match) -> dict:
+        """Skip messages until one of type ``kind`` whose fields equal ``match``
+        (and for which ``where(message)`` is true, if given).
+        An error replying to ``re_id`` raises ServerRefused instead."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = await self.next(max(0.0, deadline - time.monotonic()))
+            if message.get("type") == "error" and re_id is not None and message.get("re") == re_id:
+                raise ServerRefused(message)
+            if message.get("type") == kind and all(message.get(k) == v for k, v in match.items()) \
+                    and (where is None or where(message)):
+                return message
+
+    async def request(self, message: dict, reply: str, timeout: float = TIMEOUT,
+                      direct: bool = False, **match) -> dict:
+        """Send ``message`` and wait for ``reply`` (or the error answering it). A
+        ``direct`` reply is the one carrying this request's id (``re``); others
+        (a move's record, a table's news) are broadcast and matched by fields."""
+        sent = await self.send(message)
+        if direct:
+            match["re"] = sent
+        return await self.expect(reply, timeout, re_id=sent, **match)
+
+    def token(self, table: str) -> str:
+        return self.tokens[table][1]
+
+    def color(self, table: str) -> str:
+        return self.tokens[table][0]
+
+    # --- the protocol's requests ---------------------------------------------------
+    async def lobby(self) -> dict:
+        return await self.request({"type": "lobby"}, "lobby", direct=True)
+
+    async def lobby_chat(self, text: str) -> dict:
+        return await self.request({"type": "lobby_chat", "text": text}, "lobby_chat",
+                                  **{"from": self.name})
+
+    async def create_table(self, private: bool = False, time: dict | None = None,
+                           position: str | None = None) -> dict:
+        message = {"type": "create_table", "private": private, "time": time}
+        if position is not None:
+            message["position"] = position
+        return await self.request(message, "table_created", direct=True)
+
+    async def watch(self, table: str, invite: str | None = None) -> dict:
+        message = {"type": "watch", "table": table}
+        if invite:
+            message["invite"] = invite
+        return await self.request(message, "table", table=table)
+
+    async def sit(self, table: str, color: str, invite: str | None = None) -> str:
+        message = {"type": "sit", "table": table, "color": color}
+        if invite:
+            message["invite"] = invite
+        seated = await self.request(message, "seated", direct=True, table=table)
+        self.tokens[table] = (color, seated["token"])
+        return seated["token"]
+
+    async def resume(self, table: str, token: str | None = None) -> dict:
+        token = token or self.token(table)
+        seated = await self.request({"type": "resume", "table": table, "token": token},
+                                    "seated", direct=True, table=table)
+        self.tokens[table] = (seated["color"], token)
+        return await self.expect("table", table=table)
+
+    async def leave(self, table: str) -> dict:
+        return await self.request({"type": "leave", "table": table}, "lobby", direct=True)
+
+    def _seat_message(self, kind: str, table: str, **fields) -> dict:
+        return {"type": kind, "table": table, "token": self.token(table), **fields}
+
+    async def start(self, table: str) -> dict:
+        return await self.request(self._seat_message("start", table), "table", table=table,
+                                  status="playing")
+
+    async def move(self, table: str, move: str) -> dict:
+        """Play ``move``; returns the server's ``moved`` record of it."""
+        return await self.request(self._seat_message("move", table, move=move), "moved",
+                                  table=table, by=self.color(table))
+
+    async def chat(self, table: str, text: str) -> dict:
+        return await self.request({"type": "chat", "table": table, "text": text}, "chat",
+                                  table=table, **{"from": self.name})
+
+    async def offer_draw(self, table: str) -> dict:
+        return await self.request(self._seat_message("offer_draw", table), "draw_offer",
+                                  table=table)
+
+    async def accept_draw(self, table: str) -> dict:
+        return await self.request(self._seat_message("accept_draw", table), "game_over",
+                                  table=table)
+
+    async def decline_draw(self, table: str) -> dict:
+        return await self.request(self._seat_message("decline_draw", table), "draw_declined",
+                                  table=table)
+
+    async def resign(self, table: str) -> dict:
+        return await self.request(self._seat_message("resign", table), "game_over", table=table)
+
+    async def claim(self, table: str) -> dict:
+        return await self.request(self._seat_message("claim", table), "game_over", table=table)
+
+    async def record(self, table: str, invite: str | None = None) -> dict:
+        message = {"type": "record", "table": table}
+        if table in self.tokens:
+            message["token"] = self.token(table)
+        if invite:
+            message["invite"] = invite
+        return await self.request(message, "record", direct=True, table=table)

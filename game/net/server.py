@@ -1,0 +1,498 @@
+"""The game server: ``python -m game serve [--host H] [--port P] [--db FILE]``.
+
+A thin asyncio layer (the ``websockets`` library) over the engine: it checks
+every client frame (:mod:`game.net.protocol`), asks the table and the engine
+(:mod:`game.net.table`), stores the change (:mod:`game.net.storage`) and only
+then sends anything. All state lives in one event loop and every handler runs
+without awaiting, so a table never sees two messages interleaved.
+
+A client's mistake is an ``error`` message on the wire, never a traceback; a
+storage failure stops the server (fail-stop: what was not stored was never
+acknowledged, and a restart resumes from the database).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import signal
+import sqlite3
+import sys
+import time
+
+from websockets.asyncio.server import broadcast, serve
+from websockets.exceptions import ConnectionClosed
+
+from ..base import Status
+from ..camelot_board import START_POSITION, CamelotBoard
+from ..errors import BadPositionError
+from .protocol import GRACE_SECONDS
+from .protocol import (MAX_FRAME_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
+                       encode, error, parse_client_message)
+from .storage import SQLiteStorage, Storage, TableRecord
+from .table import Table, hash_token
+
+RATE_PER_SECOND = 15.0        # sustained messages per connection
+RATE_BURST = 30               # messages a connection may send at once
+MAX_WAITING_TABLES = 5        # tables one connection may have open and not started
+LOBBY_DELAY = 0.25            # lobby news is gathered for this long, then sent once
+LOBBY_ROWS = 500
+MAX_TIMINGS = 1_000_000
+MAX_BACKLOG_BYTES = 1 << 20   # a client that leaves this much unread is disconnected
+
+
+def log(text: str) -> None:
+    print(f"server: {text}", file=sys.stderr, flush=True)
+
+
+def _quiet_logger() -> logging.Logger:
+    """The websockets library's logger: a bad handshake or a dropped peer is
+    the client's business, never a traceback on the server's console."""
+    logger = logging.getLogger("game.net.websockets")
+    logger.addHandler(logging.NullHandler())
+    logger.propagate = False
+    return logger
+
+
+class TokenBucket:
+    """``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def allow(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Connection:
+    def __init__(self, ws, rate: float, burst: int) -> None:
+        self.ws = ws
+        self.name: str | None = None
+        self.in_lobby = False
+        self.bucket = TokenBucket(rate, burst)
+        self.created: set[str] = set()       # tables this connection created
+
+
+class StorageFailure(Exception):
+    pass
+
+
+class GameServer:
+    def __init__(self, storage: Storage, *, grace: float = GRACE_SECONDS,
+                 rate: float = RATE_PER_SECOND, burst: int = RATE_BURST) -> None:
+        self.storage = storage
+        self.grace, self.rate, self.burst = grace, rate, burst
+        self.connections: set[Connection] = set()
+        self.names: dict[str, Connection] = {}
+        self.tables: dict[str, Table] = {}
+        self.failure: Exception | None = None
+        self.stopped = asyncio.Event()
+        self._lobby_pending = False
+        self._pending: list | None = None     # news made by the handler running now
+        self._kind: str | None = None
+        self.move_seconds: list[float] = []   # frame in → replies written, per move (bench)
+        self._server = None
+        self.port: int | None = None
+
+    # --- life ------------------------------------------------------------------
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Load the open tables, listen, return the port (useful with port 0)."""
+        now = time.monotonic()
+        for record in self.storage.open_tables():
+            try:
+                table = Table(record, now)
+            except ValueError as exc:
+                log(f"table T{record.id} cannot be rebuilt ({exc}); left out")
+                continue
+            self.tables[table.id] = table
+            self._schedule_flag(table)
+        self._server = await serve(
+            self._serve_connection, host, port, max_size=MAX_FRAME_BYTES, compression=None,
+            logger=_quiet_logger(), ping_interval=20, ping_timeout=20, close_timeout=2)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            if table.timer is not None:
+                table.timer.cancel()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        self.storage.close()
+
+    def _fail(self, exc: Exception) -> None:
+        log(f"storage failed ({exc}); stopping — restart to resume from the database")
+        self.failure = exc
+        self.stopped.set()
+
+    # --- connections -----------------------------------------------------------
+    async def _serve_connection(self, ws) -> None:
+        conn = Connection(ws, self.rate, self.burst)
+        self.connections.add(conn)
+        try:
+            async for frame in ws:
+                self.handle_frame(conn, frame)
+                if ws.transport is not None \
+                        and ws.transport.get_write_buffer_size() > MAX_BACKLOG_BYTES:
+                    await ws.close(1008, "too many unread messages")
+                    break
+        except ConnectionClosed:
+            pass
+        except Exception as exc:      # a bug of ours: one line, and the others go on
+            log(f"connection of {conn.name or 'a visitor'} ended by an error: {exc!r}")
+        finally:
+            self._disconnect(conn)
+
+    def _disconnect(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        if conn.name is not None and self.names.get(conn.name) is conn:
+            del self.names[conn.name]
+            self._lobby_changed()
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if conn in table.watchers or conn in table.seat_conn.values():
+                table.drop(conn, now)
+                self._after_leaving(table, now)
+
+    def _after_leaving(self, table: Table, now: float) -> None:
+        if table.record.status == "finished" and not table.watchers:
+            self.tables.pop(table.id, None)      # its record stays in storage
+        else:
+            self._send_table(table, table.state(now))
+
+    def handle_frame(self, conn: Connection, frame) -> list[dict]:
+        """One client frame: its replies go to ``conn``, then the news it made to the
+        others — all written before this returns, so every client sees events in
+        the order they happened. Returns the direct replies (for tests)."""
+        started = time.perf_counter()
+        self._pending, self._kind = [], None
+        replies = self._handle(conn, frame)
+        pending, self._pending = self._pending, None
+        for reply in replies:
+            broadcast([conn.ws], encode(reply))
+        for targets, text in pending:
+            broadcast(targets, text)
+        if self._kind == "move" and len(self.move_seconds) < MAX_TIMINGS:
+            self.move_seconds.append(time.perf_counter() - started)
+        return replies
+
+    def _handle(self, conn: Connection, frame) -> list[dict]:
+        now = time.monotonic()
+        if not conn.bucket.allow(now):
+            return [error("rate_limited", f"too many messages: at most {self.rate:g} a second")]
+        try:
+            message = parse_client_message(frame)
+        except ProtocolError as exc:
+            return [error(exc.code, str(exc), exc.re_id, exc.refused)]
+        kind, re_id = message["type"], message.get("id")
+        self._kind = kind
+        if self.failure is not None:
+            return [error("stopping", "the server is stopping", re_id, kind)]
+        try:
+            if conn.name is None and kind != "hello":
+                raise ProtocolError("not_hello", "say hello (with your name) first")
+            replies = getattr(self, f"_on_{kind}")(conn, message, now) or []
+        except ProtocolError as exc:
+            return [error(exc.code, str(exc), re_id, kind)]
+        except StorageFailure:
+            return [error("stopping", "the server could not store that and is stopping",
+                          re_id, kind)]
+        except Exception as exc:  # a bug of ours: one line, the client is told, we go on
+            log(f"internal error on {kind}: {exc!r}")
+            return [error("internal", "the server could not handle that message", re_id, kind)]
+        if re_id is not None:
+            for reply in replies:
+                reply["re"] = re_id
+        return replies
+
+    # --- sending -----------------------------------------------------------------
+    def _send(self, targets, message: dict) -> None:
+        """Send now, or — inside a handler — right after its direct replies."""
+        text = encode(message)
+        if self._pending is None:
+            broadcast(targets, text)
+        else:
+            self._pending.append((list(targets), text))
+
+    def _send_table(self, table: Table, message: dict) -> None:
+        self._send([c.ws for c in table.watchers], message)
+
+    def _lobby_changed(self) -> None:
+        if not self._lobby_pending:
+            self._lobby_pending = True
+            asyncio.get_running_loop().call_later(LOBBY_DELAY, self._push_lobby)
+
+    def _push_lobby(self) -> None:
+        self._lobby_pending = False
+        listeners = [c.ws for c in self.connections if c.in_lobby]
+        if listeners:
+            broadcast(listeners, encode(self._lobby()))
+
+    def _lobby(self) -> dict:
+        rows = [t.summary() for t in self.tables.values()
+                if not t.record.private and t.record.status != "finished"]
+        return {"type": "lobby", "users": sorted(self.names), "tables": rows[:LOBBY_ROWS]}
+
+    def _store(self, method, record: TableRecord) -> None:
+        try:
+            method(record)
+        except (sqlite3.Error, OSError) as exc:
+            self._fail(exc)
+            raise StorageFailure from exc
+
+    # --- finding things ----------------------------------------------------------
+    def _table(self, message: dict) -> Table:
+        table = self.tables.get(message["table"])
+        if table is None:
+            raise ProtocolError("no_table", f"there is no open table {message['table']}")
+        return table
+
+    def _entered(self, conn: Connection, message: dict) -> Table:
+        """The table, if ``conn`` may come in (a private one needs its invite code)."""
+        table = self._table(message)
+        if table.record.private and conn not in table.watchers \
+                and message.get("invite") != table.record.invite:
+            raise ProtocolError("bad_invite", f"{table.id} is private: it needs its invite code")
+        return table
+
+    def _seat(self, conn: Connection, message: dict) -> tuple[Table, str]:
+        table = self._table(message)
+        return table, table.seated_color(conn, message["token"])
+
+    def _finished(self, table: Table) -> None:
+        if table.timer is not None:
+            table.timer.cancel()
+        self._store(self.storage.save_table, table.record)
+        self._send_table(table, table.game_over())
+        self._lobby_changed()
+
+    def _schedule_flag(self, table: Table) -> None:
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        left = table.time_left(time.monotonic())
+        if left is not None:
+            table.timer = asyncio.get_running_loop().call_later(left + 0.005, self._flag, table)
+
+    def _flag(self, table: Table) -> None:
+        table.timer = None
+        try:
+            if table.check_flag(time.monotonic()):
+                self._finished(table)
+            elif table.record.status == "playing":
+                self._schedule_flag(table)
+        except StorageFailure:
+            pass
+
+    def _check_flag(self, table: Table, now: float) -> None:
+        if table.check_flag(now):
+            self._finished(table)
+
+    # --- handlers: each returns its direct replies --------------------------------
+    def _on_hello(self, conn, m, now):
+        if conn.name is not None:
+            raise ProtocolError("already_hello", f"you are already {conn.name}")
+        if m["name"] in self.names:
+            raise ProtocolError("name_taken", f"{m['name']!r} is already online")
+        conn.name, conn.in_lobby = m["name"], True
+        self.names[conn.name] = conn
+        self._lobby_changed()
+        return [{"type": "welcome", "version": PROTOCOL_VERSION, "name": conn.name,
+                 "grace": self.grace,
+                 "limits": {"message_bytes": MAX_MESSAGE_BYTES, "per_second": self.rate,
+                            "burst": self.burst}},
+                self._lobby()]
+
+    def _on_lobby(self, conn, m, now):
+        conn.in_lobby = True
+        return [self._lobby()]
+
+    def _on_lobby_chat(self, conn, m, now):
+        listeners = {c.ws for c in self.connections if c.in_lobby} | {conn.ws}
+        self._send(listeners, {"type": "lobby_chat", "from": conn.name, "text": m["text"]})
+
+    def _on_create_table(self, conn, m, now):
+        waiting = [t for t in conn.created if t in self.tables
+                   and self.tables[t].record.status == "waiting"]
+        if len(waiting) >= MAX_WAITING_TABLES:
+            raise ProtocolError("too_many_tables", f"you have {len(waiting)} tables waiting "
+                                                   f"for players already")
+        position = m.get("position", START_POSITION)
+        try:
+            board = CamelotBoard(position)
+        except BadPositionError as exc:
+            raise ProtocolError("bad_position", str(exc)) from None
+        if board.status is not Status.PLAYING:
+            raise ProtocolError("bad_position", f"the game is over there: {board.status_reason}")
+        time_control = m.get("time")
+        record = TableRecord(
+            id=0, private=m.get("private", False),
+            invite=secrets.token_hex(4).upper() if m.get("private") else None,
+            start_position=board.position_text(),
+            time_base=time_control["base"] if time_control else None,
+            time_increment=time_control["increment"] if time_control else 0)
+        self._store(self.storage.create_table, record)
+        table = Table(record, now)
+        self.tables[table.id] = table
+        conn.created.add(table.id)
+        table.watchers.add(conn)
+        conn.in_lobby = False
+        self._lobby_changed()
+        return [{"type": "table_created", "table": table.id, "invite": record.invite},
+                table.state(now)]
+
+    def _on_watch(self, conn, m, now):
+        table = self._entered(conn, m)
+        table.watchers.add(conn)
+        conn.in_lobby = False
+        self._send_table(table, table.state(now))
+
+    def _on_sit(self, conn, m, now):
+        table = self._entered(conn, m)
+        token = table.sit(conn, conn.name, m["color"])
+        self._store(self.storage.save_table, table.record)
+        table.watchers.add(conn)
+        conn.in_lobby = False
+        self._send_table(table, table.state(now))
+        self._lobby_changed()
+        return [{"type": "seated", "table": table.id, "color": m["color"], "token": token}]
+
+    def _on_stand(self, conn, m, now):
+        table, color = self._seat(conn, m)
+        table.stand(color)
+        self._store(self.storage.save_table, table.record)
+        self._send_table(table, table.state(now))
+        self._lobby_changed()
+
+    def _on_leave(self, conn, m, now):
+        table = self._table(m)
+        if table.record.status == "waiting":
+            for color, seated in list(table.seat_conn.items()):
+                if seated is conn:
+                    table.stand(color)
+                    self._store(self.storage.save_table, table.record)
+        table.drop(conn, now)
+        self._after_leaving(table, now)
+        conn.in_lobby = True
+        self._lobby_changed()
+        return [self._lobby()]
+
+    def _on_resume(self, conn, m, now):
+        table = self._table(m)
+        color = table.color_of(m["token"])
+        if color is None:
+            raise ProtocolError("bad_token", f"that is not a seat token of table {table.id}")
+        table.take_seat(conn, color, now)
+        table.watchers.add(conn)
+        conn.in_lobby = False
+        self._check_flag(table, now)
+        self._send_table(table, table.state(now))
+        return [{"type": "seated", "table": table.id, "color": color, "token": m["token"]}]
+
+    def _on_start(self, conn, m, now):
+        table, _ = self._seat(conn, m)
+        table.start(now)
+        self._store(self.storage.save_table, table.record)
+        self._send_table(table, table.state(now))
+        self._schedule_flag(table)
+        self._lobby_changed()
+
+    def _on_move(self, conn, m, now):
+        table, color = self._seat(conn, m)
+        self._check_flag(table, now)
+        moved = table.move(color, m["move"], now)
+        self._store(self.storage.add_move, table.record)      # stored before anyone hears
+        self._send_table(table, moved)
+        if table.record.status == "finished":
+            self._finished(table)
+        else:
+            self._schedule_flag(table)
+
+    def _on_chat(self, conn, m, now):
+        table = self._table(m)
+        if conn not in table.watchers:
+            raise ProtocolError("not_at_table", f"watch or sit at {table.id} to chat there")
+        self._send_table(table, {"type": "chat", "table": table.id, "from": conn.name,
+                                 "text": m["text"]})
+
+    def _on_offer_draw(self, conn, m, now):
+        table, color = self._seat(conn, m)
+        self._check_flag(table, now)
+        table.offer_draw(color)
+        self._send_table(table, {"type": "draw_offer", "table": table.id, "by": color,
+                                 "to": table.draw_offer})
+
+    def _answer_draw(self, conn, m, now, accept: bool):
+        table, color = self._seat(conn, m)
+        self._check_flag(table, now)
+        table.answer_draw(color, accept, now)
+        if accept:
+            self._finished(table)
+        else:
+            self._send_table(table, {"type": "draw_declined", "table": table.id, "by": color})
+
+    def _on_accept_draw(self, conn, m, now):
+        self._answer_draw(conn, m, now, True)
+
+    def _on_decline_draw(self, conn, m, now):
+        self._answer_draw(conn, m, now, False)
+
+    def _on_resign(self, conn, m, now):
+        table, color = self._seat(conn, m)
+        self._check_flag(table, now)
+        table.resign(color, now)
+        self._finished(table)
+
+    def _on_claim(self, conn, m, now):
+        table, color = self._seat(conn, m)
+        self._check_flag(table, now)
+        table.claim(color, now, self.grace)
+        self._finished(table)
+
+    def _on_record(self, conn, m, now):
+        table = self.tables.get(m["table"])
+        record = table.record if table else self.storage.load_table(int(m["table"][1:]))
+        if record is None:
+            raise ProtocolError("no_table", f"there is no table {m['table']}")
+        token_hash = hash_token(m["token"]) if "token" in m else None
+        allowed = (not record.private or m.get("invite") == record.invite
+                   or any(s.token_hash == token_hash for s in record.seats.values()))
+        if not allowed:
+            raise ProtocolError("bad_invite", f"{m['table']} is private: give its invite code "
+                                              f"or a seat token")
+        if record.status != "finished":
+            raise ProtocolError("no_record", f"the game at {m['table']} is not over yet")
+        return [{"type": "record", "table": record.table_id, "winner": record.winner,
+                 "reason": record.reason, "moves": list(record.moves),
+                 "text": record.record_text}]
+
+
+async def run(host: str, port: int, db: str, grace: float = GRACE_SECONDS,
+              stats: str | None = None) -> int:
+    server = GameServer(SQLiteStorage(db), grace=grace)
+    try:
+        bound = await server.start(host, port)
+    except OSError as exc:
+        log(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        return 1
+    print(f"Round Table server listening on ws://{host}:{bound} (database {db})", flush=True)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, server.stopped.set)
+        except (NotImplementedError, RuntimeError):   # not on this platform / thread
+            pass
+    await server.stopped.wait()
+    await server.close()
+    if stats:
+        with open(stats, "w", encoding="utf-8") as out:
+            json.dump({"move_seconds": server.move_seconds}, out)
+    return 1 if server.failure else 0

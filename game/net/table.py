@@ -1,0 +1,276 @@
+"""One table of the game server: seats, the authoritative game, clocks, draw offers.
+
+No network and no storage here: the server calls these methods, stores the
+:class:`~game.net.storage.TableRecord` they changed, and only then sends the
+messages they return. Every rule question goes to the engine
+(:class:`~game.camelot_board.CamelotBoard`); a refusal is a
+:class:`~game.net.protocol.ProtocolError` raised before anything changes.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import replace
+
+from .. import camelot_record
+from ..base import Status
+from ..camelot_board import CamelotBoard
+from ..camelot_record import GameRecord
+from ..camelot_moves import SQUARE_NAMES
+from ..errors import IllegalMoveError, NotationError
+from .protocol import COLORS, ProtocolError
+from .storage import SeatRecord, TableRecord
+
+RESULTS = {"white": "1-0", "black": "0-1", None: "1/2-1/2"}
+
+
+def other(color: str) -> str:
+    return "black" if color == "white" else "white"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def game_record(record: TableRecord, game: CamelotBoard) -> GameRecord:
+    """The finished game as a game record (game/camelot_record.py): the tags, the
+    moves as played and the result — which the server decides when a game ends by
+    resignation, agreement, time or abandonment, where the engine still says
+    "playing"."""
+    names = {c: (record.seats[c].name if c in record.seats else "?") for c in COLORS}
+    tags = {"Event": f"Round Table online, table {record.table_id}",
+            "Date": time.strftime("%Y.%m.%d", time.gmtime(record.created)),
+            "White": names["white"], "Black": names["black"]}
+    if record.time_base is not None:
+        tags["TimeControl"] = f"{record.time_base}+{record.time_increment}"
+    made = camelot_record.from_game(game, **tags)
+    result = RESULTS[record.winner] if record.status == "finished" else "*"
+    ended = [("Termination", record.reason)] if record.reason else []
+    kept = tuple((k, result if k == "Result" else v) for k, v in made.tags if k != "Termination")
+    return replace(made, tags=kept + tuple(ended), result=result)
+
+
+class Table:
+    def __init__(self, record: TableRecord, now: float | None = None) -> None:
+        self.record = record
+        self.game = CamelotBoard(record.start_position)
+        for notation in record.moves:          # the stored moves were checked when played
+            self.game.play(notation)
+        now = time.monotonic() if now is None else now
+        self.turn_started = now                # a restart does not charge the downtime
+        self.seat_conn: dict[str, object | None] = {c: None for c in COLORS}
+        self.absent_since: dict[str, float] = {c: now for c in COLORS}
+        self.watchers: set = set()             # every connection that gets this table's news
+        self.draw_offer: str | None = None
+        self.timer = None                      # the server's flag-fall timer handle
+
+    @property
+    def id(self) -> str:
+        return self.record.table_id
+
+    @property
+    def timed(self) -> bool:
+        return self.record.time_base is not None
+
+    # --- seats -----------------------------------------------------------------
+    def color_of(self, token: str) -> str | None:
+        digest = hash_token(token)
+        for color, seat in self.record.seats.items():
+            if hmac.compare_digest(seat.token_hash, digest):
+                return color
+        return None
+
+    def seated_color(self, conn, token: str) -> str:
+        """The seat ``token`` opens, if ``conn`` sits in it; else a refusal."""
+        color = self.color_of(token)
+        if color is None:
+            raise ProtocolError("bad_token", f"that is not a seat token of table {self.id}")
+        if self.seat_conn[color] is not conn:
+            raise ProtocolError("not_seated", f"send resume with your token to take the "
+                                              f"{color} seat of {self.id} on this connection")
+        return color
+
+    def sit(self, conn, name: str, color: str) -> str:
+        """Seat ``name`` as ``color``; returns the seat's secret token."""
+        if self.record.status != "waiting":
+            raise ProtocolError("already_started", f"the game at {self.id} has started")
+        if color in self.record.seats:
+            raise ProtocolError("seat_taken", f"the {color} seat of {self.id} is taken")
+        if any(c is conn for c in self.seat_conn.values()):
+            raise ProtocolError("already_seated", f"you already sit at {self.id}")
+        token = secrets.token_urlsafe(24)
+        self.record.seats[color] = SeatRecord(name, hash_token(token))
+        self.seat_conn[color] = conn
+        return token
+
+    def stand(self, color: str) -> None:
+        if self.record.status != "waiting":
+            raise ProtocolError("already_started", f"the game at {self.id} has started: "
+                                                   f"resign instead")
+        del self.record.seats[color]
+        self.seat_conn[color] = None
+
+    def take_seat(self, conn, color: str, now: float) -> None:
+        """A (re)connected player takes back the seat its token opens."""
+        self.seat_conn[color] = conn
+        self.absent_since[color] = now
+
+    def drop(self, conn, now: float) -> list[str]:
+        """A connection closed: the seats it held become absent (they are kept)."""
+        self.watchers.discard(conn)
+        dropped = [c for c in COLORS if self.seat_conn[c] is conn]
+        for color in dropped:
+            self.seat_conn[color] = None
+            self.absent_since[color] = now
+        return dropped
+
+    def absent_for(self, color: str, now: float) -> float | None:
+        return None if self.seat_conn[color] is not None else now - self.absent_since[color]
+
+    # --- the game --------------------------------------------------------------
+    def _require_playing(self) -> None:
+        if self.record.status != "playing":
+            word = "has not started" if self.record.status == "waiting" else "is over"
+            raise ProtocolError("not_playing", f"the game at {self.id} {word}")
+
+    def start(self, now: float) -> None:
+        if self.record.status != "waiting":
+            raise ProtocolError("already_started", f"the game at {self.id} has started")
+        if set(self.record.seats) != set(COLORS):
+            raise ProtocolError("not_ready", "both seats must be taken before the start")
+        self.record.status = "playing"
+        if self.timed:
+            self.record.clocks = {c: self.record.time_base * 1000 for c in COLORS}
+        self.turn_started = now
+
+    def clocks(self, now: float) -> dict | None:
+        """Each side's time left in ms (the side to move's clock is running)."""
+        if not self.timed or not self.record.clocks:
+            return None
+        left = dict(self.record.clocks)
+        running = self.game.turn if self.record.status == "playing" else None
+        if running:
+            left[running] = max(0, left[running] - int((now - self.turn_started) * 1000))
+        return {**left, "running": running}
+
+    def time_left(self, now: float) -> float | None:
+        """Seconds until the running clock falls (None when no clock runs)."""
+        clocks = self.clocks(now)
+        if clocks is None or clocks["running"] is None:
+            return None
+        return clocks[clocks["running"]] / 1000
+
+    def check_flag(self, now: float) -> bool:
+        """End the game if the side to move has run out of time; True if it did."""
+        left = self.time_left(now)
+        if left is None or left > 0:
+            return False
+        loser = self.game.turn
+        self.record.clocks = {k: v for k, v in self.clocks(now).items() if k in COLORS}
+        self.finish(other(loser), f"{loser.capitalize()}'s time ran out")
+        return True
+
+    def move(self, color: str, text: str, now: float) -> dict:
+        """Play ``text`` for ``color``; returns the ``moved`` message."""
+        self._require_playing()
+        if color != self.game.turn:
+            raise ProtocolError("not_your_turn", f"it is {self.game.turn}'s turn")
+        try:
+            played = self.game.play(text)
+        except NotationError as exc:
+            raise ProtocolError("bad_notation", str(exc)) from None
+        except IllegalMoveError as exc:
+            raise ProtocolError("illegal_move", str(exc)) from None
+        if self.timed:
+            spent = int((now - self.turn_started) * 1000)
+            self.record.clocks[color] += self.record.time_increment * 1000 - spent
+        self.turn_started = now
+        self.record.moves.append(played.notation)
+        if self.draw_offer == color:            # offered a draw, the side moved on instead
+            self.draw_offer = None
+        if played.status is not Status.PLAYING:
+            self.finish(self.game.winner, self.game.status_reason)
+        move = played.move
+        return {"type": "moved", "table": self.id, "ply": len(self.record.moves), "by": color,
+                "move": played.notation, "path": [SQUARE_NAMES[s] for s in move.path],
+                "captures": sorted(SQUARE_NAMES[s] for s in move.captured),
+                "kind": move.kind, "status": played.status.value,
+                "winner": self.game.winner, "reason": self.game.status_reason,
+                "position": self.game.position_text(), "turn": self.game.turn,
+                "clocks": self.clocks(now)}
+
+    def finish(self, winner: str | None, reason: str) -> None:
+        self.record.status = "finished"
+        self.record.winner = winner
+        self.record.reason = reason
+        self.draw_offer = None
+        self.record.record_text = camelot_record.format(game_record(self.record, self.game))
+
+    def resign(self, color: str, now: float) -> None:
+        self._require_playing()
+        self._stop_clock(now)
+        self.finish(other(color), f"{color.capitalize()} resigned")
+
+    def offer_draw(self, color: str) -> None:
+        self._require_playing()
+        if self.draw_offer is not None:
+            raise ProtocolError("offer_pending", f"{self.draw_offer} has a draw offer to answer")
+        self.draw_offer = other(color)          # who must answer it
+
+    def answer_draw(self, color: str, accept: bool, now: float) -> None:
+        self._require_playing()
+        if self.draw_offer != color:
+            raise ProtocolError("no_offer", "there is no draw offer for you to answer")
+        self.draw_offer = None
+        if accept:
+            self._stop_clock(now)
+            self.finish(None, "Draw agreed")
+
+    def claim(self, color: str, now: float, grace: float) -> None:
+        """Win against an opponent who has been away longer than the grace period."""
+        self._require_playing()
+        away = self.absent_for(other(color), now)
+        if away is None or away < grace:
+            wait = "is here" if away is None else f"may come back for {grace - away:.0f} s more"
+            raise ProtocolError("cannot_claim", f"your opponent {wait}")
+        self._stop_clock(now)
+        self.finish(color, f"{other(color).capitalize()} left the game and did not come back")
+
+    def _stop_clock(self, now: float) -> None:
+        clocks = self.clocks(now)
+        if clocks is not None:
+            self.record.clocks = {c: clocks[c] for c in COLORS}
+
+    # --- views -------------------------------------------------------------------
+    def state(self, now: float) -> dict:
+        """The ``table`` message: everything a newcomer needs to draw the table."""
+        r = self.record
+        seats = {c: ({"name": r.seats[c].name, "present": self.seat_conn[c] is not None}
+                     if c in r.seats else None) for c in COLORS}
+        seated = {id(c) for c in self.seat_conn.values() if c is not None}
+        spectators = sorted(w.name for w in self.watchers if id(w) not in seated and w.name)
+        return {"type": "table", "table": self.id, "private": r.private,
+                "invite": r.invite if r.private else None,
+                "time": ({"base": r.time_base, "increment": r.time_increment}
+                         if self.timed else None),
+                "start_position": r.start_position, "seats": seats, "spectators": spectators,
+                "status": r.status, "moves": list(r.moves), "position": self.game.position_text(),
+                "turn": self.game.turn, "clocks": self.clocks(now), "draw_offer": self.draw_offer,
+                "winner": r.winner, "reason": r.reason}
+
+    def game_over(self) -> dict:
+        r = self.record
+        return {"type": "game_over", "table": self.id, "winner": r.winner, "reason": r.reason,
+                "result": RESULTS[r.winner], "moves": len(r.moves)}
+
+    def summary(self) -> dict:
+        """A row of the lobby's table list."""
+        r = self.record
+        return {"table": self.id, "status": r.status,
+                "white": r.seats["white"].name if "white" in r.seats else None,
+                "black": r.seats["black"].name if "black" in r.seats else None,
+                "time": ({"base": r.time_base, "increment": r.time_increment}
+                         if self.timed else None),
+                "moves": len(r.moves), "watchers": len(self.watchers)}

@@ -1,0 +1,331 @@
+"""The application: window, main loop, scene stack, global keys, toasts.
+
+Time: normally the loop runs at up to 60 frames a second on the real clock.
+With ``frames`` (screenshots, tests) or ``timedemo`` every frame advances game
+time by exactly 1/60 s and nothing sleeps, so a run is the same on any machine
+and a timedemo measures pure frame cost.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import pygame
+
+from .actions import Action, InputEvent
+from .input import InputMapper
+from .navigator import Navigator
+from .scene import Scene, SceneStack
+from .sound import Sound
+from .ui import FONTS, INK, draw_text, message_band, rounded_panel, ui_scale
+from ..store.files import LEFT_AS_IT_IS, one_line
+from ..store.settings import Settings, load_settings, prepare_folders, save_settings
+from ..store.stats import load_stats
+
+FPS = 60
+FIXED_DT = 1 / FPS
+WINDOW_DEFAULT = (1280, 720)
+MIN_WINDOW = (640, 360)
+
+
+def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
+    """Save the frame; returns one line instead of raising (the launcher checked
+    the folder, but it may have gone while the frames ran)."""
+    try:
+        pygame.image.save(surface, path)
+    except (pygame.error, OSError) as exc:
+        return one_line(f"could not save the screenshot to {path!r}: {exc}", 200)
+    return None
+
+
+@dataclass
+class AppOptions:
+    game: str | None = None
+    seed: int | None = None
+    fullscreen: bool | None = None     # None: as the settings say
+    demo: str | None = None
+    frames: int | None = None
+    screenshot: str | None = None
+    timedemo: str | None = None
+    size: tuple[int, int] | None = None
+    save_settings: bool = True
+    started_at: float = field(default_factory=time.perf_counter)
+
+
+class App:
+    def __init__(self, options: AppOptions | None = None, settings: Settings | None = None) -> None:
+        self.options = options or AppOptions()
+        settings, messages = self._load_kept_files(settings)
+        self.settings = settings
+        # Only what the game uses: pygame.init() would also open the audio device
+        # at once (and ALSA complains on the terminal when there is none); the
+        # mixer starts quietly with the first sound (``Sound``).
+        pygame.display.init()
+        pygame.font.init()
+        pygame.joystick.init()
+        pygame.display.set_caption("Round Table")
+        pygame.key.set_repeat(300, 60)
+        desktop = pygame.display.get_desktop_sizes()
+        self.desktop_size = tuple(desktop[0]) if desktop else WINDOW_DEFAULT
+        opt = self.options
+        if opt.timedemo or opt.size:
+            self.fullscreen = False
+        elif opt.fullscreen is not None:
+            self.fullscreen = opt.fullscreen
+        else:
+            self.fullscreen = settings.fullscreen
+        self.window_size = opt.size or WINDOW_DEFAULT
+        self.screen = self._set_mode()
+        self.input = InputMapper()
+        self.sound = Sound(enabled=settings.sound, volume=settings.volume)
+        self.scenes = SceneStack()
+        self.navigator = Navigator()     # the screens layer puts in its own
+        self.art_cache: dict = {}        # shared art kept across scenes (the table layer's)
+        self.running = True
+        self.exit_code = 0
+        self.frame_count = 0
+        self.frame_times: list[float] = []
+        self.frame_cpu_times: list[float] = []  # main-thread CPU time per frame
+        self.first_frame_seconds: float | None = None
+        self.game_time = 0.0
+        self._work_warmed = False
+        self._toasts: list[list] = []  # [text, seconds left]
+        self._toast_rects: list[pygame.Rect] = []
+        for message in messages:
+            self.report(message)
+
+    def _load_kept_files(self, settings: Settings | None) -> tuple[Settings, list[str]]:
+        """The settings (unless given) and statistics, and one line for each
+        file that could not be used. A folder that cannot be written is said
+        once, and nothing is written there this run; a file that is there but
+        could not be read is never overwritten."""
+        folder_problem = prepare_folders()
+        self.keep_files = folder_problem is None
+        self.keep_settings = self.keep_files
+        messages = [folder_problem]
+        if settings is None:
+            settings, message = load_settings()
+            messages.append(message)
+            if message and message.endswith(LEFT_AS_IT_IS):
+                self.keep_settings = False
+        self.stats, message = load_stats()
+        messages.append(message)
+        if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
+            self.stats.keep = False
+        return settings, [m for m in messages if m]
+
+    # --- window -----------------------------------------------------------
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.screen.get_size()
+
+    @property
+    def fixed_step(self) -> bool:
+        return self.options.frames is not None or self.options.timedemo is not None
+
+    def _set_mode(self) -> pygame.Surface:
+        if self.fullscreen:
+            surface = pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
+            # Without a window manager (or with one that keeps the window where
+            # it was) a full-screen window can stay at its windowed position,
+            # half off the screen: put it at the desktop's origin.
+            self._place_window((0, 0))
+            return surface
+        size = (max(MIN_WINDOW[0], self.window_size[0]), max(MIN_WINDOW[1], self.window_size[1]))
+        return pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    @staticmethod
+    def _place_window(position: tuple[int, int]) -> None:
+        try:
+            with warnings.catch_warnings():   # pygame-ce 2.5 warns of the display-module window
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+            if tuple(window.position) != tuple(position):
+                window.position = position
+        except (AttributeError, pygame.error):
+            pass   # an older pygame or a driver with no window to move
+
+    def toggle_fullscreen(self) -> None:
+        self.set_fullscreen(not self.fullscreen)
+
+    def set_fullscreen(self, on: bool) -> None:
+        if on == self.fullscreen:
+            return
+        self.fullscreen = on
+        self.screen = self._set_mode()
+        self.scenes.resize(self.size)
+        self.settings.fullscreen = on
+        self.save_settings()
+
+    def on_window_resized(self) -> None:
+        surface = pygame.display.get_surface()
+        if surface is not None and (
+                surface.get_width() < MIN_WINDOW[0] or surface.get_height() < MIN_WINDOW[1]):
+            # Shrunk below the smallest layout (nothing stops a window manager,
+            # and one may take a full-screen window out of full screen): the
+            # scenes cannot lay out in a few pixels, so it grows back, as a window.
+            self.fullscreen = False
+            self.window_size = surface.get_size()
+            surface = self._set_mode()
+        if surface is not None:
+            self.screen = surface
+            if not self.fullscreen:
+                self.window_size = surface.get_size()
+            self.scenes.resize(self.size)
+
+    def save_settings(self) -> None:
+        if not self.options.save_settings or not self.keep_settings:
+            return
+        problem = save_settings(self.settings)
+        if problem:
+            self.toast(problem)
+
+    # --- messages -----------------------------------------------------------
+    def toast(self, text: str, seconds: float = 3.0) -> None:
+        """A one-line message at the bottom of the screen for a few seconds."""
+        self._toasts = [t for t in self._toasts if t[0] != text][-2:]
+        self._toasts.append([text, seconds])
+
+    def report(self, text: str) -> None:
+        """A problem with a kept file: on screen, and for whoever started us from
+        a terminal. A file that could not be opened in a folder already said to
+        be out of reach is not said again."""
+        if not self.keep_files and text.endswith(LEFT_AS_IT_IS):
+            return
+        self.toast(text, 6)
+        print(f"roundtable: {text}", file=sys.stderr)
+
+    def _draw_toasts(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        """The newest message, in the message band above the toolbar (a game
+        keeps its play area out of that band); a newer one replaces it."""
+        if not self._toasts:
+            return []
+        text, left = self._toasts[-1]
+        band = message_band(self.size)
+        s = ui_scale(self.size)
+        px = int(band.h * 0.6)
+        while px > 8 and FONTS.font(px).size(text)[0] > self.size[0] - int(60 * s):
+            px -= 1                                  # a long message: smaller, still one line
+        w = min(self.size[0] - int(20 * s), FONTS.font(px).size(text)[0] + int(40 * s))
+        panel = rounded_panel((w, band.h - int(4 * s)), (10, 20, 16, 230), radius=int(10 * s))
+        panel.set_alpha(int(255 * min(1.0, left / 0.3)))
+        rect = panel.get_rect(center=band.center)
+        surface.blit(panel, rect)
+        draw_text(surface, text, px, rect.center, INK, anchor="center")
+        return [rect]
+
+    # --- loop ---------------------------------------------------------------
+    def quit(self, code: int = 0) -> None:
+        if self.running:
+            self.save_game_in_progress()
+        self.running = False
+        self.exit_code = code
+
+    def save_game_in_progress(self) -> None:
+        """Quitting in the middle of a game keeps it for the next launch."""
+        if self.fixed_step or not self.keep_files:
+            return  # screenshots, timedemos: nothing of the player's; or nowhere to keep it
+        scene = next((s for s in reversed(self.scenes.scenes) if s.holds_game), None)
+        problem = scene.save_on_quit() if scene is not None else None
+        if problem:
+            print(f"roundtable: {problem}")
+
+    def dispatch(self, event: InputEvent) -> None:
+        if event.action == Action.QUIT:
+            self.quit()
+        elif event.action == Action.FULLSCREEN:
+            self.toggle_fullscreen()
+        else:
+            self.scenes.handle(event)
+
+    def pump(self) -> None:
+        """Read pending pygame events and hand their actions to the top scene."""
+        for event in pygame.event.get():
+            if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+                self.on_window_resized()
+                continue
+            for action in self.input.translate(event):
+                self.dispatch(action)
+
+    def step(self, dt: float) -> None:
+        """One frame: input, update, draw, flip."""
+        self.pump()
+        for action in self.input.update(dt):
+            self.dispatch(action)
+        self.game_time += dt
+        self.scenes.update(dt)
+        for t in self._toasts:
+            t[1] -= dt
+        self._toasts = [t for t in self._toasts if t[1] > 0]
+        if not self.scenes.scenes:
+            self.quit()
+            return
+        top = self.scenes.top
+        if top.opaque and hasattr(top, "draw_incremental"):
+            # Only what changed is repainted and sent to the window.
+            areas = top.draw_incremental(self.screen, self._toast_rects)
+            self._toast_rects = self._draw_toasts(self.screen)
+            if areas is None:
+                pygame.display.flip()
+            else:
+                pygame.display.update(areas + self._toast_rects)
+        else:
+            self.scenes.draw(self.screen)
+            self._toast_rects = self._draw_toasts(self.screen)
+            pygame.display.flip()
+        if not self._work_warmed:
+            # Once the first frame is up, the worker processes start in the
+            # background: a game opened later asks them without waiting.
+            self._work_warmed = True
+            # start-up: the process pool's modules load after the first frame
+            from ..work.service import work_service
+            work_service()
+
+    def run(self, first_scene: Scene | None = None) -> int:
+        """The main loop, until quit (or ``frames`` frames); returns the exit code."""
+        if first_scene is not None:
+            self.scenes.push(first_scene)
+        clock = pygame.time.Clock()
+        limit = self.options.frames
+        while self.running:
+            started = time.perf_counter()
+            cpu_started = time.thread_time()
+            if self.fixed_step:
+                dt = FIXED_DT
+            else:
+                dt = min(clock.tick(FPS) / 1000.0, 0.1)
+            self.step(dt)
+            self.frame_count += 1
+            self.frame_times.append(time.perf_counter() - started)
+            self.frame_cpu_times.append(time.thread_time() - cpu_started)
+            if self.first_frame_seconds is None:
+                self.first_frame_seconds = time.perf_counter() - self.options.started_at
+                self.first_frame_wall = time.time()
+            if limit is not None and self.frame_count >= limit:
+                self.running = False
+        if self.options.screenshot:
+            problem = save_screenshot(self.screen, self.options.screenshot)
+            if problem:
+                print(f"roundtable: error: {problem}", file=sys.stderr)
+                self.exit_code = 2
+        return self.exit_code
+
+    def frame_report(self) -> dict:
+        """Frame-time distribution in ms (the first frame, which builds the
+        caches, is reported on its own). ``cpu`` is the same for the main
+        thread's CPU time: on a busy machine wall-clock time also counts the
+        waits for a core, CPU time only the frame's own work."""
+        def spread(values: list[float]) -> dict:
+            ordered = sorted(v * 1000 for v in values) or [0.0]
+            p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+            return {"min": ordered[0], "median": statistics.median(ordered), "p99": p99,
+                    "max": ordered[-1]}
+        times = self.frame_times[1:]
+        total = sum(times)
+        return {"frames": len(times), "fps": len(times) / total if total else 0.0,
+                **spread(times), "cpu": spread(self.frame_cpu_times[1:]),
+                "first_frame_ms": self.frame_times[0] * 1000 if self.frame_times else 0.0,
+                "size": self.size}

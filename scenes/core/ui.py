@@ -1,0 +1,320 @@
+"""Shared look: colours, fonts, cached text, the felt, buttons and panels.
+
+Sizes are given at 1280×720 and multiplied by :func:`ui_scale` so the same
+layout reads well from 720p to 4K.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pygame
+
+FELT = (22, 92, 58)
+FELT_DARK = (10, 52, 32)
+INK = (245, 240, 225)
+INK_DIM = (190, 200, 190)
+GOLD = (240, 196, 80)
+FOCUS = (255, 221, 87)
+LEGAL = (110, 230, 140)
+ILLEGAL = (235, 80, 70)
+HINT = (120, 190, 255)
+PANEL = (14, 30, 24, 228)
+BUTTON = (38, 74, 56)
+BUTTON_HOVER = (56, 108, 80)
+BUTTON_OFF = (40, 52, 46)
+
+
+def ui_scale(size: tuple[int, int]) -> float:
+    return max(0.5, min(size[0] / 1280, size[1] / 720))
+
+
+TOOLBAR_HEIGHT = 60   # the bottom bar of a game scene, at 1280×720
+MESSAGE_HEIGHT = 36   # the message band just above it
+
+
+def message_band(size: tuple[int, int]) -> pygame.Rect:
+    """Where messages (toasts) go: a band above the toolbar that a game scene
+    keeps free of its play area, so a message never hides what it is about."""
+    s = ui_scale(size)
+    bottom = size[1] - int(TOOLBAR_HEIGHT * s)
+    height = int(MESSAGE_HEIGHT * s)
+    return pygame.Rect(0, bottom - height, size[0], height)
+
+
+FACE_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}   # assets/fonts
+FACE_SCALE = 0.62   # DejaVu's em at a pixel size is larger than pygame's default font's
+
+
+def font_dir() -> Path:
+    """``assets/fonts`` next to the ``scenes`` package (a checkout), else inside
+    the installed package (see pyproject's package data)."""
+    here = Path(__file__).resolve().parents[1]
+    for candidate in (here.parent / "assets" / "fonts", here / "assets" / "fonts"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "assets" / "fonts"
+
+
+class Fonts:
+    """DejaVu Sans, regular for reading and bold for titles and buttons (an
+    open-licence face shipped in ``assets/fonts``), cached per pixel size. The
+    sizes are those of pygame's default font, which is kept as the fallback
+    should the files be missing."""
+
+    def __init__(self) -> None:
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+
+    def font(self, px: int, bold: bool = False) -> pygame.font.Font:
+        px = max(6, int(px))
+        key = (px, bool(bold))
+        if key not in self._fonts:
+            try:
+                self._fonts[key] = pygame.font.Font(str(font_dir() / FACE_FILES[bool(bold)]),
+                                                    max(5, round(px * FACE_SCALE)))
+            except (OSError, pygame.error):
+                self._fonts[key] = pygame.font.Font(None, px)
+        return self._fonts[key]
+
+    def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
+        """A rendered line, cached: drawing the same label every frame is free."""
+        key = (text, int(px), tuple(color), bool(bold))
+        surf = self._text.get(key)
+        if surf is None:
+            surf = self.font(px, bold).render(text, True, color)
+            self._text[key] = surf
+            if len(self._text) > 600:
+                self._text.popitem(last=False)
+        else:
+            self._text.move_to_end(key)
+        return surf
+
+
+FONTS = Fonts()
+
+
+def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, float],
+              color=INK, anchor: str = "topleft", shadow: bool = False,
+              bold: bool | None = None) -> pygame.Rect:
+    """Blit a line of text; ``anchor`` is a pygame.Rect attribute name. Text
+    with a shadow (titles, the score) is bold unless ``bold`` says otherwise."""
+    bold = shadow if bold is None else bold
+    surf = FONTS.text(text, int(px), color, bold)
+    rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
+    if shadow:
+        dark = FONTS.text(text, int(px), (0, 0, 0), bold)
+        off = max(1, int(px / 30))
+        surface.blit(dark, rect.move(off, off))
+    surface.blit(surf, rect)
+    return rect
+
+
+def wrap_text(text: str, px: int, width: int) -> list[str]:
+    font = FONTS.font(px)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}".strip()
+            if font.size(trial)[0] <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+_felt_cache: dict[tuple[int, int], pygame.Surface] = {}
+_felt_coarse: dict[tuple[int, int], pygame.Surface] = {}
+FELT_STEP = 4   # the felt is kept at 1/4 of the screen's size: one level of its
+                # gradient spans some 50 px at 4K, so 4-px steps cannot be seen
+
+
+def screen_layer(size: tuple[int, int]) -> pygame.Surface:
+    """A surface of ``size`` in the window's pixel format (made so directly:
+    converting a full-screen surface would hold it twice for a moment)."""
+    display = pygame.display.get_surface()
+    return pygame.Surface(size, 0, display) if display is not None else pygame.Surface(size)
+
+
+def _coarse(size: tuple[int, int]) -> pygame.Surface:
+    surf = _felt_coarse.get(size)
+    if surf is not None:
+        return surf
+    # Draw the vignette tiny and smoothscale it up: cheap and perfectly smooth.
+    small = pygame.Surface((32, 18))
+    for y in range(18):
+        for x in range(32):
+            dx = (x - 15.5) / 16
+            dy = (y - 8.5) / 9
+            t = min(1.0, (dx * dx + dy * dy) / 1.5625)
+            small.set_at((x, y), (int(FELT[0] + (FELT_DARK[0] - FELT[0]) * t),
+                                  int(FELT[1] + (FELT_DARK[1] - FELT[1]) * t),
+                                  int(FELT[2] + (FELT_DARK[2] - FELT[2]) * t)))
+    w, h = size
+    surf = pygame.transform.smoothscale(small, (-(-w // FELT_STEP), -(-h // FELT_STEP)))
+    _felt_coarse.clear()
+    _felt_blocks.clear()
+    _felt_coarse[size] = surf
+    return surf
+
+
+FELT_BLOCK = 256          # px: the felt is painted from blocks this big, kept ...
+FELT_BLOCKS_KEPT = 8     # ... the most recently used (2 MiB)
+_felt_blocks: OrderedDict = OrderedDict()
+
+
+def _felt_block(size: tuple[int, int], bx: int, by: int) -> pygame.Surface:
+    key = (size, bx, by)
+    block = _felt_blocks.get(key)
+    if block is not None:
+        _felt_blocks.move_to_end(key)
+        return block
+    coarse, step, n = _coarse(size), FELT_STEP, FELT_BLOCK // FELT_STEP
+    x0, y0 = bx * n, by * n
+    w, h = min(n, coarse.get_width() - x0), min(n, coarse.get_height() - y0)
+    block = pygame.transform.scale(coarse.subsurface((x0, y0, w, h)), (w * step, h * step))
+    if pygame.display.get_surface() is not None:
+        block = block.convert()
+    _felt_blocks[key] = block
+    while len(_felt_blocks) > FELT_BLOCKS_KEPT:
+        _felt_blocks.popitem(last=False)
+    return block
+
+
+def paint_felt(surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
+    """Paint the table's felt (green, with a soft vignette, for a table the size
+    of ``surface``) into ``area`` (default: the surface's clip). It is painted
+    block by block from a quarter-size copy, and the blocks last painted are
+    kept: where cards move the felt costs a plain blit, and no full-screen
+    surface is needed for it."""
+    area = pygame.Rect(area if area is not None else surface.get_clip()).clip(surface.get_rect())
+    if not area.w or not area.h:
+        return
+    size = surface.get_size()
+    if area.size == size and size[0] % FELT_STEP == 0 and size[1] % FELT_STEP == 0:
+        pygame.transform.scale(_coarse(size), size, surface)   # the whole table at once
+        return
+    clip = surface.get_clip()
+    surface.set_clip(area)
+    for by in range(area.top // FELT_BLOCK, (area.bottom - 1) // FELT_BLOCK + 1):
+        for bx in range(area.left // FELT_BLOCK, (area.right - 1) // FELT_BLOCK + 1):
+            surface.blit(_felt_block(size, bx, by), (bx * FELT_BLOCK, by * FELT_BLOCK))
+    surface.set_clip(clip)
+
+
+def felt(size: tuple[int, int]) -> pygame.Surface:
+    """The table's felt as one surface of ``size``, kept for the screens that
+    blit it whole (menu, help). A game paints it with :func:`paint_felt` where
+    it repaints instead, and lets this go (:func:`release_felt`)."""
+    surf = _felt_cache.get(size)
+    if surf is not None:
+        return surf
+    _felt_cache.clear()
+    surf = screen_layer(size)
+    paint_felt(surf)
+    _felt_cache[size] = surf
+    return surf
+
+
+def release_felt() -> None:
+    """Let the full-screen felt go (a game scene paints its own, area by area)."""
+    _felt_cache.clear()
+
+
+def rounded_panel(size: tuple[int, int], color=PANEL, radius: int = 16,
+                  border: tuple | None = (255, 255, 255, 40)) -> pygame.Surface:
+    surf = pygame.Surface(size, pygame.SRCALPHA)
+    rect = surf.get_rect()
+    pygame.draw.rect(surf, color, rect, border_radius=radius)
+    if border:
+        pygame.draw.rect(surf, border, rect, width=max(1, radius // 8), border_radius=radius)
+    return surf
+
+
+def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """Overlapping areas joined into one: a stack of cards landing together is
+    repainted once, not once per card (which costs cards² blits)."""
+    out: list[pygame.Rect] = []
+    for rect in rects:
+        rect = pygame.Rect(rect)
+        while True:
+            hits = rect.collidelistall(out)
+            if not hits:
+                break
+            for i in reversed(hits):
+                rect.union_ip(out.pop(i))
+        out.append(rect)
+    return out
+
+
+_glow_cache: dict[tuple, pygame.Surface] = {}
+
+
+def glow_rect(surface: pygame.Surface, rect: pygame.Rect, color, width: int,
+              radius: int) -> pygame.Rect:
+    """A highlight ring with a soft outer glow (focus, legal targets, hints).
+    Returns the area painted. The ring is drawn once per size and colour."""
+    pad = width * 2
+    key = (rect.size, tuple(color), width, radius)
+    ring = _glow_cache.get(key)
+    if ring is None:
+        ring = pygame.Surface((rect.w + 2 * pad, rect.h + 2 * pad), pygame.SRCALPHA)
+        for i in range(3):
+            alpha = 50 - i * 15
+            pygame.draw.rect(ring, (*color[:3], alpha), ring.get_rect().inflate(-i * width, -i * width),
+                             width=width, border_radius=radius + pad - i * width // 2)
+        inner = pygame.Rect(pad, pad, rect.w, rect.h).inflate(width, width)
+        pygame.draw.rect(ring, color, inner, width=width, border_radius=radius + width // 2)
+        if len(_glow_cache) > 64:
+            _glow_cache.clear()
+        _glow_cache[key] = ring
+    return surface.blit(ring, (rect.x - pad, rect.y - pad))
+
+
+@dataclass
+class Button:
+    """A clickable, focusable button; ``action`` runs on click or SELECT."""
+
+    label: str
+    action: Callable[[], None]
+    rect: pygame.Rect = None  # set by the layout
+    enabled: bool = True
+    hot: bool = False  # focused (keys, gamepad): SELECT activates it
+    hovered: bool = False  # under the pointer: lit, but not the focus
+
+    def draw(self, surface: pygame.Surface, scale: float) -> None:
+        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON
+        radius = max(4, int(10 * scale))
+        pygame.draw.rect(surface, color, self.rect, border_radius=radius)
+        edge = FOCUS if self.hot and self.enabled else (255, 255, 255, 60)
+        pygame.draw.rect(surface, edge, self.rect, width=max(1, int(2 * scale)), border_radius=radius)
+        ink = INK if self.enabled else (120, 130, 125)
+        draw_text(surface, self.label, self.rect.h * 0.5, self.rect.center, ink, anchor="center",
+                  bold=True)
+
+    def contains(self, pos) -> bool:
+        return self.rect is not None and self.rect.collidepoint(pos)
+
+
+def layout_row(buttons: list[Button], center: tuple[int, int], height: int,
+               gap: int, px: int) -> None:
+    """Place buttons side by side, centred, each as wide as its label needs."""
+    widths = [FONTS.font(int(height * 0.5), bold=True).size(b.label)[0] + height for b in buttons]
+    total = sum(widths) + gap * (len(buttons) - 1)
+    x = center[0] - total // 2
+    for button, width in zip(buttons, widths):
+        button.rect = pygame.Rect(x, center[1] - height // 2, width, height)
+        x += width + gap
+
+
+def layout_column(buttons: list[Button], center_x: int, top: int, width: int,
+                  height: int, gap: int) -> None:
+    y = top
+    for button in buttons:
+        button.rect = pygame.Rect(center_x - width // 2, y, width, height)
+        y += height + gap

@@ -1,0 +1,112 @@
+"""What the app knows of a game, in one place: the scene-side descriptor.
+
+Each game has one (``<game>_descriptor.py``, next to its scene), and
+``scenes.games`` collects them in the menu's order. Everything that lists or
+treats games (the menu, help, statistics, saves, navigation, demos, the
+launcher) reads them; nothing else asks which game it is.
+
+A descriptor joins the engine's descriptor (``game.GameInfo``: id, title,
+engine class, solver) with what is on screen: the scene, the menu's tile, the
+help (rules, controls, diagram), the options a game is started with (saved
+with it) and what its statistics record.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pygame
+
+from game import GameInfo
+
+from ..store.files import shown
+from ..store.saves import rebuild_engine
+
+# (surface, rect, ui scale) → the help's diagram; (surface, rect, ui scale, age in s) → the menu's emblem
+Diagram = Callable[[pygame.Surface, pygame.Rect, float], None]
+Emblem = Callable[[pygame.Surface, pygame.Rect, float, float], None]
+
+
+@dataclass(frozen=True)
+class GameHelp:
+    """The help screen's words and picture: rules as (heading, paragraph), the
+    game's own controls as (action, mouse, keyboard, gamepad), notes, and a
+    diagram with its caption."""
+
+    rules: tuple[tuple[str, str], ...]
+    controls: tuple[tuple[str, str, str, str], ...]
+    notes: tuple[str, ...]
+    caption: str
+    diagram: Diagram
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """The options a game is started with (e.g. the board game's players): each
+    name with its allowed values. They are saved with the game, checked when it
+    is loaded and given back to the scene when it is resumed."""
+
+    choices: dict[str, tuple[str, ...]]
+    missing: str = "the options are missing"   # the saved game's problem when one is not there
+    words: dict[str, str] = field(default_factory=dict)   # an option's name for the player
+
+    def check(self, game_id: str, saved: dict) -> None:
+        """ValueError, in one line, unless ``saved`` holds exactly this game's options."""
+        unknown = set(saved) - set(self.choices)
+        if unknown:
+            raise ValueError(f"{game_id} takes no {', '.join(sorted(shown(k) for k in unknown))}")
+        if set(saved) != set(self.choices):
+            raise ValueError(self.missing)
+        for name, values in self.choices.items():
+            if saved[name] not in values:
+                raise ValueError(f"unknown {self.words.get(name, name)} {shown(saved[name])}")
+
+
+@dataclass(frozen=True)
+class GameDescriptor:
+    info: GameInfo                     # the engine's descriptor (game.GAMES)
+    scene: str                         # "module:Class"; imported when the game opens (start-up speed)
+    blurb: tuple[str, ...]             # the lines under the name on the menu's tile
+    emblem: Emblem                     # the picture on the menu's tile
+    help: GameHelp
+    options: GameOptions = field(default_factory=lambda: GameOptions({}))
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """The computer's levels (the engine's); the statistics count results per level."""
+        return self.info.levels
+
+    @property
+    def has_deals(self) -> bool:
+        """A patience has deal numbers (and a score in the statistics); the board game has not."""
+        return self.info.dealt
+
+    def scene_class(self):
+        module_name, class_name = self.scene.split(":")
+        return getattr(importlib.import_module(module_name), class_name)
+
+    # --- a saved game -----------------------------------------------------------
+    def describe(self, saved: dict) -> str:
+        """'Clock (deal 12)' or 'Camelot (board game)'."""
+        return f"{self.title} (deal {saved['seed']})" if self.has_deals else self.title
+
+    def resume(self, app, saved: dict):
+        """The game scene with the saved game, exactly as it was left."""
+        options = dict(saved.get("extra") or {})
+        scene = self.scene_class()(app, seed=saved["seed"], game=rebuild_engine(saved),
+                                   **{k: options[k] for k in self.options.choices if k in options})
+        scene.play_seconds = float(saved.get("seconds", 0.0))
+        scene.assisted = saved.get("assisted") is True
+        return scene
+
+
+__all__ = ["GameDescriptor", "GameHelp", "GameOptions"]

@@ -1,0 +1,148 @@
+"""One player's link to a game server, shared by the lobby and the table scenes.
+
+:class:`OnlineSession` wraps :class:`~game.net.bridge.NetBridge` (the client on
+its own thread) and, when the player hosts, the server on its own thread
+(:class:`~game.net.host.ServerThread`). The scenes call :meth:`poll` from
+``update()``: it never waits, so the network never holds up a frame. Every
+message is folded into ``state`` (:class:`~game.net.view.OnlineState`: the link,
+the lobby and its chat, each table as the server describes it) and handed on to
+the scene asking; the session adds the link as one line for a person.
+"""
+from __future__ import annotations
+
+import socket
+
+from game.net.bridge import NetBridge
+from game.net.cli import DEFAULT_PORT
+from game.net.view import OnlineState
+
+SET_PHRASES = ("Hello!", "Good luck!", "Good game", "Well played!", "Thanks!", "One moment, please")
+
+
+def lan_address() -> str:
+    """This computer's address on the local network, as a friend would dial it.
+    (A UDP socket "connected" to a documentation address sends nothing; it only
+    makes the system choose the outgoing interface.)"""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+def normalise_address(text: str) -> str:
+    """"host", "host:port" or a ws:// URL → a ws:// URL (the default port if none)."""
+    text = text.strip()
+    if not text.startswith(("ws://", "wss://")):
+        text = "ws://" + text
+    scheme, rest = text.split("://", 1)
+    host = rest.split("/", 1)[0]
+    if ":" not in host.rsplit("]", 1)[-1]:
+        text = f"{scheme}://{host}:{DEFAULT_PORT}"
+    return text
+
+
+class OnlineSession:
+    def __init__(self, url: str, name: str, host=None, retry_delays=None) -> None:
+        options = {} if retry_delays is None else {"retry_delays": retry_delays}
+        self.bridge = NetBridge(url, name, **options)
+        self.url, self.name = url, name
+        self.host = host                  # a ServerThread when hosting on this computer
+        self.state = OnlineState(name)
+        self.ever_online = False
+        self.grace = 60.0
+        self._next_id = 0
+
+    def start(self) -> None:
+        self.bridge.start()
+
+    def close(self) -> None:
+        self.bridge.close()
+        if self.host is not None:
+            self.host.stop()
+            self.host = None
+
+    @property
+    def online(self) -> bool:
+        return self.link == "online"
+
+    @property
+    def link(self) -> str:
+        return self.state.link
+
+    @property
+    def detail(self) -> str:
+        return self.state.link_detail
+
+    @property
+    def users(self) -> list[str]:
+        return self.state.users
+
+    @property
+    def tables(self) -> list[dict]:
+        """The lobby's tables (public, not finished)."""
+        return self.state.lobby_tables
+
+    @property
+    def lobby_chat(self):
+        return self.state.lobby_chat
+
+    def send(self, message: dict) -> int:
+        """Queue ``message`` with a fresh id (returned); never waits."""
+        self._next_id += 1
+        self.bridge.send({**message, "id": self._next_id})
+        return self._next_id
+
+    def token(self, table: str) -> str | None:
+        seat = self.bridge.tokens.get(table)
+        return seat[1] if seat else None
+
+    def seat(self, table: str) -> str | None:
+        seat = self.bridge.tokens.get(table)
+        return seat[0] if seat else None
+
+    def poll(self) -> list[dict]:
+        """What has arrived (never waits), each message folded into ``state`` first."""
+        messages = self.bridge.poll()
+        for index, message in enumerate(messages):
+            try:
+                self.state.apply(message)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                # Not what protocol v1 promises (another server, a newer version):
+                # one line for the player, and the message goes no further.
+                message = messages[index] = {
+                    "type": "error", "code": "bad_message", "local": True,
+                    "message": f"the server sent a {str(message.get('type'))[:30]!r} message "
+                               "this app cannot read"}
+                continue
+            kind = message.get("type")
+            if kind == "link":
+                self.ever_online |= self.link == "online"
+            elif kind == "welcome":
+                self.name = message.get("name", self.name)
+                self.grace = message.get("grace", self.grace)
+        return messages
+
+    def link_line(self) -> str:
+        """The link in one line ("" when all is well)."""
+        if self.link == "online":
+            return ""
+        if self.link == "connecting" and not self.ever_online:
+            return f"Connecting to {self.url}…"
+        if not self.ever_online:
+            if self.detail.startswith("cannot reach") or not self.detail:
+                refused = "Connect call failed" in self.detail or "refused" in self.detail
+                why = "nothing answers there" if refused else "no answer"
+                return f"Cannot reach {self.url}: {why}. Retrying…"
+            return f"{_sentence(self.detail)} Retrying…"
+        return "Connection lost: retrying… (the game resumes when the server is back)"
+
+
+def _sentence(text: str) -> str:
+    """The bridge's detail as a sentence ("name_taken: that name …" → "That name …")."""
+    text = text.strip()
+    code, _, rest = text.partition(": ")
+    if rest and code.replace("_", "").isalpha() and code.islower():
+        text = rest
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") or not text else ".")

@@ -1,0 +1,316 @@
+"""The main menu (the four games, demo, settings, quit) and the settings screen."""
+from __future__ import annotations
+
+import pygame
+
+from ..core.actions import Action, InputEvent
+from ..core.overlays import DialogScene, FocusButtons
+from ..core.scene import Scene
+from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_column,
+                       layout_row, rounded_panel, ui_scale, wrap_text)
+from ..games import GAMES, check_saved_options, descriptor, playable_games
+from ..store.saves import clear_save, load_save
+from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
+from ..table.card_art import CardArt
+from .help import HelpScene
+from .statistics import StatsScene
+
+ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
+
+
+class MenuScene(Scene):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.idle = 0.0
+        self.games = list(GAMES.values())
+        self.tiles = [Button(d.title, self._starter(d.id)) for d in self.games]
+        self.tile_ids = [d.id for d in self.games]
+        self.buttons = [Button("Play online", self.online),
+                        Button("Watch a demo", self.demo), Button("How to play", self.help),
+                        Button("Statistics", self.statistics), Button("Replay a game", self.replays),
+                        Button("Settings", self.settings),
+                        Button("Quit", lambda: self.app.quit())]
+        self.focus = FocusButtons(self.tiles + self.buttons)
+        last = app.settings.last_game
+        if last in self.tile_ids and self.tiles[self.tile_ids.index(last)].enabled:
+            self.focus.focus = self.tile_ids.index(last)
+        self.age = 0.0
+
+    def enter(self) -> None:
+        # Once a launch: a game left in the middle is offered again.
+        if getattr(self.app, "_resume_offered", False):
+            return
+        self.app._resume_offered = True
+        data, message = load_save(check_options=check_saved_options)
+        if message:
+            self.app.report(message)
+        if data is not None:
+            self.offer_resume(data)
+
+    def offer_resume(self, data: dict) -> None:
+        game = descriptor(data["game_id"])
+
+        def resume():
+            self.app.settings.last_game = game.id
+            self.app.save_settings()
+            self.app.scenes.reset(game.resume(self.app, data))
+
+        def discard():
+            clear_save()
+            self.app.scenes.remove(dialog)
+
+        dialog = DialogScene(self.app, "Welcome back", [
+            f"Resume {game.describe(data)}?", "It was left in the middle when the game was closed."],
+            [("Resume", resume), ("Discard", discard)], on_back=discard)
+        self.app.scenes.push(dialog)
+
+    def online(self) -> None:
+        self.app.navigator.open_online()
+
+    def statistics(self) -> None:
+        self.app.scenes.push(StatsScene(self.app, self._chosen_game()))
+
+    def replays(self) -> None:
+        self.app.navigator.open_replay()
+
+    def resume(self) -> None:
+        self.idle = 0.0
+
+    def _starter(self, game_id: str):
+        return lambda: self.app.navigator.open_game(game_id)
+
+    def _chosen_game(self) -> str:
+        """The focused game, or the last one focused, or the first playable one."""
+        focused = self.focus.buttons[self.focus.focus]
+        game_id = next((gid for gid, tile in zip(self.tile_ids, self.tiles)
+                        if tile is focused and tile.enabled), None)
+        if game_id:
+            self._last_game = game_id
+        return game_id or getattr(self, "_last_game", None) or next(
+            gid for gid, tile in zip(self.tile_ids, self.tiles) if tile.enabled)
+
+    def demo(self) -> None:
+        self.app.navigator.open_game(self._chosen_game(), demo=True)
+
+    def help(self) -> None:
+        self.app.scenes.push(HelpScene(self.app, self._chosen_game()))
+
+    def settings(self) -> None:
+        self.app.scenes.push(SettingsScene(self.app))
+
+    def resize(self, size) -> None:
+        super().resize(size)
+        s = self.scale = ui_scale(size)
+        w, h = size
+        n = len(self.tiles)
+        gap = int(24 * s)
+        tile_w = max(1, int(min(260 * s, (w - gap * (n + 1)) / n)))   # App keeps w ≥ 640; never < 1
+        tile_h = int(tile_w * 1.25)
+        x = (w - (tile_w * n + gap * (n - 1))) // 2
+        top = int(h * 0.30)
+        for tile in self.tiles:
+            tile.rect = pygame.Rect(x, top, tile_w, tile_h)
+            x += tile_w + gap
+        layout_row(self.buttons, (w // 2, top + tile_h + int(70 * s)), int(48 * s), int(20 * s),
+                   int(24 * s))
+        self.tile_panel = rounded_panel((tile_w, tile_h), (12, 40, 28, 215), radius=int(18 * s))
+
+    def handle(self, event: InputEvent) -> None:
+        a = event.action
+        self.idle = 0.0
+        if a in (Action.UP, Action.DOWN):
+            # Up/down jumps between the row of games and the row of buttons.
+            i = self.focus.focus
+            n = len(self.tiles)
+            if i < n:
+                self._last_game = self.tile_ids[i]
+            if a == Action.DOWN and i < n:
+                self.focus.focus = n + min(len(self.buttons) - 1, i * len(self.buttons) // n)
+            elif a == Action.UP and i >= n:
+                choices = [k for k, t in enumerate(self.tiles) if t.enabled]
+                target = (i - n) * n // len(self.buttons)
+                self.focus.focus = min(choices, key=lambda k: abs(k - target)) if choices else i
+            return
+        if a == Action.BACK:
+            return
+        self.focus.handle(event)
+
+    def update(self, dt: float) -> None:
+        self.age += dt
+        self.idle += dt
+        if self.idle >= ATTRACT_AFTER and self.app.scenes.top is self and self.tiles:
+            # Attract mode: the demos of all the games in turn; any input
+            # returns to the menu (GameScene.handle in demo mode).
+            self.app.navigator.open_game(playable_games()[0], demo=True, cycle=True)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        s = self.scale
+        w, h = self.size
+        surface.blit(felt(self.size), (0, 0))
+        draw_text(surface, "Round Table", 110 * s, (w // 2, int(h * 0.12)), GOLD, anchor="center",
+                  shadow=True)
+        draw_text(surface, "Four classic games: three patiences and a board game of 1930",
+                  28 * s, (w // 2, int(h * 0.12 + 70 * s)), INK_DIM, anchor="center")
+        for i, (game, tile) in enumerate(zip(self.games, self.tiles)):
+            focused = self.focus.focus == i
+            lift = int(6 * s) if focused or self.focus.hover == i else 0
+            rect = tile.rect.move(0, -lift)
+            surface.blit(self.tile_panel, rect)
+            game.emblem(surface, pygame.Rect(rect.x, rect.y + int(rect.h * 0.08), rect.w, int(rect.h * 0.5)),
+                        s, self.age)
+            draw_text(surface, tile.label, 30 * s, (rect.centerx, rect.y + int(rect.h * 0.66)),
+                      INK, anchor="center")
+            for k, line in enumerate(game.blurb):
+                draw_text(surface, line, 20 * s, (rect.centerx, rect.y + int(rect.h * (0.77 + 0.08 * k))),
+                          INK_DIM, anchor="center")
+            if focused:
+                glow_rect(surface, rect, FOCUS, max(2, int(3 * s)), int(18 * s))
+        for k, b in enumerate(self.buttons):
+            b.hot = self.focus.focus == len(self.tiles) + k
+            b.hovered = self.focus.hover == len(self.tiles) + k
+            b.draw(surface, s)
+        draw_text(surface, "Arrows, D-pad or mouse to choose · Enter / A to play · F11 full screen",
+                  20 * s, (w // 2, h - int(24 * s)), INK_DIM, anchor="center")
+
+
+class SettingsScene(Scene):
+    """Fullscreen or window, animation speed, sound, volume, card back, which deals: left/right or click changes."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
+                     Button("", self._toggle_sound), Button("", self._change_volume),
+                     Button("", self._next_back), Button("", self._toggle_winnable_only),
+                     Button("", self._toggle_indicator), Button("", self._toggle_eval_bar),
+                     Button("Back", self.back)]
+        self.focus = FocusButtons(self.rows)
+
+    def _labels(self) -> None:
+        st = self.app.settings
+        self.rows[0].label = f"Display: {'Full screen' if self.app.fullscreen else 'Window'}"
+        self.rows[1].label = f"Animation speed: {st.animation_speed.capitalize()}"
+        self.rows[2].label = f"Sound: {'On' if st.sound else 'Off'}"
+        self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
+        self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
+        self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
+        self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
+        self.rows[7].label = f"Board game evaluation bar: {'On' if st.eval_bar else 'Off'}"
+
+    def description(self) -> str:
+        """What the focused setting means, in a line under the rows."""
+        st = self.app.settings
+        return [
+            "Play in a window or fill the screen (F11 switches at any time).",
+            "How fast cards and pieces move.",
+            "Sound effects for moves, refusals, wins and losses.",
+            "How loud the sound effects are.",
+            "The pattern on the backs of the cards.",
+            "Winnable only: every new Camelot and Hamilton deal is one the solver has proved "
+            "can be won. Any: every deal, winnable or not." if st.winnable_only else
+            "Any: every deal, winnable or not. Winnable only: every new Camelot and Hamilton "
+            "deal is one the solver has proved can be won.",
+            "Camelot and Hamilton say in the top bar whether the game can still be won "
+            "(off: no spoilers).",
+            "Camelot, the board game: the engine's evaluation of the position in a bar "
+            "beside the board.",
+            "Back to where you were.",
+        ][self.focus.focus]
+    def _toggle_fullscreen(self) -> None:
+        self.app.toggle_fullscreen()
+
+    def _next_speed(self, step: int = 1) -> None:
+        speeds = list(ANIMATION_SPEEDS)
+        st = self.app.settings
+        st.animation_speed = speeds[(speeds.index(st.animation_speed) + step) % len(speeds)]
+        self.app.save_settings()
+
+    def _toggle_sound(self) -> None:
+        self.app.settings.sound = not self.app.settings.sound
+        self.app.sound.set_enabled(self.app.settings.sound)
+        self.app.save_settings()
+
+    def _change_volume(self, step: int = 1, wrap: bool = True) -> None:
+        """±10 %; a click (or Enter) goes up and wraps from 100 % to 0."""
+        st = self.app.settings
+        tenths = round(st.volume * 10) + step
+        tenths = 0 if wrap and tenths > 10 else max(0, min(10, tenths))
+        st.volume = tenths / 10
+        self.app.sound.set_volume(st.volume)
+        self.app.sound.play("deal")  # hear the new level
+        self.app.save_settings()
+
+    def _next_back(self, step: int = 1) -> None:
+        backs = list(CARD_BACKS)
+        st = self.app.settings
+        st.card_back = backs[(backs.index(st.card_back) + step) % len(backs)]
+        self.app.save_settings()
+
+    def _toggle_winnable_only(self) -> None:
+        """Patience deals: any deal, or only deals the solver proved winnable."""
+        self.app.settings.winnable_only = not self.app.settings.winnable_only
+        self.app.save_settings()
+
+    def _toggle_eval_bar(self) -> None:
+        self.app.settings.eval_bar = not self.app.settings.eval_bar
+        self.app.save_settings()
+
+    def _draw_back_preview(self, surface: pygame.Surface) -> None:
+        """The chosen card back, beside its row (left / right shows the others)."""
+        row = self.rows[4].rect
+        width = max(20, int(64 * self.scale))
+        key = (self.app.settings.card_back, width)
+        if getattr(self, "_preview_key", None) != key:
+            self._preview_key = key
+            self._preview = CardArt(width, self.app.settings.card_back).back()
+        rect = self._preview.get_rect(midleft=(row.right + int(24 * self.scale), row.centery))
+        surface.blit(self._preview, rect)
+
+    def _toggle_indicator(self) -> None:
+        """The "winnable?" words in a patience's top bar: a spoiler for some."""
+        self.app.settings.winnable_indicator = not self.app.settings.winnable_indicator
+        self.app.save_settings()
+
+    def back(self) -> None:
+        self.app.scenes.pop()
+
+    def resize(self, size) -> None:
+        super().resize(size)
+        s = self.scale = ui_scale(size)
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.2), int(520 * s), int(44 * s), int(10 * s))
+
+    def handle(self, event: InputEvent) -> None:
+        a = event.action
+        if a == Action.BACK:
+            self.back()
+            return
+        if a in (Action.LEFT, Action.RIGHT):
+            i = self.focus.focus
+            step = 1 if a == Action.RIGHT else -1
+            if i == 1:
+                self._next_speed(step)
+            elif i == 3:
+                self._change_volume(step, wrap=False)
+            elif i == 4:
+                self._next_back(step)
+            elif i in (0, 2, 5, 6, 7):
+                self.rows[i].action()
+            return
+        self.focus.handle(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        s = self.scale
+        self._labels()
+        surface.blit(felt(self.size), (0, 0))
+        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.1)), GOLD,
+                  anchor="center", shadow=True)
+        self.focus.draw(surface, s)
+        self._draw_back_preview(surface)
+        y = self.rows[-1].rect.bottom + int(24 * s)
+        for line in wrap_text(self.description(), int(24 * s), int(720 * s)):
+            draw_text(surface, line, 24 * s, (self.size[0] // 2, y), INK, anchor="midtop")
+            y += int(30 * s)
+        draw_text(surface, "Left / right or click to change · Escape or B to go back", 22 * s,
+                  (self.size[0] // 2, self.size[1] - int(30 * s)), INK_DIM, anchor="center")
+
+
+__all__ = ["MenuScene", "SettingsScene"]

@@ -1,0 +1,443 @@
+"""Play online: connect to a server (or host one here), then the lobby.
+
+Connect: a name, the server's address, "Connect", and "Host on this computer",
+which starts the same server (:class:`~game.net.host.ServerThread`) in the
+background and shows the address to give a friend. The lobby: the tables (sit
+at a free seat or watch), who is online, new public or private tables, joining
+a private table by its invite code, and the lobby chat. Choosing a seat opens
+the table (:class:`~scenes.games.camelot_online.CamelotOnlineScene`) over the
+lobby; leaving the table comes back here. Everything the network says is read
+in ``update()`` without waiting.
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import pygame
+
+from game.net.cli import DEFAULT_PORT
+from game.net.host import ServerThread
+
+from ..core.actions import Action, InputEvent
+from ..core.overlays import DialogScene, FocusButtons
+from ..core.scene import Scene
+from ..core.text_field import TextField
+from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
+                       rounded_panel, ui_scale, wrap_text)
+from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
+from ..games.online_session import OnlineSession, lan_address, normalise_address
+from ..store.settings import data_dir
+
+TABLES_SHOWN = 8
+NAME_LIMIT = 24
+TIME_CONTROLS = (("No clock", None), ("10 minutes + 5 s a move", {"base": 600, "increment": 5}),
+                 ("5 minutes + 3 s a move", {"base": 300, "increment": 3}),
+                 ("30 minutes, no increment", {"base": 1800, "increment": 0}))
+LOOPBACK_ONLY = "ROUNDTABLE_NET_LOOPBACK"   # set (the monkey run): no other address is used
+
+
+def network_defaults() -> dict:
+    """Where "Host on this computer" listens and what "Connect" dials at first. With
+    ROUNDTABLE_NET_LOOPBACK=1 (automated runs that press every button) the host listens
+    on 127.0.0.1 only, on an ephemeral port, and no address is filled in."""
+    if os.environ.get(LOOPBACK_ONLY):
+        return {"address": "", "bind": "127.0.0.1", "port": 0}
+    return {"address": f"127.0.0.1:{DEFAULT_PORT}", "bind": "0.0.0.0", "port": DEFAULT_PORT}
+
+
+def parse_invite(text: str) -> tuple[str, str] | None:
+    """"T12-ABCD" (or "T12 ABCD", "t12/abcd") → ("T12", "ABCD")."""
+    parts = text.replace("/", " ").replace("-", " ").upper().split()
+    if len(parts) == 2 and parts[0][:1] == "T" and parts[0][1:].isdigit() and parts[1].isalnum():
+        return parts[0], parts[1]
+    return None
+
+
+def describe_table(table: dict) -> str:
+    names = [(table.get(c) or "—") for c in ("white", "black")]
+    status = {"waiting": "waiting", "playing": f"{table.get('moves', 0)} moves"}.get(
+        table.get("status"), table.get("status", ""))
+    watchers = table.get("watchers", 0)
+    timed = table.get("time")
+    clock = f" · {timed['base'] // 60}+{timed['increment']}" if timed else ""
+    seen = f" · {watchers} watching" if watchers else ""
+    return f"{table['table']}: {names[0]} v {names[1]} · {status}{clock}{seen}"
+
+
+class OnlineScene(Scene):
+    def __init__(self, app, address: str | None = None, name: str | None = None,
+                 bind: str | None = None, port: int | None = None, db: str | None = None,
+                 retry_delays=None) -> None:
+        super().__init__(app)
+        defaults = network_defaults()
+        address = defaults["address"] if address is None else address
+        self.bind = defaults["bind"] if bind is None else bind
+        self.port = defaults["port"] if port is None else port
+        self.db = db
+        self.retry_delays = retry_delays
+        self.session: OnlineSession | None = None
+        self.friend_address = ""
+        self.joining: str | None = None             # the table whose state we wait for
+        self.table_scene: CamelotOnlineScene | None = None
+        self.name_field = TextField(app, "Your name", NAME_LIMIT, lambda _: self.connect(),
+                                    name or f"Player {random.randrange(100, 1000)}")
+        self.address_field = TextField(app, "Server address", 200, lambda _: self.connect(), address)
+        self.invite_field = TextField(app, "Invite code (like T3-ABCD), then Enter", 30, self.join_by_code)
+        self.chat_field = TextField(app, "Say something to the lobby", 500, self.lobby_say)
+        self.fields = [self.name_field, self.address_field, self.invite_field, self.chat_field]
+        self._tables_key = None
+        self._build_focus()
+
+    # --- lifecycle ---------------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        return "connect" if self.session is None else "lobby"
+
+    def leave(self) -> None:
+        for field in self.fields:
+            field.deactivate()
+        self.disconnect()
+
+    def resume(self) -> None:
+        self.table_scene = None
+        self.joining = None
+        if self.session is not None:
+            self.session.send({"type": "lobby"})
+
+    def resize(self, size) -> None:
+        super().resize(size)
+        self._layout()
+
+    # --- connecting ------------------------------------------------------------------
+    def connect(self, url: str | None = None) -> None:
+        name = " ".join(self.name_field.text.split())
+        if not name:
+            self.app.toast("Type a name first", 2.0)
+            return
+        if url is None and not self.address_field.text.strip():
+            self.app.toast("Type the server's address first (like 192.168.1.20:8765)", 2.5)
+            return
+        try:
+            url = url or normalise_address(self.address_field.text)
+        except ValueError:
+            self.app.toast("That is not an address: try 192.168.1.20:8765", 3.0)
+            return
+        for field in self.fields:
+            field.deactivate()
+        self.session = OnlineSession(url, name, retry_delays=self.retry_delays)
+        self.session.start()
+        self._build_focus()
+
+    def host_here(self) -> None:
+        """Start the server on this computer and join it."""
+        if not self.name_field.text.split():
+            self.app.toast("Type a name first", 2.0)
+            return
+        db = self.db
+        if db is None:
+            folder = data_dir()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                self.app.toast(f"Cannot host here: no folder for the games ({exc.strerror})", 4.0)
+                return
+            db = str(folder / "server.sqlite3")
+        host = None
+        for port in (self.port, 0):             # the usual port, or any free one
+            candidate = ServerThread(db, host=self.bind, port=port)
+            try:
+                candidate.start()
+            except (OSError, TimeoutError) as exc:
+                problem = str(exc)
+                continue
+            host = candidate
+            break
+        if host is None:
+            self.app.toast(f"Cannot host here: {problem}", 4.0)
+            return
+        where = "127.0.0.1" if self.bind == "127.0.0.1" else lan_address()
+        self.friend_address = f"{where}:{host.port}"
+        self.connect(f"ws://127.0.0.1:{host.port}")
+        if self.session is None:
+            host.stop()
+            self.friend_address = ""
+            return
+        self.session.host = host                # stopped with the session
+
+    def disconnect(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.friend_address = ""
+        self._build_focus()
+
+    # --- lobby requests ------------------------------------------------------------------
+    def create_table(self, private: bool) -> None:
+        """A new table (the creator sits as White); first its clock."""
+        def create(time_control):
+            def run():
+                self.app.scenes.remove(dialog)
+                self.session.send({"type": "create_table", "private": private, "time": time_control})
+            return run
+        buttons = [(label, create(control)) for label, control in TIME_CONTROLS]
+        buttons.append(("Cancel", lambda: self.app.scenes.remove(dialog)))
+        kind = "private table (an invite code)" if private else "public table"
+        dialog = DialogScene(self.app, "New table", [f"A {kind}: which clock?"], buttons,
+                             on_back=lambda: self.app.scenes.remove(dialog))
+        self.app.scenes.push(dialog)
+
+    def open_table(self, table: dict) -> None:
+        """A table in the list: sit at a free seat, or watch."""
+        tid = table["table"]
+
+        def then(action):
+            def run():
+                self.app.scenes.remove(dialog)
+                action()
+            return run
+        buttons = [(f"Sit as {c.capitalize()}", then(lambda c=c: self.sit(tid, c)))
+                   for c in ("white", "black") if not table.get(c) and table.get("status") == "waiting"]
+        if self.session.token(tid):
+            buttons = [("Back to your seat", then(lambda: self.take_back(tid)))]
+        buttons += [("Watch", then(lambda: self.watch(tid))),
+                    ("Cancel", lambda: self.app.scenes.remove(dialog))]
+        dialog = DialogScene(self.app, f"Table {tid}", [describe_table(table)], buttons,
+                             on_back=lambda: self.app.scenes.remove(dialog))
+        self.app.scenes.push(dialog)
+
+    def take_back(self, table: str) -> None:
+        """The seat this player left (its token is kept): sit there again."""
+        self.joining = table
+        self.session.send({"type": "resume", "table": table, "token": self.session.token(table)})
+
+    def sit(self, table: str, color: str, invite: str | None = None) -> None:
+        message = {"type": "sit", "table": table, "color": color}
+        if invite:
+            message["invite"] = invite
+        self.joining = table
+        self._invite = invite
+        self.session.send(message)
+
+    def watch(self, table: str, invite: str | None = None) -> None:
+        message = {"type": "watch", "table": table}
+        if invite:
+            message["invite"] = invite
+        self.joining = table
+        self.session.send(message)
+
+    def join_by_code(self, text: str) -> None:
+        code = parse_invite(text)
+        if code is None:
+            self.app.toast("An invite code looks like T3-ABCD", 2.5)
+            return
+        self.invite_field.text = ""
+        self.invite_field.deactivate()
+        if self.session.token(code[0]):
+            self.take_back(code[0])
+        else:
+            self.sit(code[0], "black", code[1])
+
+    def lobby_say(self, text: str) -> None:
+        self.session.send({"type": "lobby_chat", "text": text})
+        self.chat_field.text = ""
+        self.chat_field.deactivate()
+
+    # --- what arrives ------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        if self.session is None:
+            return
+        for message in self.session.poll():
+            if self.table_scene is not None:
+                # The table opened earlier in this batch: the rest is the table's.
+                self.table_scene.receive(message)
+            else:
+                self.receive(message)
+        key = tuple(describe_table(t) for t in self.session.tables[:TABLES_SHOWN])
+        if key != self._tables_key:
+            self._build_focus()
+
+    def receive(self, message: dict) -> None:
+        kind = message.get("type")
+        if kind == "table_created":
+            # The creator plays White; a private table's code is shown at the table.
+            self.sit(message["table"], "white", message.get("invite"))
+        elif kind == "table" and message.get("table") == self.joining and self.table_scene is None:
+            self.joining = None
+            self.table_scene = CamelotOnlineScene(self.app, self.session, message)
+            self.app.scenes.push(self.table_scene)
+        elif kind == "error":
+            if message.get("refused") == "sit" and message.get("code") == "seat_taken" and self.joining:
+                self.watch(self.joining, getattr(self, "_invite", None))   # full: watch instead
+                return
+            if message.get("refused") in ("sit", "watch"):
+                self.joining = None
+            if message.get("code") != "offline":
+                self.app.toast(error_line(message), 3.0)
+
+    # --- input ---------------------------------------------------------------------------
+    def _build_focus(self) -> None:
+        if self.state == "connect":
+            buttons = [Button("", self.name_field.activate), Button("", self.address_field.activate),
+                       Button("Connect", self.connect), Button("Host on this computer", self.host_here),
+                       Button("Back", lambda: self.app.navigator.open_menu())]
+            self.field_buttons = {0: self.name_field, 1: self.address_field}
+        else:
+            tables = self.session.tables[:TABLES_SHOWN]
+            self._tables_key = tuple(describe_table(t) for t in tables)
+            buttons = [Button(describe_table(t), lambda t=t: self.open_table(t)) for t in tables]
+            n = len(buttons)
+            buttons += [Button("New table", lambda: self.create_table(False)),
+                        Button("New private table", lambda: self.create_table(True)),
+                        Button("", self.invite_field.activate),
+                        Button("", self.chat_field.activate),
+                        Button("Disconnect", self.disconnect),
+                        Button("Main menu", lambda: self.app.navigator.open_menu())]
+            self.table_buttons = n
+            self.field_buttons = {n + 2: self.invite_field, n + 3: self.chat_field}
+        old = getattr(self, "focus", None)
+        self.focus = FocusButtons(buttons)
+        if old is not None and len(old.buttons) == len(buttons):
+            self.focus.focus = old.focus
+        if hasattr(self, "panel"):
+            self._layout()
+
+    def handle(self, event: InputEvent) -> None:
+        for field in self.fields:
+            if field.active and field.handle(event):
+                return
+        if event.action == Action.POINTER_DOWN:
+            for field in self.fields:
+                if field.rect is not None and self._field_visible(field) and field.handle(event):
+                    return
+        if self.focus.handle(event):
+            return
+        if event.action == Action.BACK:
+            if self.state == "lobby":
+                self.disconnect()
+            else:
+                self.app.navigator.open_menu()
+        elif event.action == Action.HINT and self.state == "lobby":
+            open_phrases(self.app, self.lobby_say, self.chat_field)
+
+    def _field_visible(self, field: TextField) -> bool:
+        return field in self.field_buttons.values()
+
+    # --- layout and drawing ----------------------------------------------------------------
+    def _layout(self) -> None:
+        w, h = self.size
+        s = self.scale = ui_scale(self.size)
+        bh, gap = int(44 * s), int(12 * s)
+        if self.state == "connect":
+            pw = int(min(w * 0.9, 640 * s))
+            self.panel = pygame.Rect(0, 0, pw, int(470 * s))
+            self.panel.center = (w // 2, h // 2 + int(20 * s))
+            y = self.panel.y + int(110 * s)
+            for i, b in enumerate(self.focus.buttons):
+                b.rect = pygame.Rect(self.panel.x + int(40 * s), y, pw - int(80 * s), bh)
+                y += bh + gap + (int(24 * s) if i in (0, 1) else 0)
+        else:
+            top, bottom = int(110 * s), h - int(80 * s)
+            left_w = int((w - int(60 * s)) * 0.58)
+            self.panel = pygame.Rect(int(20 * s), top, left_w, bottom - top)
+            self.side = pygame.Rect(self.panel.right + int(20 * s), top,
+                                    w - self.panel.right - int(40 * s), bottom - top)
+            x = self.panel.x + int(20 * s)
+            inner = self.panel.w - int(40 * s)
+            y = self.panel.y + int(56 * s)
+            buttons = self.focus.buttons
+            for b in buttons[:self.table_buttons]:
+                b.rect = pygame.Rect(x, y, inner, int(40 * s))
+                y += int(46 * s)
+            row_y = self.panel.bottom - int(20 * s) - 2 * bh - gap
+            half = (inner - gap) // 2
+            new, private, invite, chat, leave, menu = buttons[self.table_buttons:]
+            new.rect = pygame.Rect(x, row_y, half, bh)
+            private.rect = pygame.Rect(x + half + gap, row_y, half, bh)
+            invite.rect = pygame.Rect(x, row_y + bh + gap, inner, bh)
+            chat.rect = pygame.Rect(self.side.x + int(16 * s), self.side.bottom - int(16 * s) - bh,
+                                    self.side.w - int(32 * s), bh)
+            layout_row([leave, menu], (w // 2, h - int(40 * s)), bh, int(20 * s), int(20 * s))
+        for index, field in self.field_buttons.items():
+            field.rect = self.focus.buttons[index].rect
+
+    def draw(self, surface: pygame.Surface) -> None:
+        s = self.scale
+        w, h = self.size
+        surface.blit(felt(self.size), (0, 0))
+        draw_text(surface, "Play Camelot online", 52 * s, (w // 2, int(48 * s)), GOLD,
+                  anchor="center", shadow=True)
+        if self.state == "connect":
+            self._draw_connect(surface)
+        else:
+            self._draw_lobby(surface)
+        focused = self.focus.focus
+        for i, b in enumerate(self.focus.buttons):
+            field = self.field_buttons.get(i)
+            if field is not None:
+                field.draw(surface, s)
+                if i == focused and not field.active and self.app.input.last_device != "mouse":
+                    pygame.draw.rect(surface, GOLD, b.rect.inflate(int(6 * s), int(6 * s)),
+                                     width=max(1, int(2 * s)), border_radius=int(10 * s))
+            else:
+                b.hot = i == focused
+                b.draw(surface, s)
+
+    def _draw_connect(self, surface: pygame.Surface) -> None:
+        s = self.scale
+        p = self.panel
+        surface.blit(rounded_panel(p.size, radius=int(18 * s)), p)
+        draw_text(surface, "Join a friend's server, or host one on this computer.", 24 * s,
+                  (p.centerx, p.y + int(34 * s)), INK, anchor="center")
+        draw_text(surface, "Name and address: click and type. Enter connects.", 20 * s,
+                  (p.centerx, p.y + int(66 * s)), INK_DIM, anchor="center")
+        for field, label in ((self.name_field, "Your name"), (self.address_field, "Server address")):
+            draw_text(surface, label, 18 * s, (field.rect.x, field.rect.y - int(2 * s)), INK_DIM,
+                      anchor="bottomleft")
+
+    def _draw_lobby(self, surface: pygame.Surface) -> None:
+        s = self.scale
+        session = self.session
+        w = self.size[0]
+        line = session.link_line() or f"Connected to {session.url} as {session.name}"
+        draw_text(surface, line, 22 * s, (w // 2, int(86 * s)),
+                  ILLEGAL if session.link_line() else INK_DIM, anchor="center")
+        p = self.panel
+        surface.blit(rounded_panel(p.size, radius=int(16 * s)), p)
+        draw_text(surface, "Tables", 28 * s, (p.x + int(20 * s), p.y + int(16 * s)), GOLD)
+        if self.friend_address:
+            draw_text(surface, f"You host: friends join at {self.friend_address}", 22 * s,
+                      (p.right - int(20 * s), p.y + int(30 * s)), GOLD, anchor="midright")
+        if not self.table_buttons:
+            draw_text(surface, "No open tables yet: start one below.", 22 * s,
+                      (p.x + int(20 * s), p.y + int(64 * s)), INK_DIM)
+        else:
+            last = self.focus.buttons[self.table_buttons - 1].rect
+            draw_text(surface, "Choose a table to sit down or to watch.", 20 * s,
+                      (p.x + int(20 * s), last.bottom + int(10 * s)), INK_DIM)
+        side = self.side
+        surface.blit(rounded_panel(side.size, radius=int(16 * s)), side)
+        x, y, width = side.x + int(16 * s), side.y + int(16 * s), side.w - int(32 * s)
+        draw_text(surface, f"Online ({len(session.users)})", 26 * s, (x, y), GOLD)
+        y += int(34 * s)
+        for text in wrap_text(", ".join(session.users) or "—", int(20 * s), width)[:3]:
+            draw_text(surface, text, 20 * s, (x, y), INK)
+            y += int(24 * s)
+        y += int(10 * s)
+        draw_text(surface, "Lobby chat", 24 * s, (x, y), GOLD)
+        y += int(32 * s)
+        px, line_h = int(20 * s), int(24 * s)
+        lines = [text for who, said in session.lobby_chat
+                 for text in wrap_text(f"{who}: {said}", px, width)]
+        room = max(0, (self.chat_field.rect.y - int(8 * s) - y) // line_h)
+        for text in lines[-room:] if room else []:
+            draw_text(surface, text, px, (x, y), INK)
+            y += line_h
+
+
+def open_online(app, **options) -> None:
+    """The connect screen (from the menu or the board game's modes)."""
+    app.scenes.reset(OnlineScene(app, **options))
+
+
+__all__ = ["OnlineScene", "open_online", "parse_invite", "describe_table"]

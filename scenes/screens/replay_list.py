@@ -1,0 +1,118 @@
+"""The kept board games, newest first (``scenes.store.records``): choose one to
+replay it (:class:`~scenes.screens.replay.ReplayScene`); ``open_replay`` also
+opens any record file (``main.py --record FILE``, the game-over dialog)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from ..core.actions import Action, InputEvent
+from ..core.overlays import FocusButtons
+from ..core.scene import Scene
+from ..core.ui import GOLD, INK_DIM, Button, draw_text, felt, ui_scale
+from ..store.records import KeptRecord, list_records, records_dir
+from .replay import RESULT_WORDS, ReplayScene, read_record
+
+
+class ReplayListScene(Scene):
+    """The kept games, newest first: choose one to replay."""
+
+    ROWS = 9      # at most; fewer when the window is short
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.kept, problems = list_records()
+        for line in problems[:3]:
+            self.app.report(line)
+        self.rows = [Button(self._label(k), self._opener(k)) for k in self.kept]
+        self.back_button = Button("Back", self.back)
+        self.focus = FocusButtons(self.rows + [self.back_button])
+        self.first = 0
+
+    @staticmethod
+    def _label(kept) -> str:
+        record = kept.record
+        return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " \
+               f"{RESULT_WORDS.get(record.result, record.result)}, {len(record.moves)} moves"
+
+    def _opener(self, kept):
+        return lambda: self.app.scenes.push(ReplayScene(self.app, kept.record, kept.when))
+
+    def back(self) -> None:
+        self.app.scenes.pop() if len(self.app.scenes.scenes) > 1 else self.app.navigator.open_menu()
+
+    def resize(self, size) -> None:
+        super().resize(size)
+        self.scale = ui_scale(size)
+        self._place()
+
+    def _place(self) -> None:
+        s = self.scale
+        w, h = self.size
+        width = min(w - int(80 * s), int(900 * s))
+        height, gap = int(46 * s), int(10 * s)
+        top = int(150 * s)
+        self.back_button.rect = pygame.Rect(w // 2 - int(110 * s), h - int(90 * s), int(220 * s),
+                                            int(50 * s))
+        self.ROWS = max(1, min(ReplayListScene.ROWS,
+                               (self.back_button.rect.top - gap - top + gap) // (height + gap)))
+        focus = self.focus.focus
+        if focus < len(self.rows):
+            if focus < self.first:
+                self.first = focus
+            elif focus >= self.first + self.ROWS:
+                self.first = focus - self.ROWS + 1
+        for i, b in enumerate(self.rows):
+            shown = self.first <= i < self.first + self.ROWS
+            b.rect = pygame.Rect(w // 2 - width // 2, top + (i - self.first) * (height + gap),
+                                 width, height) if shown else pygame.Rect(-10, -10, 0, 0)
+
+    def handle(self, event: InputEvent) -> None:
+        if event.action == Action.BACK:
+            self.back()
+            return
+        if event.action == Action.CYCLE and event.amount:
+            self.first = max(0, min(len(self.rows) - self.ROWS, self.first + event.amount))
+            self._place()
+            return
+        self.focus.handle(event)
+        self._place()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        s = self.scale
+        w, _ = self.size
+        surface.blit(felt(self.size), (0, 0))
+        draw_text(surface, "Replay a game", 52 * s, (w // 2, int(70 * s)), GOLD, anchor="center",
+                  shadow=True)
+        if not self.rows:
+            draw_text(surface, "No games kept yet: every board game you finish is kept here.",
+                      26 * s, (w // 2, int(220 * s)), INK_DIM, anchor="center")
+        else:
+            more = f"{len(self.rows)} games, newest first" + \
+                   (" · wheel or arrows for more" if len(self.rows) > self.ROWS else "")
+            draw_text(surface, more, 22 * s, (w // 2, int(118 * s)), INK_DIM, anchor="center")
+        for i, b in enumerate(self.rows):
+            if self.first <= i < self.first + self.ROWS:
+                b.hot = i == self.focus.focus
+                b.draw(surface, s)
+        self.back_button.hot = self.focus.focus == len(self.rows)
+        self.back_button.draw(surface, s)
+
+
+def open_replay(app, path=None) -> None:
+    """The replay of the record at ``path`` (a line, and nothing opened, for a
+    bad file), or the list of kept games."""
+    if path is None:
+        app.scenes.push(ReplayListScene(app))
+        return
+    record, problem = read_record(path)
+    if record is None:
+        app.toast(problem)
+        return
+    path = Path(path)
+    name = KeptRecord(path, record).when if path.parent == records_dir() else path.name
+    app.scenes.push(ReplayScene(app, record, name))
+
+
+__all__ = ["ReplayListScene", "open_replay"]

@@ -1,0 +1,254 @@
+"""The statistics screen: one game at a time, as pictures and numbers.
+
+Left: the numbers (played, won, win rate, streaks, best score, times). Middle:
+bars, won against lost (for the board game: won, lost and drawn per level
+against the computer). Right: the win rate over time, a line through the
+running win rate of the last results. Left / right (D-pad, the arrow buttons)
+changes game; Escape / B or Back closes.
+"""
+from __future__ import annotations
+
+import pygame
+
+from ..core.actions import Action, InputEvent
+from ..core.overlays import FocusButtons
+from ..core.scene import Scene
+from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
+                       rounded_panel, ui_scale)
+from ..games import GAMES, GameDescriptor, playable_games
+from ..store.stats import RESULTS, GameStats
+
+DRAWN = (150, 170, 200)
+LINE = (120, 190, 255)
+GRID = (255, 255, 255, 40)
+
+
+def format_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class StatsScene(Scene):
+    def __init__(self, app, game_id: str | None = None) -> None:
+        super().__init__(app)
+        self.games = playable_games()
+        self.index = self.games.index(game_id) if game_id in self.games else 0
+        self.prev_button = Button("< Previous game", lambda: self.switch(-1))
+        self.back_button = Button("Back", self.back)
+        self.next_button = Button("Next game >", lambda: self.switch(1))
+        self.focus = FocusButtons([self.prev_button, self.back_button, self.next_button])
+        self.focus.focus = 1
+        self._page: pygame.Surface | None = None
+
+    @property
+    def game_id(self) -> str:
+        return self.games[self.index]
+
+    @property
+    def game(self) -> GameDescriptor:
+        return GAMES[self.game_id]
+
+    def switch(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.games)
+        self._page = None
+
+    def back(self) -> None:
+        self.app.scenes.pop()
+
+    # --- input ------------------------------------------------------------------
+    def handle(self, event: InputEvent) -> None:
+        a = event.action
+        if a in (Action.BACK, Action.PAUSE):
+            self.back()
+        elif a in (Action.LEFT, Action.RIGHT):
+            self.switch(-1 if a == Action.LEFT else 1)
+        elif a in (Action.UP, Action.DOWN):
+            return
+        else:
+            self.focus.handle(event)
+
+    # --- layout -----------------------------------------------------------------
+    def resize(self, size) -> None:
+        super().resize(size)
+        s = self.scale = ui_scale(size)
+        w, h = size
+        layout_row(self.focus.buttons, (w // 2, h - int(62 * s)), int(48 * s), int(20 * s), int(24 * s))
+        self._page = None
+
+    # --- drawing ----------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        if self._page is None or self._page.get_size() != self.size:
+            self._page = self._render_page()
+        surface.blit(self._page, (0, 0))
+        self.focus.draw(surface, self.scale)
+
+    def _render_page(self) -> pygame.Surface:
+        s = self.scale
+        w, h = self.size
+        page = felt(self.size).copy()
+        stats = self.app.stats.game(self.game_id)
+        draw_text(page, "Statistics", 64 * s, (w // 2, int(54 * s)), GOLD, anchor="center", shadow=True)
+        draw_text(page, self.game.title, 40 * s, (w // 2, int(112 * s)), INK, anchor="center")
+        # Dots: which of the games this is.
+        r = max(3, int(5 * s))
+        x0 = w // 2 - (len(self.games) - 1) * 3 * r
+        for k in range(len(self.games)):
+            pygame.draw.circle(page, GOLD if k == self.index else INK_DIM, (x0 + k * 6 * r, int(142 * s)),
+                               r if k == self.index else max(2, r - 2))
+        top, bottom = int(162 * s), h - int(104 * s)
+        margin, gap = int(40 * s), int(20 * s)
+        inner = w - 2 * margin - 2 * gap
+        widths = (int(inner * 0.28), int(inner * 0.27), inner - int(inner * 0.28) - int(inner * 0.27))
+        x = margin
+        rects = []
+        for width in widths:
+            rects.append(pygame.Rect(x, top, width, bottom - top))
+            x += width + gap
+        for rect in rects:
+            page.blit(rounded_panel(rect.size, (12, 40, 28, 215), radius=int(16 * s)), rect)
+        self._draw_numbers(page, rects[0], stats)
+        if self.game.levels:
+            self._draw_level_bars(page, rects[1], stats)
+        else:
+            self._draw_bars(page, rects[1], stats)
+        self._draw_line(page, rects[2], stats)
+        draw_text(page, "Left / right to change game · Escape or B to go back", 20 * s,
+                  (w // 2, h - int(20 * s)), INK_DIM, anchor="center")
+        return page
+
+    def _heading(self, surface, rect: pygame.Rect, text: str) -> int:
+        s = self.scale
+        draw_text(surface, text, 28 * s, (rect.centerx, rect.y + int(28 * s)), GOLD, anchor="center")
+        return rect.y + int(56 * s)
+
+    def _draw_numbers(self, surface, rect: pygame.Rect, g: GameStats) -> None:
+        s = self.scale
+        y = self._heading(surface, rect, "Record")
+        rows = [("Played", str(g.played)), ("Won", str(g.won))]
+        if g.assisted:
+            rows.append(("Won with help", str(g.assisted)))   # automatic play or hints
+        rows += [("Win rate", f"{g.win_rate:.0%}" if g.played else "—"),
+                 ("Current streak", str(g.current_streak)), ("Best streak", str(g.best_streak))]
+        if self.game.has_deals:
+            rows.append(("Best score", "—" if g.best_score is None else str(g.best_score)))
+        rows += [("Fastest win", format_time(g.best_time)), ("Average time", format_time(g.average_time))]
+        step = min(int(44 * s), (rect.bottom - y - int(16 * s)) // len(rows))
+        px = min(26 * s, step * 0.62)
+        for label, value in rows:
+            draw_text(surface, label, px, (rect.x + int(24 * s), y + step // 2), INK_DIM, anchor="midleft")
+            draw_text(surface, value, px, (rect.right - int(24 * s), y + step // 2), INK, anchor="midright")
+            y += step
+
+    def _bar_group(self, surface, area: pygame.Rect, bars: list[tuple[str, int, tuple]], most: int,
+                   label_px: float) -> None:
+        """Vertical bars side by side in ``area``, each with its count above and name below."""
+        s = self.scale
+        n = len(bars)
+        slot = area.w / n
+        bar_w = int(slot * 0.62)
+        base = area.bottom - int(label_px * 1.4)
+        room = base - area.y - int(label_px * 1.4)
+        for k, (name, count, color) in enumerate(bars):
+            cx = int(area.x + slot * (k + 0.5))
+            height = int(room * count / most) if most else 0
+            bar = pygame.Rect(cx - bar_w // 2, base - height, bar_w, height)
+            if height:
+                pygame.draw.rect(surface, color, bar, border_top_left_radius=int(6 * s),
+                                 border_top_right_radius=int(6 * s))
+            draw_text(surface, str(count), label_px, (cx, base - height - int(4 * s)), INK,
+                      anchor="midbottom")
+            draw_text(surface, name, label_px, (cx, base + int(6 * s)), INK_DIM, anchor="midtop")
+        pygame.draw.line(surface, INK_DIM, (area.x, base), (area.right, base), max(1, int(2 * s)))
+
+    def _draw_bars(self, surface, rect: pygame.Rect, g: GameStats) -> None:
+        s = self.scale
+        y = self._heading(surface, rect, "Won and lost")
+        area = pygame.Rect(rect.x + int(28 * s), y + int(10 * s), rect.w - int(56 * s),
+                           rect.bottom - y - int(30 * s))
+        self._bar_group(surface, area, [("Won", g.won, LEGAL), ("Lost", g.lost, ILLEGAL)],
+                        max(g.won, g.lost), 24 * s)
+
+    def _draw_level_bars(self, surface, rect: pygame.Rect, g: GameStats) -> None:
+        """Against the computer: won / lost / drawn for each level."""
+        levels = self.game.levels
+        s = self.scale
+        y = self._heading(surface, rect, "Against the computer")
+        colors = {"won": LEGAL, "lost": ILLEGAL, "drawn": DRAWN}
+        # The key: what each colour means.
+        kx = rect.x + int(24 * s)
+        for result in RESULTS:
+            pygame.draw.rect(surface, colors[result], (kx, y, int(14 * s), int(14 * s)))
+            draw_text(surface, result.capitalize(), 18 * s, (kx + int(20 * s), y + int(7 * s)), INK_DIM,
+                      anchor="midleft")
+            kx += int(90 * s)
+        y += int(26 * s)
+        counts = {lv: g.levels.get(lv, {}) for lv in levels}
+        most = max([c.get(r, 0) for c in counts.values() for r in RESULTS] + [0])
+        group_h = (rect.bottom - y - int(16 * s)) // len(levels)
+        for k, lv in enumerate(levels):
+            top = y + k * group_h
+            draw_text(surface, lv.capitalize(), 22 * s, (rect.x + int(24 * s), top + group_h // 2), INK,
+                      anchor="midleft")
+            area = pygame.Rect(rect.x + int(110 * s), top + int(8 * s), rect.w - int(130 * s),
+                               group_h - int(20 * s))
+            bar_h = max(4, (area.h - int(8 * s)) // 3)
+            for j, result in enumerate(RESULTS):
+                n = counts[lv].get(result, 0)
+                length = int((area.w - int(40 * s)) * n / most) if most else 0
+                bar = pygame.Rect(area.x, area.y + j * (bar_h + int(4 * s)), length, bar_h)
+                if length:
+                    pygame.draw.rect(surface, colors[result], bar, border_top_right_radius=int(4 * s),
+                                     border_bottom_right_radius=int(4 * s))
+                draw_text(surface, str(n), min(20 * s, bar_h * 1.1), (bar.right + int(6 * s), bar.centery),
+                          INK, anchor="midleft")
+            pygame.draw.line(surface, INK_DIM, (area.x, area.y), (area.x, area.y + 3 * (bar_h + int(4 * s))),
+                             max(1, int(2 * s)))
+
+    def _draw_line(self, surface, rect: pygame.Rect, g: GameStats) -> None:
+        s = self.scale
+        rates = g.running_win_rate()
+        y = self._heading(surface, rect, f"Win rate over the last {len(rates)} games" if len(rates) > 1
+                          else "Win rate over time")
+        px = 18 * s
+        label_w = int(50 * s)
+        area = pygame.Rect(rect.x + int(20 * s) + label_w, y + int(10 * s),
+                           rect.w - int(44 * s) - label_w, rect.bottom - y - int(50 * s))
+        grid = pygame.Surface(rect.size, pygame.SRCALPHA)
+        for frac in (0, 0.25, 0.5, 0.75, 1):
+            gy = area.bottom - int(area.h * frac)
+            pygame.draw.line(grid, GRID, (area.x - rect.x, gy - rect.y), (area.right - rect.x, gy - rect.y),
+                             max(1, int(s)))
+            draw_text(surface, f"{frac:.0%}", px, (area.x - int(8 * s), gy), INK_DIM, anchor="midright")
+        surface.blit(grid, rect)
+        if not rates:
+            draw_text(surface, "No games played yet", 26 * s, area.center, INK_DIM, anchor="center")
+            return
+        n = len(rates)
+        points = [(area.x + (int(area.w * k / (n - 1)) if n > 1 else area.w // 2),
+                   area.bottom - int(area.h * r)) for k, r in enumerate(rates)]
+        if n > 1:
+            shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+            poly = [(x - rect.x, y2 - rect.y) for x, y2 in points]
+            poly = [(poly[0][0], area.bottom - rect.y)] + poly + [(poly[-1][0], area.bottom - rect.y)]
+            pygame.draw.polygon(shade, (*LINE, 50), poly)
+            surface.blit(shade, rect)
+            pygame.draw.lines(surface, LINE, False, points, max(2, int(3 * s)))
+        # Each result as a dot on the line when there is room: green won, red lost.
+        if area.w / max(1, n) >= 6 * s:
+            for (x, y2), entry in zip(points, g.history):
+                color = LEGAL if entry.get("won") else DRAWN if entry.get("result") == "drawn" or entry.get("assisted") else ILLEGAL
+                pygame.draw.circle(surface, color, (x, y2), max(3, int(5 * s)))
+        last = points[-1]
+        high = rates[-1] > 0.8   # near the top: the label goes under the line
+        draw_text(surface, f"{rates[-1]:.0%}", 24 * s,
+                  (last[0] - int(8 * s), last[1] + int(10 * s) * (1 if high else -1)), GOLD,
+                  anchor="topright" if high else "bottomright", shadow=True)
+        draw_text(surface, "oldest", px, (area.x, area.bottom + int(8 * s)), INK_DIM, anchor="topleft")
+        draw_text(surface, "latest", px, (area.right, area.bottom + int(8 * s)), INK_DIM, anchor="topright")
+
+
+__all__ = ["StatsScene", "format_time"]

@@ -1,0 +1,1 @@
+"""What the app keeps on disk, with no pygame: settings, statistics, the saved game."""

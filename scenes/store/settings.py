@@ -1,0 +1,121 @@
+"""Player settings, kept as versioned JSON where platformdirs says config lives.
+
+Read and written through files.py (bounded reading, atomic writing); every value
+is checked against the schema in ``Settings.from_json``. A file that is damaged or
+from a newer version is moved aside, never overwritten, and the player is told in
+one line.
+``ROUNDTABLE_HOME`` overrides the folder (tests, portable installs).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from game import GAME_IDS
+
+from .files import (PROBE_PREFIX, clean_stale_temps, folder_problem, load_versioned,
+                    moved_aside_message, write_json_atomic)
+from .schema import choice, flag, number
+
+SETTINGS_VERSION = 1
+SETTINGS_MAX_BYTES = 64 * 1024     # ours is ~250 bytes
+KEPT_FILES = ("settings.json", "stats.json", "save.json")
+ANIMATION_SPEEDS = {"slow": 0.6, "normal": 1.0, "fast": 1.8, "instant": 100.0}
+# The card backs by name, in the settings screen's order; their colours are the
+# card art's (scenes.table.card_art.CARD_BACKS), which has these names.
+CARD_BACKS = ("blue", "red", "green", "purple", "black")
+
+
+def config_dir() -> Path:
+    home = os.environ.get("ROUNDTABLE_HOME")
+    if home:
+        return Path(home)
+    import platformdirs
+    return Path(platformdirs.user_config_dir("roundtable", appauthor=False))
+
+
+def data_dir() -> Path:
+    """Where statistics and the saved game live (``ROUNDTABLE_HOME`` too)."""
+    home = os.environ.get("ROUNDTABLE_HOME")
+    if home:
+        return Path(home)
+    import platformdirs
+    return Path(platformdirs.user_data_dir("roundtable", appauthor=False))
+
+
+def prepare_folders() -> str | None:
+    """At start: check the settings and data folders can be written (made if
+    need be) and remove the temp files an interrupted write left there. None
+    when all is well, else one line for the player: nothing will be kept."""
+    for folder in dict.fromkeys((config_dir(), data_dir())):
+        problem = folder_problem(folder)
+        if problem:
+            shown = str(folder) if len(str(folder)) <= 100 else "…" + str(folder)[-99:]
+            return (f"Cannot write in {shown} ({problem}): settings and statistics "
+                    f"will not be kept after you quit.")
+        clean_stale_temps(folder, KEPT_FILES + (PROBE_PREFIX,))
+    return None
+
+
+@dataclass
+class Settings:
+    fullscreen: bool = True
+    animation_speed: str = "normal"
+    sound: bool = True
+    volume: float = 0.8
+    card_back: str = "blue"
+    last_game: str | None = None
+    winnable_only: bool = True       # patience deals only from the proven-winnable lists
+    winnable_indicator: bool = True  # the HUD says whether the position can still be won
+    eval_bar: bool = False           # the board game: the engine's evaluation beside the board
+
+    @property
+    def speed_factor(self) -> float:
+        return ANIMATION_SPEEDS.get(self.animation_speed, 1.0)
+
+    def validate(self) -> None:
+        """Raise DamagedFileError (a ValueError) for a value outside the schema."""
+        Settings.from_json(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Settings":
+        """Settings from the file's object, every value checked (DamagedFileError)."""
+        d = cls()
+        last = data.get("last_game", d.last_game)
+        return cls(fullscreen=flag(data.get("fullscreen", d.fullscreen), "fullscreen"),
+                   animation_speed=choice(data.get("animation_speed", d.animation_speed),
+                                          "animation speed", ANIMATION_SPEEDS),
+                   sound=flag(data.get("sound", d.sound), "sound"),
+                   volume=float(number(data.get("volume", d.volume), "volume", 0, 1)),
+                   card_back=choice(data.get("card_back", d.card_back), "card back", CARD_BACKS),
+                   last_game=None if last is None else choice(last, "game", GAME_IDS),
+                   winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"),
+                   winnable_indicator=flag(data.get("winnable_indicator", d.winnable_indicator),
+                                           "winnable_indicator"),
+                   eval_bar=flag(data.get("eval_bar", d.eval_bar), "eval_bar"))
+
+
+def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
+    """The saved settings, or defaults; the second value is a message for the
+    player when the file could not be used (a damaged one is moved aside)."""
+    path = path or config_dir() / "settings.json"
+    data, message = load_versioned(path, SETTINGS_VERSION, "Settings file", SETTINGS_MAX_BYTES,
+                                   then="using defaults, ")
+    if data is None:
+        return Settings(), message
+    try:
+        return Settings.from_json(data), None
+    except ValueError as exc:
+        return Settings(), moved_aside_message(path, "Settings file", exc, "using defaults, ")
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> str | None:
+    """Save; returns an error message instead of raising (a full disk must not
+    crash the game)."""
+    path = path or config_dir() / "settings.json"
+    try:
+        write_json_atomic(path, {"version": SETTINGS_VERSION, **asdict(settings)})
+    except (OSError, ValueError) as exc:
+        return f"Could not save settings: {getattr(exc, 'strerror', None) or exc}"
+    return None

@@ -1,0 +1,350 @@
+"""What the Camelot board scene draws, and where: geometry, the layered
+drawing of the board and its overlays, and the side panel.
+
+The scene keeps the state (what is shown, selected, previewed, travelling); this
+module turns it into pictures. Things at rest are *items*: small hashable tuples
+``(layer, kind, …)``, each with the screen areas it paints. Every frame the
+scene lists the items that should be visible; only the areas of items that
+appeared or went away are repainted into the static layer (see
+``GameScene._refresh_static``), so a frame costs almost nothing unless
+something changed.
+"""
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game.camelot_moves import SQUARE_COORDS, rank_span, square
+
+
+def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
+    """The steps of ``path`` (by index) that leap over a piece of the mover's
+    own side: a leap whose middle square is not among the ``captured``."""
+    out = set()
+    for i, (a, b) in enumerate(zip(path, path[1:])):
+        (fa, ra), (fb, rb) = SQUARE_COORDS[a], SQUARE_COORDS[b]
+        if max(abs(fa - fb), abs(ra - rb)) == 2 and square((fa + fb) // 2, (ra + rb) // 2) not in captured:
+            out.add(i)
+    return frozenset(out)
+
+from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel, wrap_text
+
+# Colours of the overlays (one meaning each, throughout).
+HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus
+SELECTED = (255, 244, 170)       # the selected piece
+TARGET = (110, 230, 140)         # squares the selected piece can reach
+PATH_PLAYER = (255, 214, 90)     # the path about to be played
+PATH_COMPUTER = (255, 146, 72)   # the computer's move as it plays
+PATH_HINT = (120, 190, 255)      # a hint
+CAPTURE = (235, 80, 70)          # pieces a previewed jump takes
+FOCUS_RING = (120, 220, 255)     # the keyboard / gamepad focus square
+LAST_FROM = (255, 226, 120, 70)  # the last move: where it started …
+LAST_TO = (255, 226, 120, 120)   # … and where it ended
+LAST_VIA = (255, 226, 120, 40)   # … the squares it landed on on the way
+SELECT_TINT = (255, 240, 160, 90)
+
+SQUARE_INDEX = {coords: sq for sq, coords in enumerate(SQUARE_COORDS)}
+START_COUNTS = {"knight": 4, "man": 10}
+
+
+class BoardView:
+    """Geometry and drawing for one window size."""
+
+    def __init__(self) -> None:
+        self.art: BoardArt | None = None
+        self.icons: BoardArt | None = None
+        self.flipped = False
+        self.cell = 0
+        self.board_pos = (0, 0)
+        self.board_rect = pygame.Rect(0, 0, 0, 0)
+        self.panel_rect = pygame.Rect(0, 0, 0, 0)
+        self.scale = 1.0
+        self._paths: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
+        self._rects: dict[tuple, list[pygame.Rect]] = {}
+        self.spinner_centre = (0, 0)
+
+    # --- layout ---------------------------------------------------------------
+    def layout(self, area: pygame.Rect, scale: float, flipped: bool) -> None:
+        s = self.scale = scale
+        self.flipped = flipped
+        gap = int(22 * s)
+        panel_min = int(290 * s)
+        cell_h = area.h / (16 + 2 * MARGIN_Y)
+        cell_w = (area.w - panel_min - gap) / (12 + 2 * MARGIN_X)
+        cell = max(8, int(min(cell_h, cell_w)))
+        if self.art is None or self.art.cell != cell:
+            self.art = BoardArt(cell)
+            self._paths.clear()
+            self._prerender()
+        self.cell = cell
+        icon = max(10, int(24 * s))
+        if self.icons is None or self.icons.cell != icon:
+            self.icons = BoardArt(icon)
+        bw, bh = board_pixel_size(cell)
+        panel_w = max(panel_min, min(int(400 * s), area.w - bw - gap))
+        total = bw + gap + panel_w
+        x0 = area.x + max(0, (area.w - total) // 2)
+        self.board_pos = (x0, area.y + (area.h - bh) // 2)
+        self.board_rect = pygame.Rect(self.board_pos, (bw, bh))
+        top = area.y + int(6 * s)
+        self.panel_rect = pygame.Rect(x0 + bw + gap, top, panel_w, area.bottom - top - int(6 * s))
+        self._paths.clear()
+        self._rects.clear()
+
+    def _prerender(self) -> None:
+        """Draw the markers now: drawn on first sight they would cost a hitch
+        mid-animation (a few ms each at 4K)."""
+        art = self.art
+        for color in ("white", "black"):
+            for kind in ("man", "knight"):
+                art.piece(color, kind)
+        for lift in (0.0, 0.25, 0.5, 0.75, 1.0):
+            art.shadow(lift)
+        for color in (HOVER, SELECTED, PATH_HINT):
+            art.ring(color)
+        art.target(TARGET)
+        art.cross(CAPTURE)
+        art.focus(FOCUS_RING)
+        for color in (PATH_PLAYER, PATH_COMPUTER, PATH_HINT):
+            for n in range(1, 5):
+                art.badge(n, color)
+
+    def square_rect(self, sq: int) -> pygame.Rect:
+        f, r = SQUARE_COORDS[sq]
+        x, y = self.art.square_topleft(f, r, self.flipped)
+        return pygame.Rect(self.board_pos[0] + x, self.board_pos[1] + y, self.cell, self.cell)
+
+    def square_centre(self, sq: int) -> tuple[int, int]:
+        return self.square_rect(sq).center
+
+    def square_at(self, pos) -> int | None:
+        if pos is None or self.art is None:
+            return None
+        x = pos[0] - self.board_pos[0] - self.art.mx
+        y = pos[1] - self.board_pos[1] - self.art.my
+        if x < 0 or y < 0:
+            return None
+        col, row = int(x // self.cell), int(y // self.cell)
+        if col >= 12 or row >= 16:
+            return None
+        f = 11 - col if self.flipped else col
+        r = row + 1 if self.flipped else 16 - row
+        return SQUARE_INDEX.get((f, r))
+
+    def step_focus(self, sq: int, direction: tuple[int, int]) -> int:
+        """The square next to ``sq`` on the screen in ``direction`` (dx, dy):
+        along a rank it skips to the next square there is; up or down onto a
+        shorter rank it takes the nearest square of that rank."""
+        dx, dy = direction
+        if self.flipped:
+            dx, dy = -dx, -dy
+        f, r = SQUARE_COORDS[sq]
+        if dy == 0:
+            f2 = f + dx
+            while 0 <= f2 < 12:
+                if (f2, r) in SQUARE_INDEX:
+                    return SQUARE_INDEX[(f2, r)]
+                f2 += dx
+            return sq
+        r2 = r - dy
+        if not 1 <= r2 <= 16:
+            return sq
+        lo, hi = rank_span(r2)
+        return SQUARE_INDEX[(min(hi, max(lo, f)), r2)]
+
+    # --- items -------------------------------------------------------------------
+    def item_rects(self, key: tuple) -> list[pygame.Rect]:
+        """The screen areas an item paints (cached for this layout)."""
+        rects = self._rects.get(key)
+        if rects is None:
+            if len(self._rects) > 4000:
+                self._rects.clear()
+            rects = self._rects[key] = self._item_rects(key)
+        return rects
+
+    def _item_rects(self, key: tuple) -> list[pygame.Rect]:
+        kind = key[1]
+        if kind in ("tint", "target", "ring", "cross"):
+            return [self.square_rect(key[2])]
+        if kind == "piece":
+            dx, dy = self.art.shadow_offset
+            rect = self.square_rect(key[2])
+            return [pygame.Rect(rect.x, rect.y, rect.w + dx, rect.h + dy)]
+        if kind == "badge":
+            size = self.art.badge_size
+            return [pygame.Rect(0, 0, size, size).move(self._badge_pos(key[2]))]
+        if kind == "focus":
+            pad = self.art.focus_pad
+            return [self.square_rect(key[2]).inflate(2 * pad, 2 * pad)]
+        if kind == "path":
+            out = []
+            path = key[2]
+            for a, b in zip(path, path[1:]):
+                out.append(self.square_rect(a).union(self.square_rect(b)))
+            return out
+        if kind == "panel":
+            return [self.panel_rect]
+        return []
+
+    def _badge_pos(self, sq: int) -> tuple[int, int]:
+        x, y = self.square_rect(sq).center
+        size = self.art.badge_size
+        return (x - size // 2, y - size // 2)
+
+    def draw_item(self, surface: pygame.Surface, key: tuple, panel) -> None:
+        kind = key[1]
+        art = self.art
+        if kind == "piece":
+            rect = self.square_rect(key[2])
+            dx, dy = art.shadow_offset
+            surface.blit(art.shadow(), (rect.x + dx, rect.y + dy))
+            surface.blit(art.piece(key[3], key[4]), rect)
+        elif kind == "tint":
+            surface.blit(art.tint(key[3]), self.square_rect(key[2]))
+        elif kind == "target":
+            surface.blit(art.target(TARGET), self.square_rect(key[2]))
+        elif kind == "ring":
+            surface.blit(art.ring(key[3]), self.square_rect(key[2]))
+        elif kind == "cross":
+            surface.blit(art.cross(CAPTURE), self.square_rect(key[2]))
+        elif kind == "badge":
+            surface.blit(art.badge(key[3], key[4]), self._badge_pos(key[2]))
+        elif kind == "focus":
+            pad = art.focus_pad
+            surface.blit(art.focus(FOCUS_RING), self.square_rect(key[2]).move(-pad, -pad))
+        elif kind == "path":
+            surf, origin = self._path_surface(key[2], key[3], key[4] if len(key) > 4 else frozenset())
+            surface.blit(surf, origin)
+        elif kind == "panel":
+            panel(surface)
+
+    def _path_surface(self, path: tuple[int, ...], color,
+                      captured: frozenset = frozenset()) -> tuple[pygame.Surface, tuple[int, int]]:
+        cached = self._paths.get((path, color, captured))
+        if cached is None:
+            rects = [self.square_rect(sq) for sq in path]
+            box = rects[0].unionall(rects[1:])
+            points = [r.center for r in rects]
+            surf = self.art.path_surface(points, color, box.topleft, box.size,
+                                         canters=canter_steps(path, captured))
+            cached = (surf, box.topleft)
+            if len(self._paths) > 24:
+                self._paths.clear()
+            self._paths[(path, color, captured)] = cached
+        return cached
+
+    # --- the side panel -----------------------------------------------------------
+    def panel_background(self) -> pygame.Surface:
+        """The panel's rounded background, drawn once per size."""
+        key = (self.panel_rect.size, int(16 * self.scale))
+        cached = getattr(self, "_panel_background", None)
+        if cached is None or cached[0] != key:
+            cached = self._panel_background = (key, rounded_panel(key[0], radius=key[1]))
+        return cached[1]
+
+    def draw_panel(self, surface: pygame.Surface, info: dict) -> None:
+        """``info``: sides (list of two dicts: color, name, castle_left, lost,
+        to_move, thinking), history, first_side, status, note."""
+        s = self.scale
+        rect = self.panel_rect
+        pad = int(16 * s)
+        x = rect.x + pad
+        y = rect.y + pad
+        width = rect.w - 2 * pad
+        icon = self.icons
+        self.spinner_centre = None
+        for side in info["sides"]:
+            row_h = int(icon.cell * 1.1)
+            if side["to_move"]:
+                mark = pygame.Rect(rect.x + int(4 * s), y - int(2 * s), int(5 * s), row_h + int(26 * s))
+                pygame.draw.rect(surface, GOLD, mark, border_radius=max(1, int(2 * s)))
+            surface.blit(icon.piece(side["color"], "man"), (x, y + (row_h - icon.cell) // 2))
+            name = f"{side['color'].capitalize()} · {side['name']}"
+            label = draw_text(surface, name, 23 * s, (x + icon.cell + int(8 * s), y + row_h // 2),
+                              GOLD if side["to_move"] else INK, anchor="midleft")
+            if side["thinking"]:
+                self.spinner_centre = (label.right + int(16 * s), label.centery)
+            y += row_h + int(2 * s)
+            castle = side["castle_left"]
+            draw_text(surface, f"Castle moves left: {castle}", 18 * s, (x + int(2 * s), y), INK_DIM)
+            y += int(22 * s)
+            lost = side["taken"]   # enemy pieces this side has captured
+            if any(lost.values()):
+                mini = self._mini(side["enemy"])
+                draw_text(surface, "Took:", 18 * s, (x + int(2 * s), y + int(2 * s)), INK_DIM)
+                mx = x + int(50 * s)
+                for kind in ("knight", "man"):
+                    for _ in range(lost.get(kind, 0)):
+                        if mx + mini[kind].get_width() > rect.right - pad:
+                            break
+                        surface.blit(mini[kind], (mx, y - int(2 * s)))
+                        mx += int(mini[kind].get_width() * 0.86)
+            y += int(26 * s)
+        y += int(4 * s)
+        pygame.draw.line(surface, (255, 255, 255, 40), (x, y), (rect.right - pad, y), max(1, int(s)))
+        y += int(8 * s)
+        if info.get("note"):
+            for line in wrap_text(info["note"], int(19 * s), width):
+                draw_text(surface, line, 19 * s, (x, y), info.get("note_color", INK))
+                y += int(22 * s)
+            y += int(6 * s)
+        draw_text(surface, "Moves", 21 * s, (x, y), INK_DIM)
+        y += int(26 * s)
+        self._draw_moves(surface, info["history"], info["first_side"], x, y, width,
+                         rect.bottom - pad - y)
+        return y   # where the move list starts (a replay draws its own there)
+
+    def _mini(self, color: str) -> dict:
+        size = max(8, int(22 * self.scale))
+        key = ("mini", color, size)
+        cached = self._paths.get(key)
+        if cached is None:
+            art = BoardArt(size)
+            cached = {k: art.piece(color, k) for k in ("man", "knight")}
+            self._paths[key] = cached
+        return cached
+
+    def _draw_moves(self, surface, history: list[str], first_side: str, x: int, y: int,
+                    width: int, height: int) -> None:
+        s = self.scale
+        px = int(19 * s)
+        line_h = int(px * 1.12)
+        rows = max(1, height // line_h)
+        plies = (["…"] if first_side == "black" else []) + list(history)
+        pairs = [plies[i:i + 2] for i in range(0, len(plies), 2)]
+        shown = pairs[-rows:]
+        first_number = len(pairs) - len(shown) + 1
+        num_w = int(px * 1.7)
+        col_w = (width - num_w) // 2
+        last_index = len(plies) - 1
+        for k, pair in enumerate(shown):
+            number = first_number + k
+            row_y = y + k * line_h
+            draw_text(surface, f"{number}.", px, (x, row_y), INK_DIM)
+            for j, text in enumerate(pair):
+                ply = (number - 1) * 2 + j
+                color = GOLD if ply == last_index and text != "…" else INK
+                size = px
+                while size > px * 0.6 and FONTS.font(size).size(text)[0] > col_w - int(6 * s):
+                    size -= 1
+                draw_text(surface, text, size, (x + num_w + j * col_w, row_y + (px - size) // 2), color)
+
+    def draw_spinner(self, surface: pygame.Surface, t: float) -> list[pygame.Rect]:
+        if self.spinner_centre is None:
+            return []
+        s = self.scale
+        cx, cy = self.spinner_centre
+        radius = 8 * s
+        dot = max(2, int(2.4 * s))
+        lead = int(t * 10) % 8
+        for k in range(8):
+            a = k * math.pi / 4
+            fade = (k - lead) % 8
+            shade = 255 - fade * 26
+            pygame.draw.circle(surface, (shade, int(shade * 0.85), int(shade * 0.4)),
+                               (cx + radius * math.cos(a), cy + radius * math.sin(a)), dot)
+        r = int(radius + dot + 2)
+        return [pygame.Rect(int(cx) - r, int(cy) - r, 2 * r, 2 * r)]
+

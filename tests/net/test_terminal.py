@@ -1,0 +1,81 @@
+"""The terminal client: typed lines → protocol messages, and a session against a server."""
+import os
+import selectors
+import subprocess
+import sys
+import time
+
+import pytest
+
+from game.net.host import ServerThread
+from game.net.terminal import Session, describe
+
+from .helpers import ROOT
+
+
+def test_typed_lines_become_checked_messages():
+    s = Session()
+    assert s.to_message("new private 5+3") == {
+        "type": "create_table", "private": True, "time": {"base": 300, "increment": 3}}
+    assert s.to_message("sit T4 black AB12CD34") == {
+        "type": "sit", "table": "T4", "color": "black", "invite": "AB12CD34"}
+    assert s.to_message('{"type": "lobby"}') == {"type": "lobby"}
+    assert s.to_message("   ") is None
+    with pytest.raises(ValueError):
+        s.to_message("m F7-F8")                         # no table yet
+    s.heard({"type": "seated", "table": "T4", "color": "black", "token": "tok" * 4})
+    assert s.to_message("m F10-F9") == {"type": "move", "table": "T4", "token": "tok" * 4,
+                                        "move": "F10-F9"}
+    assert s.to_message("resign")["type"] == "resign"
+    for bad in ("sit T4", "sit", "teleport", "resume T4"):
+        with pytest.raises(ValueError):
+            s.to_message(bad)
+
+
+def test_describe_shows_a_move_with_its_captures_and_the_board():
+    text = describe({"type": "moved", "table": "T1", "ply": 3, "by": "white",
+                     "move": "E8xE10", "captures": ["E9"], "clocks": None,
+                     "position": "2/8/10/12/12/12/4M7/12/12/12/12/12/12/10/8/2 b 2 2"})
+    assert text.startswith("3. white E8xE10 taking E9")
+    assert "10 . . . . M . . . . . . ." in text
+
+
+def test_a_terminal_session_creates_a_table_and_sits(tmp_path):
+    host = ServerThread(str(tmp_path / "t.sqlite3"))
+    host.start()
+    proc = subprocess.Popen([sys.executable, "-m", "game.net.terminal", host.url, "Tess"],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    selector = selectors.DefaultSelector()
+    selector.register(proc.stdout, selectors.EVENT_READ)
+
+    def read_until(fragment, seconds=10.0):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if selector.select(timeout=deadline - time.monotonic()):
+                line = proc.stdout.readline()
+                if fragment in line:
+                    return line
+        raise AssertionError(f"no {fragment!r} in time")
+
+    try:
+        read_until("welcome, Tess")
+        proc.stdin.write("new\n")
+        proc.stdin.flush()
+        read_until("created T1")
+        proc.stdin.write("sit T1 white\n")
+        proc.stdin.flush()
+        assert "white at T1" in read_until("you sit as")
+        proc.stdin.write("m F7-F8\n")
+        proc.stdin.flush()
+        read_until("has not started")                 # the server's refusal, one line
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(10) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+        host.stop()
