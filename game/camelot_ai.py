@@ -70,12 +70,15 @@ def evaluate(pos: Position) -> int:
     return score if pos.side == 0 else -score
 
 
-def pv_text(pos: Position, keys) -> tuple[str, ...]:
-    """A line of move keys as WCF notation, each with its canonical path."""
+def pv_text(pos: Position, keys, deadline: float | None = None) -> tuple[str, ...]:
+    """A line of move keys as WCF notation, each with its canonical path (listing
+    every path can take a while in open positions: it stops at ``deadline``)."""
     out = []
     pushed = 0
     try:
         for key in keys:
+            if deadline is not None and time.perf_counter() > deadline:
+                break
             paths = pos.moves(want_paths=True).get(key)
             if not paths:
                 break
@@ -125,7 +128,7 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
     def pv_text_after(key, rest):
         pos.push(*key)
         try:
-            return pv_text(pos, rest)
+            return pv_text(pos, rest, None if seconds is None else started + seconds * 0.97)
         finally:
             pos.pop()
 

@@ -7,7 +7,7 @@ Two parts:
   from it, and +300 for a piece inside it. The search keeps their sum up to date
   move by move (:func:`pst_delta`), so a leaf costs no loop over the pieces.
 - **The castle race** (:func:`race`): for each side, how many king steps its
-  second-nearest piece needs to reach the enemy castle (two pieces there win),
+  two nearest pieces need, together, to reach the enemy castle (two there win),
   against the defenders that stand near that castle and how soon the nearest one
   could be back. A race the defence cannot stop in time scores like most of a
   piece, growing as the attackers close in, so the search sees it coming many
@@ -21,8 +21,10 @@ from .camelot_moves import ADJACENT, BIT, CASTLES, SQUARE_COORDS
 MAN_VALUE, KNIGHT_VALUE = 100, 160
 IN_CASTLE_BONUS = 300
 
-# Value of the second-nearest attacker being this many king steps from the castle.
-RACE_NEAR = (0, 560, 360, 220, 120, 65, 35, 18, 8, 4) + (0,) * 7
+# Value of a race whose two nearest attackers are, together, this many king
+# steps from the castle (they need that many moves to win, at best).
+RACE_TOTAL = (0, 620, 480, 370, 280, 210, 150, 105, 70, 45, 26, 12, 5)
+RACE_HORIZON = 12
 UNSTOPPABLE = 220        # extra when no defender can be back before the attackers
 GUARD_FACTOR = (16, 9, 5, 3)    # tenths: 0, 1, 2, 3+ defenders within two steps
 OUTNUMBERED = 70         # per attacker within two steps beyond the defenders there
@@ -79,18 +81,25 @@ def pst_delta(board: list[int], frm: int, to: int, caps) -> int:
 
 def race(attackers: int, defenders: int, castle: int) -> int:
     """The castle race for one attacking side (bitboards) against the castle of
-    colour ``castle``: 0 when far, up to several hundred when close and open."""
+    colour ``castle``: 0 when far, up to several hundred when close and open.
+    Both pieces must arrive, one move a turn, so the race is measured by the sum
+    of the two nearest attackers' distances."""
     rings = RINGS[castle]
-    seen = 0
-    second = 16
-    for d in range(10):
-        seen += (attackers & rings[d]).bit_count()
-        if seen >= 2:
-            second = d
-            break
-    if second >= 10:
+    first = second = -1
+    for d in range(RACE_HORIZON):
+        count = (attackers & rings[d]).bit_count()
+        if count:
+            if first < 0:
+                first = d
+                if count >= 2:
+                    second = d
+                    break
+            else:
+                second = d
+                break
+    if second < 0 or first + second >= len(RACE_TOTAL):
         return 0
-    value = RACE_NEAR[second]
+    value = RACE_TOTAL[first + second]
     zone = GUARD_ZONE[castle]
     guards = (defenders & zone).bit_count()
     value = value * GUARD_FACTOR[min(guards, 3)] // 10
