@@ -12,7 +12,6 @@ from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
 from .help import HelpScene
 from .menu import MenuScene, SettingsScene
-from .replay_list import open_replay
 
 
 class ScreenNavigator(Navigator):
@@ -39,6 +38,8 @@ class ScreenNavigator(Navigator):
         self.app.scenes.push(HelpScene(self.app, game_id))
 
     def open_replay(self, path=None) -> None:
+        # start-up: the replay (a board, its analysis on the work service) loads when opened
+        from .replay_list import open_replay
         open_replay(self.app, path)
 
     def open_settings(self) -> None:
