@@ -46,6 +46,7 @@ class BoardAnalysis:
             self.app.toast("Wait for your turn" if self.game.status is Status.PLAYING
                            else "The game is over")
             return
+        self.assisted = True              # a game won after a hint is kept as won with help
         self._hint_for = self._position()
         self._analyst().ask(self._hint_for)
         self.app.toast("Looking for a good move…", 1.2)

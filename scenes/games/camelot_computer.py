@@ -1,5 +1,6 @@
 """The computer's side of the Camelot board scene: asking the work service
-for moves and hints, and playing its answers when the board is ready.
+for moves, and playing its answers when the board is ready (hints are the
+analysis's: :mod:`scenes.games.camelot_analysis`).
 
 :class:`ComputerTurns` is a mixin for
 :class:`~scenes.games.camelot_board_scene.CamelotBoardScene`. One search runs at a
@@ -8,15 +9,11 @@ away once the game has moved on (undo, a new game, the player's own move).
 """
 from __future__ import annotations
 
-from game.base import Status
 from game.errors import RoundTableError
 
 from ..table.game_scene import AUTOPLAY_PAUSE
 
 DEMO_LEVEL = "medium"
-HINT_LEVEL = "easy"
-HINT_SECONDS = 0.35        # search time for a hint
-HINT_SHOWN = 4.0           # s a hint stays on the board
 
 
 class ComputerTurns:
@@ -36,14 +33,6 @@ class ComputerTurns:
         # hint shows; for a pointer player the focus is not drawn.
         self.focus_sq = move.from_square
 
-    def hint(self) -> None:
-        if not self.interactive:
-            self.app.toast("Wait for your turn" if self.game.status is Status.PLAYING else "The game is over")
-            return
-        self.assisted = True
-        self._ask("hint", self._position(), HINT_LEVEL, HINT_SECONDS)
-        self.app.toast("Looking for a good move…", 1.2)
-
     def _ask(self, what: str, position: str, level: str, seconds: float | None = None) -> None:
         self._task = (what, position)
         self.worker.ask({"position": position, "level": level, "seed": self.rng.getrandbits(32),
@@ -58,7 +47,7 @@ class ComputerTurns:
         reply = self.worker.poll()
         if reply is None or self._task is None:
             return
-        what, position = self._task
+        _, position = self._task
         self._task = None
         if position != self._position():
             return  # an answer for a position that has gone
@@ -76,12 +65,7 @@ class ComputerTurns:
             if not reply.ok:
                 self.app.toast("The computer player failed; it plays a random move", 2.5)
             move = self.rng.choice(moves)
-        if what == "hint":
-            self.hint_move = move
-            self.hint_time = HINT_SHOWN
-            self.show_hint(move)
-        else:
-            self._ready = move
+        self._ready = move
 
     def _drive_computer(self, dt: float) -> None:
         if not self.computer_to_move:

@@ -297,6 +297,7 @@ def test_hint_asks_the_worker_and_shows_a_path():
     wait_until(app, lambda: scene.hint_move is not None)
     assert scene.hint_move.from_square == sq("E5")
     assert kinds(scene, "path")
+    assert scene.assisted                       # a win after this is kept as won with help
 
 
 def test_setup_dialog_when_opened_from_the_menu():
