@@ -10,6 +10,13 @@ each side waits ``--think`` seconds (± 50 %) after its opponent's move, then
 moves. Prints moves per second, the round trip of a move (sent → its record
 back from the server, p50/p99/max), the server's memory (RSS now and peak)
 and every error. Bounded: the run stops after ``--seconds`` of play.
+
+Where the round trip goes: the server (``serve --stats``) stamps each move as
+its frame reaches the handler, after the engine, after the commit and after
+the replies are written; with the client's own stamps (one system-wide
+monotonic clock) each round trip splits into to server / engine / store /
+replies written / back to client. Both event loops' lateness and the server's
+garbage-collection pauses are printed too (game/net/probe.py).
 """
 from __future__ import annotations
 
@@ -79,6 +86,8 @@ class Stats:
         self.round_trips: list[float] = []
         self.errors: list[str] = []
         self.games_over = 0
+        self.stamps: list[tuple] = []     # (table, ply, sent, received) monotonic, per move
+        self.loop_lag: list[float] = []   # how late the clients' loop woke a 10 ms sleep
 
 
 async def play_side(client: Client, table: str, line: list[str], first: bool, think: float,
@@ -91,9 +100,10 @@ async def play_side(client: Client, table: str, line: list[str], first: bool, th
             return
         if my_turn:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            started = time.perf_counter()
+            started, sent = time.perf_counter(), time.monotonic()
             moved = await client.move(table, move)
             stats.round_trips.append(time.perf_counter() - started)
+            stats.stamps.append((table, moved["ply"], sent, time.monotonic()))
             if moved["status"] != "playing":
                 stats.games_over += 1
                 return
@@ -112,6 +122,38 @@ async def play_side(client: Client, table: str, line: list[str], first: bool, th
             stats.errors.append(f"{table}: ply {ply + 1} came back as {moved['move']}, not {move}")
             return
         my_turn = not my_turn
+
+
+async def watch_loop(stop_at: float, stats: Stats) -> None:
+    while time.monotonic() < stop_at:
+        asked = time.monotonic()
+        await asyncio.sleep(0.01)
+        stats.loop_lag.append(time.monotonic() - asked - 0.01)
+
+
+def split_round_trips(client_stamps: list[tuple], server_stamps: list) -> list[str]:
+    """Where the round trip went: client send → server handler start → stored → replies
+    written → client has the record (one clock: CLOCK_MONOTONIC is system-wide)."""
+    server = {(t, p): (a, g, s, e) for t, p, a, g, s, e in server_stamps}
+    parts = {"to server": [], "engine": [], "store": [], "replies written": [], "back to client": []}
+    slow = []
+    for table, ply, sent, received in client_stamps:
+        if (table, ply) not in server:
+            continue
+        start, engine, stored, end = server[(table, ply)]
+        row = (start - sent, engine - start, stored - engine, end - stored, received - end)
+        for name, value in zip(parts, row):
+            parts[name].append(value)
+        slow.append((received - sent, row))
+    lines = [f"  {name}: p50 {1000 * percentile(v, .5):.2f} ms, p99 {1000 * percentile(v, .99):.2f} ms, "
+             f"max {1000 * max(v, default=0):.1f} ms" for name, v in parts.items()]
+    slow.sort(reverse=True)
+    worst = slow[:max(1, len(slow) // 100)]
+    if worst:
+        means = [1000 * statistics.fmean(r[i] for _, r in worst) for i in range(5)]
+        lines.append("  slowest 1 %: mean " + ", ".join(
+            f"{name} {m:.1f} ms" for name, m in zip(parts, means)))
+    return lines
 
 
 async def set_up_game(url: str, number: int) -> tuple[Client, Client, str]:
@@ -144,7 +186,9 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
         rng = random.Random(seed * 1000 + n)
         tasks.append(play_side(white, table, line, True, think, stop_at, stats, rng))
         tasks.append(play_side(black, table, line, False, think, stop_at, stats, rng))
+    lag = asyncio.create_task(watch_loop(stop_at, stats))
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    await lag
     elapsed = time.monotonic() - started
     for result in results:
         if isinstance(result, BaseException):
@@ -164,7 +208,8 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
             "mean_ms": 1000 * statistics.fmean(trips) if trips else 0.0,
             "games_finished": stats.games_over, "server_cpu_s": cpu, "server_system_s": system,
             "clients_cpu_s": clients_cpu, "load": os.getloadavg()[0], "rss_kib_idle": rss_before, "rss_kib": rss,
-            "peak_rss_kib": peak, "errors": stats.errors, "errors_on_wire": errors_on_wire}
+            "peak_rss_kib": peak, "errors": stats.errors, "errors_on_wire": errors_on_wire,
+            "stamps": stats.stamps, "loop_lag": stats.loop_lag}
 
 
 def start_server(db: str, stats: str) -> tuple[subprocess.Popen, str]:
@@ -203,7 +248,8 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
             server_errors = proc.stderr.read()
-        inside = json.loads(stats.read_text())["move_seconds"] if stats.exists() else []
+        server_stats = json.loads(stats.read_text()) if stats.exists() else {}
+        inside = server_stats.get("move_seconds", [])
     print("python bench/server_load.py " + " ".join(sys.argv[1:]))
     print(f"{out['games']} games, {out['connections']} connections on {url} "
           f"(set up in {out['setup_s']:.1f} s), think {args.think:g} s ± 50 %, "
@@ -216,6 +262,23 @@ def main() -> int:
         print(f"inside the server (frame in → move stored → replies written): "
               f"p50 {1000 * percentile(inside, 0.5):.2f} ms, p99 {1000 * percentile(inside, 0.99):.2f} ms, "
               f"max {1000 * max(inside):.1f} ms over {len(inside)} moves")
+    if server_stats.get("move_stamps"):
+        print("the round trip split (matched by table and ply):")
+        print("\n".join(split_round_trips(out["stamps"], server_stats["move_stamps"])))
+    if server_stats.get("loop_lags"):
+        lags, pauses = server_stats["loop_lags"], server_stats["gc_pauses"]
+        print(f"the server's event loop, late waking from a 10 ms sleep: "
+              f"p50 {1000 * percentile(lags, .5):.2f} ms, p99 {1000 * percentile(lags, .99):.2f} ms, "
+              f"max {1000 * max(lags):.1f} ms")
+        full = sorted((s for g, s in pauses if g == 2), reverse=True)
+        young = sorted((s for g, s in pauses if g < 2), reverse=True)
+        print(f"server garbage collections: {len(pauses)}, {len(full)} of them full "
+              f"(longest {', '.join(f'{1000 * s:.0f}' for s in full[:5]) or '-'} ms); "
+              f"longest young one {1000 * young[0] if young else 0:.1f} ms; "
+              f"{server_stats['objects']} objects at the end")
+    lag = out["loop_lag"]
+    print(f"the clients' event loop, late waking from a 10 ms sleep: p50 {1000 * percentile(lag, .5):.2f} ms, "
+          f"p99 {1000 * percentile(lag, .99):.2f} ms, max {1000 * max(lag, default=0):.1f} ms")
     print(f"server CPU: {out['server_cpu_s']:.2f} s over the play "
           f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included, "
           f"{100 * out['server_system_s'] / max(1e-9, out['server_cpu_s']):.0f} % of it in the kernel); "

@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from ..base import Status
 from ..camelot_board import START_POSITION, CamelotBoard
 from ..errors import BadPositionError
+from .probe import LoadProbe
 from .protocol import GRACE_SECONDS
 from .protocol import (MAX_FRAME_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
                        encode, error, parse_client_message)
@@ -98,6 +99,10 @@ class GameServer:
         self._pending: list | None = None     # news made by the handler running now
         self._kind: str | None = None
         self.move_seconds: list[float] = []   # frame in → replies written, per move (bench)
+        # (table, ply, frame in, engine done, stored, replies written), monotonic (bench)
+        self.move_stamps: list[tuple] = []
+        self.keep_stamps = False
+        self._move_marks: tuple | None = None
         self._server = None
         self.port: int | None = None
 
@@ -172,8 +177,8 @@ class GameServer:
         """One client frame: its replies go to ``conn``, then the news it made to the
         others — all written before this returns, so every client sees events in
         the order they happened. Returns the direct replies (for tests)."""
-        started = time.perf_counter()
-        self._pending, self._kind = [], None
+        started, stamp = time.perf_counter(), time.monotonic()
+        self._pending, self._kind, self._move_marks = [], None, None
         replies = self._handle(conn, frame)
         pending, self._pending = self._pending, None
         for reply in replies:
@@ -182,6 +187,9 @@ class GameServer:
             broadcast(targets, text)
         if self._kind == "move" and len(self.move_seconds) < MAX_TIMINGS:
             self.move_seconds.append(time.perf_counter() - started)
+            if self.keep_stamps and self._move_marks is not None:
+                table, ply, engine, stored = self._move_marks
+                self.move_stamps.append((table, ply, stamp, engine, stored, time.monotonic()))
         return replies
 
     def _handle(self, conn: Connection, frame) -> list[dict]:
@@ -409,7 +417,9 @@ class GameServer:
         table, color = self._seat(conn, m)
         self._check_flag(table, now)
         moved = table.move(color, m["move"], now)
+        engine_done = time.monotonic()
         self._store(self.storage.add_move, table.record)      # stored before anyone hears
+        self._move_marks = (table.id, moved["ply"], engine_done, time.monotonic())
         self._send_table(table, moved)
         if table.record.status == "finished":
             self._finished(table)
@@ -490,9 +500,14 @@ async def run(host: str, port: int, db: str, grace: float = GRACE_SECONDS,
             loop.add_signal_handler(sig, server.stopped.set)
         except (NotImplementedError, RuntimeError):   # not on this platform / thread
             pass
+    probe = LoadProbe() if stats else None
+    if probe:
+        server.keep_stamps = True
+        probe.start()
     await server.stopped.wait()
     await server.close()
-    if stats:
+    if probe:
         with open(stats, "w", encoding="utf-8") as out:
-            json.dump({"move_seconds": server.move_seconds}, out)
+            json.dump({"move_seconds": server.move_seconds, "move_stamps": server.move_stamps,
+                       **probe.stop()}, out)
     return 1 if server.failure else 0
