@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from game.base import Status  # noqa: E402
 from game.camelot_board import CamelotBoard  # noqa: E402
 from game.net.client import Client  # noqa: E402
+from game.net.server import tune_garbage_collector  # noqa: E402
 
 LINE_PLIES = 400
 CONNECT_BATCH = 50
@@ -175,6 +176,10 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
         batch = range(first, min(games, first + CONNECT_BATCH))
         pairs += await asyncio.gather(*(set_up_game(url, n) for n in batch))
     setup = time.perf_counter() - setup_started
+    # The 400 clients' process keeps every message it receives (Client.received):
+    # the same full-collection pauses as the server's would stall it and count
+    # in the round trips, so it gets the server's tuning.
+    tune_garbage_collector()
     rss_before, _ = server_memory(pid)
     cpu_before = server_cpu_seconds(pid)
     clients_cpu_before = time.process_time()
