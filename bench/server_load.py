@@ -82,6 +82,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
+def spread(values: list[float], digits: int = 2) -> str:
+    """p50, p99 and max of durations in seconds, as milliseconds."""
+    return (f"p50 {1000 * percentile(values, .5):.{digits}f} ms, "
+            f"p99 {1000 * percentile(values, .99):.{digits}f} ms, "
+            f"max {1000 * max(values, default=0.0):.1f} ms")
+
+
 class Stats:
     def __init__(self) -> None:
         self.round_trips: list[float] = []
@@ -134,9 +141,12 @@ async def watch_loop(stop_at: float, stats: Stats) -> None:
 
 def split_round_trips(client_stamps: list[tuple], server_stamps: list) -> list[str]:
     """Where the round trip went: client send → server handler start → stored → replies
-    written → client has the record (one clock: CLOCK_MONOTONIC is system-wide)."""
+    written → client has the record (one clock: CLOCK_MONOTONIC is system-wide). The
+    last part can be a little below zero: the client may read the record before the
+    server, which wrote it, takes its last stamp."""
     server = {(t, p): (a, g, s, e) for t, p, a, g, s, e in server_stamps}
-    parts = {"to server": [], "engine": [], "store": [], "replies written": [], "back to client": []}
+    parts: dict[str, list[float]] = {
+        "to server": [], "engine": [], "store": [], "replies written": [], "back to client": []}
     slow = []
     for table, ply, sent, received in client_stamps:
         if (table, ply) not in server:
@@ -146,8 +156,7 @@ def split_round_trips(client_stamps: list[tuple], server_stamps: list) -> list[s
         for name, value in zip(parts, row):
             parts[name].append(value)
         slow.append((received - sent, row))
-    lines = [f"  {name}: p50 {1000 * percentile(v, .5):.2f} ms, p99 {1000 * percentile(v, .99):.2f} ms, "
-             f"max {1000 * max(v, default=0):.1f} ms" for name, v in parts.items()]
+    lines = [f"  {name}: {spread(values)}" for name, values in parts.items()]
     slow.sort(reverse=True)
     worst = slow[:max(1, len(slow) // 100)]
     if worst:
@@ -272,18 +281,14 @@ def main() -> int:
         print("\n".join(split_round_trips(out["stamps"], server_stats["move_stamps"])))
     if server_stats.get("loop_lags"):
         lags, pauses = server_stats["loop_lags"], server_stats["gc_pauses"]
-        print(f"the server's event loop, late waking from a 10 ms sleep: "
-              f"p50 {1000 * percentile(lags, .5):.2f} ms, p99 {1000 * percentile(lags, .99):.2f} ms, "
-              f"max {1000 * max(lags):.1f} ms")
+        print(f"the server's event loop, late waking from a 10 ms sleep: {spread(lags)}")
         full = sorted((s for g, s in pauses if g == 2), reverse=True)
         young = sorted((s for g, s in pauses if g < 2), reverse=True)
         print(f"server garbage collections: {len(pauses)}, {len(full)} of them full "
               f"(longest {', '.join(f'{1000 * s:.0f}' for s in full[:5]) or '-'} ms); "
               f"longest young one {1000 * young[0] if young else 0:.1f} ms; "
               f"{server_stats['objects']} objects at the end")
-    lag = out["loop_lag"]
-    print(f"the clients' event loop, late waking from a 10 ms sleep: p50 {1000 * percentile(lag, .5):.2f} ms, "
-          f"p99 {1000 * percentile(lag, .99):.2f} ms, max {1000 * max(lag, default=0):.1f} ms")
+    print(f"the clients' event loop, late waking from a 10 ms sleep: {spread(out['loop_lag'])}")
     print(f"server CPU: {out['server_cpu_s']:.2f} s over the play "
           f"({1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms per move, all work included, "
           f"{100 * out['server_system_s'] / max(1e-9, out['server_cpu_s']):.0f} % of it in the kernel); "
