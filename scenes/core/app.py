@@ -276,6 +276,10 @@ class App:
             self.scenes.draw(self.screen)
             self._toast_rects = self._draw_toasts(self.screen)
             pygame.display.flip()
+        if self.first_frame_seconds is None:
+            # On screen now: the worker warm-up below comes after the first frame.
+            self.first_frame_seconds = time.perf_counter() - self.options.started_at
+            self.first_frame_wall = time.time()
         if not self._work_warmed:
             # Once the first frame is up, the worker processes start in the
             # background: a game opened later asks them without waiting.
@@ -301,7 +305,7 @@ class App:
             self.frame_count += 1
             self.frame_times.append(time.perf_counter() - started)
             self.frame_cpu_times.append(time.thread_time() - cpu_started)
-            if self.first_frame_seconds is None:
+            if self.first_frame_seconds is None:   # a first step that drew nothing (quit)
                 self.first_frame_seconds = time.perf_counter() - self.options.started_at
                 self.first_frame_wall = time.time()
             if limit is not None and self.frame_count >= limit:
