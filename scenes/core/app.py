@@ -7,7 +7,6 @@ and a timedemo measures pure frame cost.
 """
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 import warnings
@@ -322,6 +321,8 @@ class App:
         caches, is reported on its own). ``cpu`` is the same for the main
         thread's CPU time: on a busy machine wall-clock time also counts the
         waits for a core, CPU time only the frame's own work."""
+        import statistics  # start-up: only timedemos report, and they ask after the run
+
         def spread(values: list[float]) -> dict:
             ordered = sorted(v * 1000 for v in values) or [0.0]
             p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
