@@ -19,6 +19,7 @@ from .camelot_moves import (
     CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
     ADJACENT, BIT, colour_bits, generate, jump_squares, pieces_in_own_castle, rank_span, square)
 from .errors import BadPositionError
+from .parsing import parse_int
 
 DRAW_PLIES = 100  # 50 moves by each side with no capture and no castle entry
 REPETITIONS = 3
@@ -283,10 +284,7 @@ class Position:
                         raise BadPositionError(
                             f"repetition history entry {item!r} is not 16 hex digits")
                     history.append(int(item, 16))
-            if not fields[5].isdigit() or int(fields[5]) > DRAW_PLIES:
-                raise BadPositionError(
-                    f"50-move count must be a whole number 0-{DRAW_PLIES}, not {fields[5]!r}")
-            clock = int(fields[5])
+            clock = parse_int(fields[5], "the 50-move count", 0, DRAW_PLIES, BadPositionError)
             if len(history) > clock:
                 raise BadPositionError(
                     f"repetition history has {len(history)} positions but only {clock} "
@@ -304,12 +302,14 @@ def _parse_board(text: str) -> list[int]:
         first, last = rank_span(rank)
         width = last - first + 1
         f = 0
-        for token in re.findall(r"\d+|.", row):
-            if token.isdigit():
+        # ASCII digits only: "²" or "١" is not a number of squares (str.isdigit says it is).
+        for token in re.findall(r"[0-9]+|.", row):
+            if token[0] in "0123456789":
                 if token.startswith("0"):
                     raise BadPositionError(
                         f"rank {rank}: {token!r} is not a number of empty squares")
-                f += int(token)
+                f += parse_int(token, f"rank {rank}: the number of empty squares", 1, 12,
+                               BadPositionError)
             elif token in LETTER_PIECES:
                 if f < width:
                     board[square(first + f, rank)] = LETTER_PIECES[token]

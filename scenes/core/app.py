@@ -7,7 +7,6 @@ and a timedemo measures pure frame cost.
 """
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 import warnings
@@ -276,6 +275,10 @@ class App:
             self.scenes.draw(self.screen)
             self._toast_rects = self._draw_toasts(self.screen)
             pygame.display.flip()
+        if self.first_frame_seconds is None:
+            # On screen now: the worker warm-up below comes after the first frame.
+            self.first_frame_seconds = time.perf_counter() - self.options.started_at
+            self.first_frame_wall = time.time()
         if not self._work_warmed:
             # Once the first frame is up, the worker processes start in the
             # background: a game opened later asks them without waiting.
@@ -301,7 +304,7 @@ class App:
             self.frame_count += 1
             self.frame_times.append(time.perf_counter() - started)
             self.frame_cpu_times.append(time.thread_time() - cpu_started)
-            if self.first_frame_seconds is None:
+            if self.first_frame_seconds is None:   # a first step that drew nothing (quit)
                 self.first_frame_seconds = time.perf_counter() - self.options.started_at
                 self.first_frame_wall = time.time()
             if limit is not None and self.frame_count >= limit:
@@ -318,6 +321,8 @@ class App:
         caches, is reported on its own). ``cpu`` is the same for the main
         thread's CPU time: on a busy machine wall-clock time also counts the
         waits for a core, CPU time only the frame's own work."""
+        import statistics  # start-up: only timedemos report, and they ask after the run
+
         def spread(values: list[float]) -> dict:
             ordered = sorted(v * 1000 for v in values) or [0.0]
             p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]

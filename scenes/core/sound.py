@@ -14,14 +14,11 @@ the log.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import sys
 from pathlib import Path
 
 import pygame
-
-log = logging.getLogger(__name__)
 
 
 @contextlib.contextmanager
@@ -168,7 +165,8 @@ class Sound:
 
     def _warn(self, message: str) -> None:
         self.warnings.append(message)
-        log.warning(message)
+        import logging  # start-up: the logging module loads with the first warning, not the app
+        logging.getLogger(__name__).warning(message)
 
 
 def _clamp(volume) -> float:

@@ -221,6 +221,19 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
     return surf
 
 
+def draw_felt(surface: pygame.Surface) -> None:
+    """The whole felt onto a screen-sized ``surface`` (the menu's background):
+    scaled straight into the window where its size allows (no second full-screen
+    surface, which at 4K costs tens of ms of fresh memory on the first frame),
+    else blitted from :func:`felt` (block by block every frame would cost more)."""
+    w, h = surface.get_size()
+    if (surface is pygame.display.get_surface() and w % FELT_STEP == 0 and h % FELT_STEP == 0
+            and surface.get_clip() == surface.get_rect()):
+        paint_felt(surface)
+    else:
+        surface.blit(felt((w, h)), (0, 0))
+
+
 def release_felt() -> None:
     """Let the full-screen felt go (a game scene paints its own, area by area)."""
     _felt_cache.clear()

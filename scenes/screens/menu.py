@@ -6,7 +6,7 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
-from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, felt, glow_rect, layout_column,
+from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_felt, draw_text, felt, glow_rect, layout_column,
                        layout_row, rounded_panel, ui_scale, wrap_text)
 from ..games import GAMES, check_saved_options, descriptor, playable_games
 from ..store.saves import clear_save, load_save
@@ -146,7 +146,7 @@ class MenuScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale
         w, h = self.size
-        surface.blit(felt(self.size), (0, 0))
+        draw_felt(surface)
         draw_text(surface, "Round Table", 110 * s, (w // 2, int(h * 0.12)), GOLD, anchor="center",
                   shadow=True)
         draw_text(surface, "Four classic games: three patiences and a board game of 1930",

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Callable
 
 from game import GAME_IDS, game_class
-from game.base import Status
 from game.errors import RoundTableError
 from game.parsing import MAX_SEED
 
@@ -35,6 +34,7 @@ def save_path() -> Path:
 
 def in_progress(scene) -> bool:
     """A game worth saving: not a demo, started, not over."""
+    from game.base import Status  # start-up: the engines' base loads with a game, not the menu
     game = getattr(scene, "game", None)
     return (game is not None and not getattr(scene, "demo", False)
             and game.status is Status.PLAYING and bool(game.history)
@@ -81,6 +81,7 @@ def _check(data: dict, check_options: Callable[[str, dict], None] | None) -> Non
         game = rebuild_engine(data)
     except RoundTableError as exc:
         raise DamagedFileError(one_line(exc, 100)) from None
+    from game.base import Status  # start-up: loaded with the saved game's engine just above
     if game.status is not Status.PLAYING:
         raise DamagedFileError("the saved game is already over")
 

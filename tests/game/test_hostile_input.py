@@ -188,7 +188,10 @@ def test_deal_list_files_that_cannot_be_read_give_nothing(tmp_path):
      "--moves is at most 200000 characters"),
     (["moves", "camelot-board", "--position",
       "²/8/10/12/12/2nmmmmmmn2/3nmmmmn3/12/12/3NMMMMN3/2NMMMMMMN2/12/12/10/8/2 w 2 2"],
-     "not a position string: invalid literal for int() with base 10: '²'"),
+     "rank 16: unexpected '²' (use M N m n or a number)"),
+    (["moves", "camelot-board", "--position",
+      "2/8/10/12/12/2nmmmmmmn2/3nmmmmn3/12/12/3NMMMMN3/2NMMMMMMN2/12/12/10/8/2 w 2 2 - ²"],
+     "the 50-move count must be a whole number at least 0 and at most 100, not '²'"),
     (["moves", "camelot-board", "--position", "x" * 3000], "--position is at most 2000 characters"),
 ])
 def test_bad_command_lines_are_one_line_and_exit_2(capsys, args, line):

@@ -124,9 +124,6 @@ def test_board_move_notation_and_records(text):
     only_our_errors(record.parse, text)
 
 
-@pytest.mark.xfail(strict=True, reason="game/camelot_position.py (the board helper's) still reads "
-                   "'²' and 5,000-digit counts with int() after str.isdigit(): ValueError; "
-                   "the fix is to read them with game.parsing.parse_int (see the engine report)")
 @settings(max_examples=300, deadline=None, database=None)
 @given(head=st.sampled_from(["", "²", "9" * 5000, "١"]), tail=st.sampled_from(["", " - ²", " - 9" + "9" * 5000]))
 def test_board_position_strings(head, tail):
