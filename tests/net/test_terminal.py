@@ -1,8 +1,9 @@
 """The terminal client: typed lines → protocol messages, and a session against a server."""
 import os
-import selectors
+import queue
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -47,16 +48,20 @@ def test_a_terminal_session_creates_a_table_and_sits(tmp_path):
                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    selector = selectors.DefaultSelector()
-    selector.register(proc.stdout, selectors.EVENT_READ)
+    # A thread reads the client's lines into a queue: select() on the pipe would
+    # miss a line already read into the file's buffer along with the one before.
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
 
     def read_until(fragment, seconds=10.0):
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            if selector.select(timeout=deadline - time.monotonic()):
-                line = proc.stdout.readline()
-                if fragment in line:
-                    return line
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if fragment in line:
+                return line
         raise AssertionError(f"no {fragment!r} in time")
 
     try:
