@@ -183,20 +183,7 @@ class Search:
                 charges = pos.captures(False)
                 if not charges:
                     return stand
-                best = stand
-                if stand > alpha:
-                    alpha = stand
-                for key in self._order(charges, None, ply):
-                    delta = self._push(key)
-                    score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
-                    self._pop(delta)
-                    if score > best:
-                        best = score
-                        if score > alpha:
-                            alpha = score
-                            if alpha >= beta:
-                                break
-                return best
+                return self._quiesce_moves(charges, stand, max(alpha, stand), beta, ply, qdepth)
             # The opponent steps into our castle next: only a move can say if it is stopped.
             if qdepth <= 0:
                 return self.evaluate()
@@ -208,7 +195,12 @@ class Search:
                 return self.evaluate()
             moves = pos.captures(True)
         # Capturing is compulsory (or the castle is threatened): no standing pat.
-        best = -INFINITE
+        return self._quiesce_moves(moves, -INFINITE, alpha, beta, ply, qdepth)
+
+    def _quiesce_moves(self, moves, best: int, alpha: int, beta: int, ply: int,
+                       qdepth: int) -> int:
+        """The best of ``best`` (what standing pat is worth, or -INFINITE when
+        the side must move) and the quiescence scores of ``moves``."""
         for key in self._order(moves, None, ply):
             delta = self._push(key)
             score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
