@@ -160,9 +160,6 @@ class GameScene(Scene):
             self.app.sound.play("invalid")
             self.on_illegal(move)
             return None
-        # End checks kept out of play() (Hamilton's dead ends); run here until the
-        # background-work service takes them off the frame loop.
-        self.game.settle()
         self.sound_of(record)
         self.hint_move = None
         self._fresh_deal = False
