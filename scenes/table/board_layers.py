@@ -14,7 +14,7 @@ import pygame
 
 from game.base import Status
 from game.camelot_board import CamelotBoard
-from game.camelot_moves import ADJACENT
+from game.camelot_moves import path_legs
 
 from ..core.anim import ease_in_out_cubic
 from .board_view import (
@@ -39,8 +39,9 @@ class Travel:
         self.captured = captured
         self.color = color            # of the path drawn meanwhile
         self.preview = preview
-        self.times = [(LEAP_TIME if took is not None or _is_leap(a, b) else STEP_TIME) / speed
-                      for a, b, took in steps]
+        # Canters and jumps leap, plain steps walk: the engine says which leg is which.
+        self.leaps = [leg.is_leap for leg in path_legs(tuple(path), frozenset(captured))]
+        self.times = [(LEAP_TIME if leap else STEP_TIME) / speed for leap in self.leaps]
         self.total = preview + sum(self.times)
         self.t = 0.0
         self.taken = 0                # steps whose capture is already shown
@@ -58,15 +59,9 @@ class Travel:
         t = self.t - self.preview
         for i, d in enumerate(self.times):
             if t < d:
-                a, b, took = self.steps[i]
-                return i, t / d if d > 0 else 1.0, took is not None or _is_leap(a, b)
+                return i, t / d if d > 0 else 1.0, self.leaps[i]
             t -= d
-        a, b, took = self.steps[-1]
-        return len(self.steps) - 1, 1.0, took is not None or _is_leap(a, b)
-
-
-def _is_leap(a: int, b: int) -> bool:
-    return b not in ADJACENT[a]
+        return len(self.steps) - 1, 1.0, self.leaps[-1]
 
 
 def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
