@@ -11,6 +11,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
+from typing import Callable
 
 import pygame
 
@@ -52,6 +53,7 @@ class AppOptions:
     size: tuple[int, int] | None = None
     save_settings: bool = True
     started_at: float = field(default_factory=time.perf_counter)
+    after_first_frame: Callable[[], None] | None = None   # once the first frame is on screen
 
 
 class App:
@@ -279,6 +281,8 @@ class App:
             # On screen now: the worker warm-up below comes after the first frame.
             self.first_frame_seconds = time.perf_counter() - self.options.started_at
             self.first_frame_wall = time.time()
+            if self.options.after_first_frame is not None:
+                self.options.after_first_frame()
         if not self._work_warmed:
             # Once the first frame is up, the worker processes start in the
             # background: a game opened later asks them without waiting.
