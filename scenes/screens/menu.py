@@ -8,7 +8,7 @@ from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_felt, draw_text, felt, glow_rect, layout_column,
                        layout_row, rounded_panel, ui_scale, wrap_text)
-from ..games import GAMES, check_saved_options, descriptor, playable_games
+from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
 from ..store.saves import clear_save, load_save
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
 from ..table.card_art import CardArt
@@ -136,6 +136,10 @@ class MenuScene(Scene):
         self.focus.handle(event)
 
     def update(self, dt: float) -> None:
+        if self.age > 0:
+            # The menu is on screen (a frame has gone by): the games' modules
+            # load in the background while the player chooses.
+            warm_scene_modules()
         self.age += dt
         self.idle += dt
         if self.idle >= ATTRACT_AFTER and self.app.scenes.top is self and self.tiles:
