@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -48,9 +49,10 @@ FACE_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}   # assets/f
 FACE_SCALE = 0.62   # DejaVu's em at a pixel size is larger than pygame's default font's
 
 
+@lru_cache(maxsize=1)
 def font_dir() -> Path:
     """``assets/fonts`` next to the ``scenes`` package (a checkout), else inside
-    the installed package (see pyproject's package data)."""
+    the installed package (see pyproject's package data). Looked for once."""
     here = Path(__file__).resolve().parents[1]
     for candidate in (here.parent / "assets" / "fonts", here / "assets" / "fonts"):
         if candidate.is_dir():
@@ -81,11 +83,24 @@ class Fonts:
 
     def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
         """A rendered line, cached: drawing the same label every frame is free."""
-        key = (text, int(px), tuple(color), bool(bold))
+        return self._kept((text, int(px), tuple(color), bool(bold)),
+                          lambda: self.font(px, bold).render(text, True, color))
+
+    def shadow(self, lit: pygame.Surface, text: str, px: int, bold: bool = False) -> pygame.Surface:
+        """The line in black, made from ``lit`` (this line as :meth:`text`
+        rendered it in another colour): a rendered line is its colour at every
+        pixel with the glyphs' coverage as alpha, so blackening the colour is
+        the same picture as rendering again, at a fraction of the cost."""
+        def blackened() -> pygame.Surface:
+            surf = lit.copy()
+            surf.fill((0, 0, 0), special_flags=pygame.BLEND_RGB_MULT)
+            return surf
+        return self._kept((text, int(px), (0, 0, 0), bool(bold)), blackened)
+
+    def _kept(self, key: tuple, make) -> pygame.Surface:
         surf = self._text.get(key)
         if surf is None:
-            surf = self.font(px, bold).render(text, True, color)
-            self._text[key] = surf
+            surf = self._text[key] = make()
             if len(self._text) > 600:
                 self._text.popitem(last=False)
         else:
@@ -105,7 +120,10 @@ def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, f
     surf = FONTS.text(text, int(px), color, bold)
     rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
     if shadow:
-        dark = FONTS.text(text, int(px), (0, 0, 0), bold)
+        if tuple(color)[3:] in ((), (255,)):       # opaque ink: its shadow is its copy in black
+            dark = FONTS.shadow(surf, text, int(px), bold)
+        else:
+            dark = FONTS.text(text, int(px), (0, 0, 0), bold)
         off = max(1, int(px / 30))
         surface.blit(dark, rect.move(off, off))
     surface.blit(surf, rect)
