@@ -263,7 +263,7 @@ def _main(argv: list[str] | None, after_first_frame) -> int:
         # Wall-clock time of the first frame, so a caller can measure from the
         # moment it started the process (bench/startup.py).
         print(f"first frame after {app.first_frame_seconds:.3f} s in-process; "
-              f"at wall time {app.first_frame_wall:.6f}")
+              f"at wall time {app.first_frame_wall:.6f}; process CPU {app.first_frame_cpu:.6f} s")
     if options.timedemo:
         r = app.frame_report()
         c = r["cpu"]

@@ -281,6 +281,7 @@ class App:
             # On screen now: the worker warm-up below comes after the first frame.
             self.first_frame_seconds = time.perf_counter() - self.options.started_at
             self.first_frame_wall = time.time()
+            self.first_frame_cpu = time.process_time()   # the process's CPU time, start-up included
             if self.options.after_first_frame is not None:
                 self.options.after_first_frame()
         if not self._work_warmed:
@@ -311,6 +312,7 @@ class App:
             if self.first_frame_seconds is None:   # a first step that drew nothing (quit)
                 self.first_frame_seconds = time.perf_counter() - self.options.started_at
                 self.first_frame_wall = time.time()
+                self.first_frame_cpu = time.process_time()
             if limit is not None and self.frame_count >= limit:
                 self.running = False
         if self.options.screenshot:
