@@ -88,6 +88,8 @@ class FamousDemo:
     def famous_line(self) -> str:
         """What the demo says of the famous game on show (where the toolbar would be)."""
         famous = self.famous
+        if self._script_over and famous.is_opening:
+            return f"{famous.players}: the published opening ends here"
         if self._script_over:
             return f"{famous.players}: the record ends here ({ENDINGS.get(famous.record.result)})"
         return famous.title

@@ -48,8 +48,8 @@ class ReplayListScene(Scene):
     def _famous_label(famous) -> str:
         record = famous.record
         # the event last: a long one is what the row cuts
-        return f"{famous.date}   {famous.players}   " \
-               f"{RESULT_WORDS.get(record.result, record.result)}, {len(record.moves)} moves   " \
+        extent = "Opening" if famous.is_opening else RESULT_WORDS.get(record.result, record.result)
+        return f"{famous.date}   {famous.players}   {extent}, {len(record.moves)} moves   " \
                f"{famous.event}"
 
     def _opener(self, record, name: str):

@@ -35,6 +35,11 @@ class FamousGame(KeptRecord):
         return f"{r.tag('White', '?')} – {r.tag('Black', '?')}"
 
     @property
+    def is_opening(self) -> bool:
+        """The source gives only the game's first moves (Result ``*``)."""
+        return self.record.result == "*"
+
+    @property
     def date(self) -> str:
         """``2009-05-31`` from the Date tag (``?`` parts dropped: ``2009``)."""
         parts = (self.record.tag("Date") or "?").split(".")
