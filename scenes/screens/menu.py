@@ -138,8 +138,10 @@ class MenuScene(Scene):
     def update(self, dt: float) -> None:
         if self.age > 0:
             # The menu is on screen (a frame has gone by): the games' modules
-            # load in the background while the player chooses.
+            # load in the background while the player chooses, and the sound
+            # starts, which a game would otherwise wait for as it opens.
             warm_scene_modules()
+            self.app.sound.start()
         self.age += dt
         self.idle += dt
         if self.idle >= ATTRACT_AFTER and self.app.scenes.top is self and self.tiles:
