@@ -7,6 +7,7 @@ and a timedemo measures pure frame cost.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 import warnings
@@ -39,6 +40,27 @@ def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
     except (pygame.error, OSError) as exc:
         return one_line(f"could not save the screenshot to {path!r}: {exc}", 200)
     return None
+
+
+_icon_set = False
+
+
+def _set_pygame_icon() -> None:
+    """The window's icon, pygame's own, set before the first window opens.
+    pygame would load the same file itself through ``importlib.resources``,
+    whose modules cost some ms of every launch (start-up); read directly, it
+    is the same picture with the same transparent colour (pygame's
+    ``icon_colorkey``, 0). On macOS pygame uses another file: left to it."""
+    global _icon_set
+    if sys.platform == "darwin" or _icon_set:
+        return
+    _icon_set = True
+    try:
+        icon = pygame.image.load_basic(os.path.join(os.path.dirname(pygame.__file__), "pygame_icon.bmp"))
+        icon.set_colorkey(0)
+        pygame.display.set_icon(icon)
+    except (pygame.error, OSError, AttributeError):
+        pass        # pygame then sets its icon as it always does
 
 
 @dataclass
@@ -128,6 +150,7 @@ class App:
         return self.options.frames is not None or self.options.timedemo is not None
 
     def _set_mode(self) -> pygame.Surface:
+        _set_pygame_icon()
         if self.fullscreen:
             surface = pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
             # Without a window manager (or with one that keeps the window where
