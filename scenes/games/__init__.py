@@ -38,29 +38,33 @@ def check_saved_options(game_id: str, saved: dict) -> None:
 _warming: threading.Thread | None = None
 
 
-def warm_scene_modules() -> threading.Thread:
-    """Load every game's scene module in a background thread (once): started
-    when the menu is on screen, so that opening a game later does not wait for
-    its modules (half of the board game's opening at 4K). The frame loop keeps
+def warm_scene_modules(size: tuple[int, int]) -> threading.Thread:
+    """Load every game's scene module in a background thread (once), and draw
+    what a game's first frame needs in a window of ``size`` where its
+    descriptor says how (``warm``): started when the menu is on screen, so that
+    opening a game later waits for neither (together most of the board game's
+    opening at 4K). The frame loop keeps
     going meanwhile: it sleeps most of each menu frame, and gets the GIL back
     within the interpreter's switch interval when it wakes. Not a daemon: an
     app that quits at once waits for the module being loaded (a few tens of
     ms) and ends cleanly, never in the middle of an import."""
     global _warming
     if _warming is None:
-        _warming = threading.Thread(target=_load_scene_modules, name="warm-scene-modules")
+        _warming = threading.Thread(target=_load_scene_modules, args=(size,),
+                                    name="warm-scene-modules")
         _warming.start()
     return _warming
 
 
-def _load_scene_modules() -> None:
+def _load_scene_modules(size: tuple[int, int]) -> None:
     for game in GAMES.values():
-        if not threading.main_thread().is_alive():
-            return                      # the app has quit: the rest is not wanted
-        try:
-            game.scene_class()
-        except Exception:  # noqa: BLE001 - opening that game will raise it, where it is seen
-            pass
+        for step in (game.scene_class, lambda: game.warm and game.warm(size)):
+            if not threading.main_thread().is_alive():
+                return                  # the app has quit: the rest is not wanted
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - opening that game will raise it, where it is seen
+                pass
 
 
 __all__ = ["GAMES", "GameDescriptor", "descriptor", "playable_games", "check_saved_options",

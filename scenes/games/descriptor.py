@@ -71,6 +71,9 @@ class GameDescriptor:
     emblem: Emblem                     # the picture on the menu's tile
     help: GameHelp
     options: GameOptions = field(default_factory=lambda: GameOptions({}))
+    # Draws what the scene's first frame needs at a window size, ahead of time
+    # (a background thread, while the menu is up); None: nothing worth it.
+    warm: Callable[[tuple[int, int]], None] | None = None
 
     @property
     def id(self) -> str:

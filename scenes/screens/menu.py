@@ -140,7 +140,7 @@ class MenuScene(Scene):
             # The menu is on screen (a frame has gone by): the games' modules
             # load in the background while the player chooses, and the sound
             # starts, which a game would otherwise wait for as it opens.
-            warm_scene_modules()
+            warm_scene_modules(self.size)
             self.app.sound.start()
         self.age += dt
         self.idle += dt
