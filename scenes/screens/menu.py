@@ -16,6 +16,7 @@ from .help import HelpScene
 from .statistics import StatsScene
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
+WARM_AFTER = 0.25     # s on the menu before the games' modules and art load in the background
 
 
 class MenuScene(Scene):
@@ -137,11 +138,13 @@ class MenuScene(Scene):
 
     def update(self, dt: float) -> None:
         if self.age > 0:
-            # The menu is on screen (a frame has gone by): the games' modules
-            # load in the background while the player chooses, and the sound
-            # starts, which a game would otherwise wait for as it opens.
-            warm_scene_modules(self.size)
+            # The menu is on screen (a frame has gone by): the sound starts,
+            # which a game would otherwise wait for as it opens; and a moment
+            # later (the worker processes are starting first) the games'
+            # modules and art load in the background while the player chooses.
             self.app.sound.start()
+            if self.age >= WARM_AFTER:
+                warm_scene_modules(self.size)
         self.age += dt
         self.idle += dt
         if self.idle >= ATTRACT_AFTER and self.app.scenes.top is self and self.tiles:
