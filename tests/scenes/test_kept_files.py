@@ -13,7 +13,10 @@ from game import game_class
 from scenes.core.app import App, AppOptions
 from scenes.core.overlays import DialogScene
 from scenes.screens.navigation import open_game, open_menu
-from scenes.store.files import MAX_DEPTH, clean_stale_temps, read_json, write_json_atomic
+from game.errors import BadNumberError
+from game.parsing import FileReadError, read_small_bytes, read_small_text
+from scenes.store.files import (MAX_DEPTH, DamagedFileError, UnreachableFileError, clean_stale_temps,
+                                read_bytes, read_json, write_json_atomic)
 from scenes.store.saves import SAVE_MAX_BYTES, load_save, save_path
 from scenes.store.schema import MAX_COUNT, MAX_SECONDS
 from scenes.store.settings import SETTINGS_MAX_BYTES, Settings, config_dir, data_dir, load_settings
@@ -129,7 +132,7 @@ def test_a_file_over_its_size_limit_is_set_aside_unread(kind):
     raw = b'{"version": 1, "x": "' + b"a" * LIMIT[kind] + b'"}'
     path.write_bytes(raw)
     app = start_app()
-    assert lines(app) == [f"{WHAT[kind]} was unreadable (larger than {LIMIT[kind]:,} bytes); "
+    assert lines(app) == [f"{WHAT[kind]} was unreadable (bigger than {LIMIT[kind]:,} bytes); "
                           f"{'using defaults, ' if kind == 'settings' else ''}"
                           f"kept as {next(path.parent.glob(path.name + '.bad-*')).name}."]
     assert_others_loaded(app, but=kind)
@@ -471,6 +474,34 @@ def test_a_save_that_cannot_be_opened_or_set_aside_is_left_and_the_game_not_writ
                                       "(Input/output error); left as it is.")
     monkeypatch.undo()
     assert path.read_bytes() == raw and not list(path.parent.glob("save.json.bad-*"))
+
+
+def test_the_engine_and_the_app_read_small_files_through_one_bounded_reader(tmp_path, monkeypatch):
+    """Situation: a FIFO, a folder, a file one byte over the limit, and a file whose
+    read fails. Action: read each with the engine's reader and the app's kept-file
+    reader. Expected: the same refusal in the same words from both (one
+    implementation), and a failed read is told apart from a failed open."""
+    fifo, big, fine = tmp_path / "fifo", tmp_path / "big.txt", tmp_path / "fine.txt"
+    os.mkfifo(fifo)
+    big.write_bytes(b"1" * 1001)
+    fine.write_bytes(b"7 " * 40_000)                      # more than one 64 KiB chunk
+    for path, reason in [(fifo, "not a regular file"), (tmp_path, "not a regular file"),
+                         (big, "bigger than 1,000 bytes")]:
+        with pytest.raises(BadNumberError) as engine:
+            read_small_text(path, 1000)
+        with pytest.raises(DamagedFileError) as app:
+            read_bytes(path, 1000)
+        assert str(engine.value) == f"{path} is {reason}" and str(app.value) == reason
+    assert read_small_bytes(fine, 80_000) == read_bytes(fine, 80_000) == b"7 " * 40_000
+
+    def failing_read(fd, n):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "read", failing_read)
+    with pytest.raises(FileReadError):
+        read_small_text(fine, 80_000)
+    with pytest.raises(UnreachableFileError, match=r"^could not be read \(Input/output error\)$"):
+        read_bytes(fine, 80_000)
 
 
 def test_stale_temp_files_are_cleaned_at_start_and_young_or_foreign_ones_kept():
