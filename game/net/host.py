@@ -13,15 +13,16 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from .protocol import GRACE_SECONDS
+from .protocol import ABANDON_SECONDS, GRACE_SECONDS
 from .server import GameServer
 from .storage import SQLiteStorage
 
 
 class ServerThread:
     def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0,
-                 grace: float = GRACE_SECONDS) -> None:
+                 grace: float = GRACE_SECONDS, abandon_after: float = ABANDON_SECONDS) -> None:
         self.db, self.host, self.port, self.grace = db, host, port, grace
+        self.abandon_after = abandon_after
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -47,7 +48,8 @@ class ServerThread:
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._server = GameServer(SQLiteStorage(self.db), grace=self.grace)
+        self._server = GameServer(SQLiteStorage(self.db), grace=self.grace,
+                                  abandon_after=self.abandon_after)
         try:
             self.port = await self._server.start(self.host, self.port)
         except OSError as exc:

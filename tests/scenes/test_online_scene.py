@@ -422,3 +422,39 @@ def test_host_on_this_computer_then_a_friend_joins(monkeypatch, tmp_path):
         wait_for(friend, of("link", state="offline"))
     finally:
         friend.close()
+
+
+def test_a_spectator_sees_a_game_both_players_left_closed_with_no_result(tmp_path):
+    """Situation: Alice (the app) watches Bob and Carol's started game on a server that
+    closes deserted tables after 1 s. Action: both players leave. Expected: the app
+    shows the end as "No result" with the server's reason, not as a draw."""
+    host = ServerThread(str(tmp_path / "abandon.sqlite3"), abandon_after=1.0)
+    host.start()
+    links = []
+    try:
+        served = (None, [host], links)
+        bob, carol = scripted(served, "Bob"), scripted(served, "Carol")
+        bob.send({"type": "create_table", "private": False, "time": None})
+        table_id = wait_for(bob, of("table_created"))["table"]
+        tokens = {}
+        for link, color in ((bob, "white"), (carol, "black")):
+            link.send({"type": "sit", "table": table_id, "color": color})
+            tokens[color] = wait_for(link, of("seated"))["token"]
+        bob.send({"type": "start", "table": table_id, "token": tokens["white"]})
+        wait_for(bob, of("table", status="playing"))
+        app, online = lobby_as(served, "Alice")
+        until(app, lambda: online.session.tables, "the table in the lobby")
+        click(app, online.focus.buttons[0].rect.center)
+        click(app, button(app.scenes.top, "Watch").rect.center)
+        until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")
+        scene = app.scenes.top
+        for link in (bob, carol):
+            link.send({"type": "leave", "table": table_id})
+        until(app, lambda: scene.over_shown, "the end", seconds=10)
+        assert app.scenes.top.title == "No result"
+        assert "Abandoned: both players were away for 1 s." in app.scenes.top.lines
+        online.session.close()
+    finally:
+        for link in links:
+            link.close()
+        host.stop()
