@@ -5,6 +5,7 @@ layout reads well from 720p to 4K.
 """
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -69,17 +70,27 @@ class Fonts:
     def __init__(self) -> None:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        # Fonts are opened and lines rendered by one thread at a time: the
+        # board's art may be drawn ahead in a background thread
+        # (scenes.table.board_view.warm_board_art) while the frame loop draws.
+        self._lock = threading.RLock()
 
     def font(self, px: int, bold: bool = False) -> pygame.font.Font:
         px = max(6, int(px))
         key = (px, bool(bold))
+        if key not in self._fonts:
+            with self._lock:
+                self._open(key)
+        return self._fonts[key]
+
+    def _open(self, key: tuple[int, bool]) -> None:
+        px, bold = key
         if key not in self._fonts:
             try:
                 self._fonts[key] = pygame.font.Font(str(font_dir() / FACE_FILES[bool(bold)]),
                                                     max(5, round(px * FACE_SCALE)))
             except (OSError, pygame.error):
                 self._fonts[key] = pygame.font.Font(None, px)
-        return self._fonts[key]
 
     def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
         """A rendered line, cached: drawing the same label every frame is free."""
@@ -100,11 +111,15 @@ class Fonts:
     def _kept(self, key: tuple, make) -> pygame.Surface:
         surf = self._text.get(key)
         if surf is None:
-            surf = self._text[key] = make()
-            if len(self._text) > 600:
-                self._text.popitem(last=False)
+            with self._lock:
+                surf = self._text[key] = make()
+                if len(self._text) > 600:
+                    self._text.popitem(last=False)
         else:
-            self._text.move_to_end(key)
+            try:
+                self._text.move_to_end(key)
+            except KeyError:        # let go by another thread just now: it is still drawn
+                pass
         return surf
 
 
