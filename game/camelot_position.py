@@ -18,6 +18,7 @@ import re
 from .camelot_moves import (
     CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
     ADJACENT, BIT, colour_bits, generate, jump_squares, pieces_in_own_castle, rank_span, square)
+from .camelot_movekeys import move_keys
 from .errors import BadPositionError
 from .parsing import parse_int
 
@@ -74,8 +75,10 @@ class Position:
     def moves(self, want_paths: bool = False) -> dict:
         """Legal moves: ``{(from, to, captured): paths or None}`` (see generate)."""
         side = self.side
-        return generate(self.board, side, self.castle_left[side], sorted(self.pieces[side]),
-                        want_paths, bits=self.bits)
+        if want_paths:
+            return generate(self.board, side, self.castle_left[side], sorted(self.pieces[side]),
+                            True, bits=self.bits)
+        return move_keys(self.board, side, self.castle_left[side], self.bits)
 
     def must_capture(self) -> bool:
         """Whether some piece of the side to move can jump now (bitboards: fast)."""
@@ -104,8 +107,7 @@ class Position:
                            any(board[n] * board[sq] < 0 for n in ADJACENT[sq])
                            for sq in mine):
                     return {}
-        return generate(board, side, self.castle_left[side], sorted(mine),
-                        captures_only=True, compulsory=compulsory, bits=self.bits)
+        return move_keys(board, side, self.castle_left[side], self.bits, True, compulsory)
 
     def in_own_castle(self) -> bool:
         """Whether a piece of the side to move stands in its own castle."""
