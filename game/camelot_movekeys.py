@@ -33,24 +33,25 @@ NEIGHBOURS = tuple(sum(BIT[n] for n in ADJACENT[sq]) for sq in range(160))
 
 
 def _jump_keys(board: list[int], sign: int, origin: int, at: int, caps: list,
-               theirs: int, stop: tuple, out: dict) -> None:
-    """Record the ends of every jump chain from ``at`` (the piece must go on
-    jumping while it can; the enemy castle, ``stop``, ends the move).
-    ``theirs`` may still hold pieces already captured: it only rules out
-    squares with no enemy next to them."""
+               theirs: int, stop: tuple, out: dict) -> bool:
+    """Record the ends of every jump chain from ``at``; whether there was one.
+    The piece must go on jumping while it can; the enemy castle, ``stop``, ends
+    the move. ``theirs``: the enemy pieces not yet captured; a landing square
+    with none of them next to it ends the chain without another call (most do)."""
     went_on = False
-    if theirs & NEIGHBOURS[at] and at not in stop:
-        for over, land in LEAPS[at]:
-            jumped = board[over]
-            if jumped * sign < 0 and board[land] == 0:
-                went_on = True
-                board[over] = 0  # captured pieces vanish at once
-                caps.append(over)
-                _jump_keys(board, sign, origin, land, caps, theirs, stop, out)
-                caps.pop()
-                board[over] = jumped
-    if not went_on:
-        out[(origin, at, frozenset(caps))] = None
+    for over, land in LEAPS[at]:
+        jumped = board[over]
+        if jumped * sign < 0 and board[land] == 0:
+            went_on = True
+            caps.append(over)
+            left = theirs ^ BIT[over]
+            board[over] = 0  # captured pieces vanish at once
+            if not (left & NEIGHBOURS[land] and land not in stop
+                    and _jump_keys(board, sign, origin, land, caps, left, stop, out)):
+                out[(origin, land, frozenset(caps))] = None
+            board[over] = jumped
+            caps.pop()
+    return went_on
 
 
 def _canter_keys(board: list[int], sign: int, origin: int, knight: bool, charges_only: bool,
