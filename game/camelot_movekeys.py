@@ -87,20 +87,23 @@ def _canter_keys(board: list[int], sign: int, origin: int, knight: bool, charges
 
 
 def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only: bool = False,
-              compulsory: bool | None = None, within: int | None = None) -> dict:
+              compulsory: bool | None = None, squares=None, within: int | None = None) -> dict:
     """The legal moves of ``side`` as ``{(from, to, captured frozenset): None}``.
 
     ``bits`` are the (White, Black) bitboards of ``board``; the board is used as
     scratch space and is as before on return. ``captures_only`` (quiescence)
     lists just the capturing moves — all the legal moves when capture is
     compulsory, else the knights' charges — and ignores the duty to leave one's
-    own castle. ``compulsory`` may pass on whether capture is compulsory;
-    ``within`` limits the pieces that move (and that make capture compulsory)
-    to a bitboard's squares.
+    own castle. ``compulsory`` may pass on whether capture is compulsory.
+    ``squares``: the squares of the side's pieces in ascending order (None: read
+    from ``bits``); ``within`` limits the pieces that move (and that make capture
+    compulsory) to a bitboard's squares.
     """
     sign = 1 if side == 0 else -1
     mine, theirs = (bits[0], bits[1]) if side == 0 else (bits[1], bits[0])
     pieces = mine if within is None else mine & within
+    if squares is None:
+        squares = list(bit_squares(pieces))
     own_bits, enemy_bits = CASTLE_BITS[side], CASTLE_BITS[1 - side]
     enemy_castle = CASTLES[1 - side]
     empty = ON_BOARD & ~(mine | theirs)
@@ -125,23 +128,28 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
     canterers = leap_sources(mine, land) & pieces
     if compulsory or captures_only:
         # Only jumps and knights' charges: visit just the pieces that could make one.
-        knights = 0
-        for sq in bit_squares(canterers & ~enemy_bits):
-            if board[sq] == knight_code:
-                knights |= BIT[sq]
-        for sq in bit_squares(jumpers | knights):
+        if not compulsory:
+            jumpers = 0
+        canterers &= ~enemy_bits
+        for sq in squares:
+            b = BIT[sq]
+            if not b & (jumpers | canterers):
+                continue
             code = board[sq]
+            knight = code == knight_code and b & canterers
+            if not knight and not b & jumpers:
+                continue
             board[sq] = 0  # vacated: a jump chain may land on its own start square
-            if compulsory and BIT[sq] & jumpers:
+            if b & jumpers:
                 _jump_keys(board, sign, sq, sq, [], theirs, enemy_castle, out)
-            if BIT[sq] & knights:
+            if knight:
                 _canter_keys(board, sign, sq, True, True, mine, theirs, empty, land, enemy_bits,
                              enemy_castle, out)
             board[sq] = code
         return out
 
     steps = STEPS[side]
-    for sq in bit_squares(pieces):
+    for sq in squares:
         b = BIT[sq]
         if b & enemy_bits:
             # Never leaves; may step to the other castle square (a castle move).

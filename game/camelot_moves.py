@@ -345,12 +345,14 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
     """
     if not want_paths:
         from .camelot_movekeys import move_keys  # it builds on this module's tables
+        squares = sorted(squares)
         within = 0
         for sq in squares:
             within |= BIT[sq]
         if bits is None:
             bits = colour_bits(board)
-        return move_keys(board, side, castle_moves_left, bits, captures_only, compulsory, within)
+        return move_keys(board, side, castle_moves_left, bits, captures_only, compulsory,
+                         squares, within)
     sign = 1 if side == WHITE else -1
     own_castle = CASTLES[side]
     enemy_castle = CASTLES[1 - side]
