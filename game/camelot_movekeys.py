@@ -136,12 +136,16 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
         if not compulsory:
             jumpers = 0
         canterers &= ~enemy_bits
+        # A charge ends its canters on an empty square from which it jumps, or on
+        # one from which it jumps onto the knight's vacated square.
+        charge_from = jump_from & land
         for sq in squares:
             b = BIT[sq]
             if not b & (jumpers | canterers):
                 continue
             code = board[sq]
-            knight = code == knight_code and b & canterers
+            knight = (code == knight_code and b & canterers
+                      and (charge_from or theirs & NEIGHBOURS[sq]))
             if not knight and not b & jumpers:
                 continue
             board[sq] = 0  # vacated: a jump chain may land on its own start square
