@@ -17,7 +17,7 @@ import re
 
 from .camelot_moves import (
     CASTLE_SQUARES, CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
-    BIT, colour_bits, generate, jump_squares, rank_span, square)
+    BIT, ON_BOARD, colour_bits, generate, leap_sources, rank_span, square)
 from .camelot_movekeys import CASTLE_BITS, move_keys
 from .errors import BadPositionError
 from .parsing import parse_int
@@ -95,8 +95,9 @@ class Position:
         if cached is not None and cached[0] == key:
             return cached[1]
         side = self.side
-        mine = self.bits[side]
-        found = bool(jump_squares(mine, self.bits[1 - side]) & mine & ~CASTLE_BITS[1 - side])
+        mine, theirs = self.bits[side], self.bits[1 - side]
+        found = bool(leap_sources(theirs, ON_BOARD & ~(mine | theirs)) & mine
+                     & ~CASTLE_BITS[1 - side])
         self._capture = (key, found)
         return found
 
