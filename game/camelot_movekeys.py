@@ -21,7 +21,7 @@ ends of its canters in square order.
 """
 from __future__ import annotations
 
-from .camelot_moves import (
+from .camelot_geometry import (
     ADJACENT, BIT, CASTLES, KNIGHT, LEAPS, NO_CAPTURES, ON_BOARD, SQUARE_AT_BIT as SQUARE_AT,
     bit_squares, canter_fill, leap_sources)
 
