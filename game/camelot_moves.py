@@ -1,11 +1,7 @@
-"""Camelot (the board game): squares, the Move value type and move generation.
+"""Camelot (the board game): the Move value type, notation and move generation.
 
-Squares are small ints 0‥159 in the WCF's order (F1, G1, C2 … J15, F16, G16:
-rank 1 first, left to right), like python-chess's square numbers. The board is a
-plain list of 160 ints (``0`` empty, ``±1`` man, ``±2`` knight; White is
-positive) and geometry is precomputed: ``ADJACENT[sq]`` (plain-move targets) and
-``LEAPS[sq]`` ((jumped square, landing square) pairs), so move generation never
-checks bounds.
+The squares, their geometry tables and bitboards are in
+:mod:`game.camelot_geometry` (and importable from here too).
 
 :func:`generate` lists the legal moves of one side as a dict keyed by
 ``(from, to, captured squares)`` — one entry per distinct resulting position —
@@ -15,137 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .errors import NotationError
-
-FILES = "ABCDEFGHIJKL"
-WHITE, BLACK = 0, 1
-COLOR_NAMES = ("white", "black")
-
-# Files (0-based, inclusive) present on each rank.
-_RANK_SPAN = {1: (5, 6), 16: (5, 6), 2: (2, 9), 15: (2, 9), 3: (1, 10), 14: (1, 10)}
-
-
-def rank_span(rank: int) -> tuple[int, int]:
-    """First and last file index (0 = A) of a rank (1‥16)."""
-    return _RANK_SPAN.get(rank, (0, 11))
-
-
-SQUARE_COORDS: tuple[tuple[int, int], ...] = tuple(
-    (f, r) for r in range(1, 17) for f in range(rank_span(r)[0], rank_span(r)[1] + 1))
-SQUARE_NAMES: tuple[str, ...] = tuple(f"{FILES[f]}{r}" for f, r in SQUARE_COORDS)
-SQUARES = range(len(SQUARE_COORDS))
-_INDEX = {c: i for i, c in enumerate(SQUARE_COORDS)}
-_BY_NAME = {n: i for i, n in enumerate(SQUARE_NAMES)}
-assert len(SQUARE_COORDS) == 160
-
-# Castles, indexed by the colour that owns them.
-CASTLES: tuple[tuple[int, int], tuple[int, int]] = (
-    (_BY_NAME["F1"], _BY_NAME["G1"]), (_BY_NAME["F16"], _BY_NAME["G16"]))
-CASTLE_SQUARES = frozenset(CASTLES[0] + CASTLES[1])
-
-DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
-ADJACENT: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_INDEX[(f + df, r + dr)] for df, dr in DIRECTIONS if (f + df, r + dr) in _INDEX)
-    for f, r in SQUARE_COORDS)
-LEAPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((_INDEX[(f + df, r + dr)], _INDEX[(f + 2 * df, r + 2 * dr)])
-          for df, dr in DIRECTIONS
-          if (f + df, r + dr) in _INDEX and (f + 2 * df, r + 2 * dr) in _INDEX)
-    for f, r in SQUARE_COORDS)
-# (from, to) of a leap → the square leapt over.
-MIDPOINT: dict[tuple[int, int], int] = {
-    (a, land): over for a in SQUARES for over, land in LEAPS[a]}
-
-
-# Bitboards (Python ints) on a padded 16 × 20 grid, two empty files/ranks round the
-# board, so shifting by one or two steps never wraps onto a real square.
-BIT: tuple[int, ...] = tuple(1 << ((r + 1) * 16 + f + 2) for f, r in SQUARE_COORDS)
-ON_BOARD = sum(BIT)
-SHIFTS = tuple(dr * 16 + df for df, dr in DIRECTIONS if dr * 16 + df > 0)  # 4 of 8
-
-
-def jump_squares(mine: int, theirs: int) -> int:
-    """Bitboard of the squares from which a piece of ``mine`` could jump now: an
-    enemy piece next to it and an empty square beyond (in any of 8 directions)."""
-    empty = ON_BOARD & ~(mine | theirs)
-    found = 0
-    for d in SHIFTS:
-        found |= (theirs & (empty >> d)) >> d  # enemy at s+d, empty at s+2d
-        found |= (theirs & (empty << d)) << d  # enemy at s-d, empty at s-2d
-    return found & ON_BOARD
-
-
-_SQUARE_AT_BIT = {b.bit_length() - 1: sq for sq, b in enumerate(BIT)}
-
-
-def bit_squares(bits: int):
-    """The squares of a bitboard."""
-    while bits:
-        low = bits & -bits
-        yield _SQUARE_AT_BIT[low.bit_length() - 1]
-        bits ^= low
-
-
-def canter_fill(start: int, over: int, land: int, stop: int) -> int:
-    """Bitboard of the squares reachable by canter chains from bit ``start``:
-    leaps over ``over`` squares onto ``land`` squares; ``stop`` squares end a chain."""
-    reached = frontier = start
-    while frontier:
-        new = 0
-        for d in SHIFTS:
-            new |= ((frontier << d) & over) << d
-            new |= ((frontier >> d) & over) >> d
-        new &= land & ~reached
-        reached |= new
-        frontier = new & ~stop
-    return reached
-
-
-def colour_bits(board: list[int]) -> tuple[int, int]:
-    """(White's, Black's) bitboards of a board."""
-    white = black = 0
-    for sq, v in enumerate(board):
-        if v > 0:
-            white |= BIT[sq]
-        elif v < 0:
-            black |= BIT[sq]
-    return white, black
-
-
-def square(file: int, rank: int) -> int:
-    """Square at file index (0 = A) and rank (1‥16); ValueError off the board."""
-    try:
-        return _INDEX[(file, rank)]
-    except KeyError:
-        raise ValueError(f"no square at file {file}, rank {rank}") from None
-
-
-def square_name(sq: int) -> str:
-    return SQUARE_NAMES[sq]
-
-
-def square_file(sq: int) -> int:
-    return SQUARE_COORDS[sq][0]
-
-
-def square_rank(sq: int) -> int:
-    return SQUARE_COORDS[sq][1]
-
-
-def parse_square(text: str) -> int:
-    """``'F7'`` or ``'f7'`` → square. Raises NotationError."""
-    sq = _BY_NAME.get(text.strip().upper())
-    if sq is None:
-        raise NotationError(f"{text!r} is not a square of the Camelot board")
-    return sq
-
-
-def is_adjacent(a: int, b: int) -> bool:
-    return b in ADJACENT[a]
-
+from .camelot_geometry import (  # the geometry was here first: its names stay importable
+    ADJACENT, BIT, BLACK, CASTLES, CASTLE_SQUARES, COLOR_NAMES, DIRECTIONS, FILES, KNIGHT,
+    LEAPS, MAN, MIDPOINT, NO_CAPTURES, ON_BOARD, SHIFTS, SQUARES, SQUARE_AT_BIT, SQUARE_COORDS,
+    SQUARE_NAMES, WHITE, bit_squares, canter_fill, colour_bits, is_adjacent, jump_squares,
+    leap_sources, parse_square, rank_span, square, square_file, square_name, square_rank)
+from .camelot_movekeys import move_keys
 
 # --- pieces ----------------------------------------------------------------
-MAN, KNIGHT = 1, 2
 PIECE_LETTERS = {1: "M", 2: "N", -1: "m", -2: "n"}
 LETTER_PIECES = {v: k for k, v in PIECE_LETTERS.items()}
 
@@ -177,7 +50,6 @@ _PIECES = {c: Piece("white" if c > 0 else "black", "knight" if abs(c) == 2 else 
 
 # --- moves -------------------------------------------------------------------
 PLAIN, CANTER, JUMP, CHARGE, CASTLE_MOVE = "plain", "canter", "jump", "charge", "castle"
-NO_CAPTURES: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -325,28 +197,30 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
 
     Returns ``{(from, to, captured frozenset): [paths] or None}``. The board is
     used as scratch space and is exactly as before on return. ``captures_only``
-    (for quiescence search, no paths) lists just the capturing moves — all the
-    legal moves when capture is compulsory — and ignores the duty to leave one's
-    own castle. ``compulsory`` may pass on what :func:`capture_is_compulsory`
-    already said, ``bits`` the (White, Black) bitboards of ``board``.
+    (for quiescence search) lists just the capturing moves — all the legal moves
+    when capture is compulsory — and ignores the duty to leave one's own castle.
+    ``compulsory`` may pass on what :func:`capture_is_compulsory` already said,
+    ``bits`` the (White, Black) bitboards of ``board``. Without paths, the
+    bitboard generator :func:`~game.camelot_movekeys.move_keys` answers (same
+    keys, same order); this one walks every path.
     """
+    if not want_paths:
+        squares = sorted(squares)
+        within = 0
+        for sq in squares:
+            within |= BIT[sq]
+        if bits is None:
+            bits = colour_bits(board)
+        return move_keys(board, side, castle_moves_left, bits, captures_only, compulsory,
+                         squares, within)
     sign = 1 if side == WHITE else -1
     own_castle = CASTLES[side]
     enemy_castle = CASTLES[1 - side]
     out: dict = {}
-    if not want_paths:
-        white_bits, black_bits = colour_bits(board) if bits is None else bits
-        mine_bits, theirs_bits = ((white_bits, black_bits) if side == WHITE
-                                  else (black_bits, white_bits))
-        own_castle_bits = BIT[own_castle[0]] | BIT[own_castle[1]]
-        enemy_castle_bits = BIT[enemy_castle[0]] | BIT[enemy_castle[1]]
 
     def record(origin, path, caps):
-        key = (origin, path[-1], frozenset(caps) if caps else NO_CAPTURES)
-        if want_paths:
-            out.setdefault(key, []).append(tuple(path))
-        else:
-            out[key] = None
+        out.setdefault((origin, path[-1], frozenset(caps) if caps else NO_CAPTURES),
+                       []).append(tuple(path))
 
     def jumps(origin, at, path, caps):
         # Must go on jumping while it can; the opponent's castle ends the move.
@@ -388,28 +262,6 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
                 visited.discard(land)
             path.pop()
 
-    def canter_targets(origin, knight, compulsory):
-        # Search mode needs only where canters end, not how: the board does not
-        # change while cantering, so a flood fill finds the same squares as
-        # enumerating chains (any walk contains a simple path to its end).
-        start = BIT[origin]
-        over = mine_bits & ~start
-        land = ON_BOARD & ~(over | theirs_bits | own_castle_bits)  # origin is empty now
-        reached = canter_fill(start, over, land, enemy_castle_bits) & ~start
-        threats = 0
-        if knight and reached:
-            # Squares a knight lands on from which it could jump: it must capture.
-            threats = reached & jump_squares(over, theirs_bits) & ~enemy_castle_bits
-            for sq in bit_squares(threats):
-                jumps(origin, sq, [origin, sq], [])
-        if compulsory:
-            return
-        if threats:
-            # It may stop only where it arrives without landing on such a square.
-            reached = canter_fill(start, over, land & ~threats, enemy_castle_bits) & ~start
-        for sq in bit_squares(reached):
-            out[(origin, sq, NO_CAPTURES)] = None
-
     def piece_moves(sq, compulsory):
         code = board[sq]
         if sq in enemy_castle:
@@ -428,10 +280,7 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
                 if board[to] == 0 and to not in own_castle:
                     record(sq, [sq, to], ())
         if knight or not compulsory:
-            if want_paths:
-                canters(sq, sq, [sq], {sq}, knight, compulsory, False)
-            else:
-                canter_targets(sq, knight, compulsory)
+            canters(sq, sq, [sq], {sq}, knight, compulsory, False)
         board[sq] = code
 
     if not captures_only:
@@ -452,7 +301,7 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
             code = board[sq]
             if code * sign == KNIGHT and sq not in enemy_castle:
                 board[sq] = 0
-                canter_targets(sq, True, True)
+                canters(sq, sq, [sq], {sq}, True, True, False)
                 board[sq] = code
         return out
     for sq in squares:
