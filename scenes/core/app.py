@@ -321,13 +321,21 @@ class App:
             self.scenes.push(first_scene)
         clock = pygame.time.Clock()
         limit = self.options.frames
+        first = True
         while self.running:
             started = time.perf_counter()
             cpu_started = time.thread_time()
             if self.fixed_step:
                 dt = FIXED_DT
+            elif first:
+                # The first frame goes up at once, as game time 0: ticking at
+                # FPS would sleep out the 1/60 s counted from the clock's
+                # creation. Its plain tick starts the count for the next frame.
+                clock.tick()
+                dt = 0.0
             else:
                 dt = min(clock.tick(FPS) / 1000.0, 0.1)
+            first = False
             self.step(dt)
             self.frame_count += 1
             self.frame_times.append(time.perf_counter() - started)

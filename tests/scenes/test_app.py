@@ -137,6 +137,30 @@ def test_window_close_quits():
     assert not app.running
 
 
+def test_first_frame_goes_up_at_once_then_the_clock_keeps_the_pace(monkeypatch):
+    """On the real clock, the first frame neither waits for the frame rate
+    nor counts time: the clock is ticked without a rate before it, with it after."""
+    ticks, steps = [], []
+
+    class Clock:
+        def tick(self, framerate=0):
+            ticks.append(framerate)
+            return 16
+
+    app = make_app()
+    open_menu(app)
+    monkeypatch.setattr(pygame.time, "Clock", Clock)
+
+    def counted_step(dt):
+        steps.append(dt)
+        if len(steps) == 3:
+            app.running = False
+    monkeypatch.setattr(app, "step", counted_step)
+    app.run()
+    assert ticks == [0, 60, 60]
+    assert steps == [0.0, 0.016, 0.016]
+
+
 def test_input_mapper_gamepad_stick_and_double_click():
     mapper = InputMapper()
     stick = pygame.event.Event(pygame.CONTROLLERAXISMOTION, axis=pygame.CONTROLLER_AXIS_LEFTX, value=30000,
