@@ -167,7 +167,6 @@ def resolve(args) -> dict:
     # Imported here, not at the top, for start-up: `--help` and a bad option
     # answer before the engine and pygame load.
     from game import GAME_IDS, check_game_id
-    from game.cards import check_seed
     from game.errors import RoundTableError
     from scenes.games import playable_games  # start-up: see above
 
@@ -184,6 +183,7 @@ def resolve(args) -> dict:
     if args.game:
         out["game"] = playable(args.game, "game")
     if args.seed is not None:
+        from game.cards import check_seed  # start-up: the cards load only for a deal number
         try:
             out["seed"] = check_seed(args.seed)
         except RoundTableError as exc:

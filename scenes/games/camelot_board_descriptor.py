@@ -7,7 +7,6 @@ import pygame
 from game import GAMES
 
 from ..core.ui import GOLD, ILLEGAL, LEGAL, ui_scale
-from ..table.board_art import BoardArt
 from ..table.pictures import EMBLEM_INK, emblem_frame
 from .descriptor import GameDescriptor, GameHelp, GameOptions
 
@@ -19,6 +18,7 @@ def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
     files, ranks = range(0, 5), range(2, 9)   # A–E, 2–8: a corner of White's side
     cell = int(min(rect.w / (len(files) + 0.9), rect.h / (len(ranks) + 0.4)))
     cell = max(10, cell)
+    from ..table.board_art import BoardArt  # start-up: the board's art loads with the help, not the menu
     art = BoardArt(cell)
     board = art.board()
     left = 0
