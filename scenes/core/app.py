@@ -11,7 +11,6 @@ import os
 import sys
 import time
 import warnings
-from dataclasses import dataclass, field
 from typing import Callable
 
 import pygame
@@ -63,8 +62,11 @@ def _set_pygame_icon() -> None:
         pass        # pygame then sets its icon as it always does
 
 
-@dataclass
 class AppOptions:
+    """How this run goes (the launcher's command line; tests and tools set a
+    few), given by name. A plain class, not a dataclass: it is made before the
+    first frame, and a dataclass's generated methods cost most of a ms (start-up)."""
+
     game: str | None = None
     seed: int | None = None
     fullscreen: bool | None = None     # None: as the settings say
@@ -74,8 +76,16 @@ class AppOptions:
     timedemo: str | None = None
     size: tuple[int, int] | None = None
     save_settings: bool = True
-    started_at: float = field(default_factory=time.perf_counter)
+    started_at: float          # when the process started (default: when the options were made)
     after_first_frame: Callable[[], None] | None = None   # once the first frame is on screen
+
+    def __init__(self, **given) -> None:
+        for name, value in given.items():
+            if name not in AppOptions.__annotations__:
+                raise TypeError(f"AppOptions has no option {name!r}")
+            setattr(self, name, value)
+        if "started_at" not in given:
+            self.started_at = time.perf_counter()
 
 
 class App:
