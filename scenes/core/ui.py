@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -339,16 +338,22 @@ def blit_frame(surface: pygame.Surface, frame: pygame.Surface, pos: tuple[int, i
     return shown
 
 
-@dataclass
 class Button:
-    """A clickable, focusable button; ``action`` runs on click or SELECT."""
+    """A clickable, focusable button; ``action`` runs on click or SELECT. Each
+    button is itself (compared by identity). A plain class, not a dataclass:
+    the menu makes its buttons before the first frame (start-up)."""
 
-    label: str
-    action: Callable[[], None]
-    rect: pygame.Rect = None  # set by the layout
-    enabled: bool = True
-    hot: bool = False  # focused (keys, gamepad): SELECT activates it
-    hovered: bool = False  # under the pointer: lit, but not the focus
+    def __init__(self, label: str, action: Callable[[], None], rect: pygame.Rect | None = None,
+                 enabled: bool = True, hot: bool = False, hovered: bool = False) -> None:
+        self.label = label
+        self.action = action
+        self.rect = rect            # set by the layout
+        self.enabled = enabled
+        self.hot = hot              # focused (keys, gamepad): SELECT activates it
+        self.hovered = hovered      # under the pointer: lit, but not the focus
+
+    def __repr__(self) -> str:
+        return f"Button({self.label!r}, enabled={self.enabled})"
 
     def draw(self, surface: pygame.Surface, scale: float) -> None:
         color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON
