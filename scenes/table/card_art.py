@@ -803,6 +803,15 @@ class CardArt:
     @_drawn_alone
     def _draw_placeholder(self, label: str | None) -> pygame.Surface:
         w, h = self.size
+        if label and label not in SUITS:
+            # the same outline under every letter: rendered once (Clock's 13
+            # hour slots cost one SVG render, not 13, when the game opens)
+            surf = self.placeholder(None).copy()
+            text = _glyphs(label, w * (0.34 if len(label) == 1 else 0.2), (255, 255, 255))
+            # all white, so pygame's blend onto the translucent fill stays exact
+            text.set_alpha(72)
+            surf.blit(text, text.get_rect(center=(w // 2, h // 2)))
+            return surf
         t = max(1.5, w * 0.016)
         parts = self._svg_open()
         parts.append(f'<rect x="{_f(t / 2)}" y="{_f(t / 2)}" width="{_f(w - t)}" '
@@ -813,13 +822,7 @@ class CardArt:
             size = w * 0.44
             parts.append(_pip_el(label, w / 2, h / 2, size, (255, 255, 255), False,
                                  ' fill-opacity="0.26"'))
-        surf = self._render(parts)
-        if label and label not in SUITS:
-            text = _glyphs(label, w * (0.34 if len(label) == 1 else 0.2), (255, 255, 255))
-            # all white, so pygame's blend onto the translucent fill stays exact
-            text.set_alpha(72)
-            surf.blit(text, text.get_rect(center=(w // 2, h // 2)))
-        return _finish(surf)
+        return _finish(self._render(parts))
 
 
 def _rounded_rect_d(x0: float, y0: float, x1: float, y1: float, r: float) -> str:
