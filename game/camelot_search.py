@@ -26,6 +26,7 @@ move's view; ``MATE - ply`` is a win.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -39,9 +40,15 @@ INFINITE = MATE + 1
 Q_DEPTH = 10           # compulsory captures played out in quiescence, at most
 NULL_MIN_DEPTH = 3
 FUTILITY_MARGIN = 110  # a quiet move at the frontier must be able to gain this much
+DELTA_MARGIN = 120     # a charge at a quiescence leaf must be able to reach alpha by this
 REVERSE_MARGIN = 130   # per ply of depth
-LMR_AFTER = 3
-LATE_MOVES = (0, 7, 12, 20)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
+LMR_AFTER = 3          # moves searched in full before late quiet moves are reduced
+# Plies cut from the i-th move at depth d (quiet, not a killer, nothing forced):
+# grows with both, the usual logarithmic shape; PV nodes reduce one ply less.
+REDUCTION = tuple(tuple(0 if i < LMR_AFTER or d < 2 else
+                        int(0.75 + math.log(d) * math.log(i) / 2.25)
+                        for i in range(64)) for d in range(64))
+LATE_MOVES = (0, 4, 8, 14)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
 CHECK_EVERY = 63       # nodes between looks at the clock (a few ms)
 
@@ -133,7 +140,9 @@ class Search:
             return False
         return all(board[sq] * sign < 0 for sq in caps)
 
-    def _order(self, moves, first, ply: int) -> list:
+    def _order(self, moves, first, ply: int, lead: bool = False) -> list:
+        """``moves`` best first, without ``first`` (searched already) unless
+        ``lead``: then it heads the list."""
         board = self.pos.board
         killers = self.killers[ply] if ply < 128 else ()
         history = self.history
@@ -152,7 +161,8 @@ class Search:
                 w = history.get(key, 0) + (table[to] - table[frm]) * (1 if v > 0 else -1)
             scored.append((w, key))
         scored.sort(key=lambda item: item[0], reverse=True)
-        return [key for _, key in scored]
+        ordered = [key for _, key in scored]
+        return [first] + ordered if lead else ordered
 
     # --- quiescence -------------------------------------------------------------------
     def quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
@@ -165,6 +175,18 @@ class Search:
         if score is not None:
             return score
         pos = self.pos
+        # The table serves quiescence too (capture sequences transpose): an entry
+        # from this kind of node or a deeper one may answer, its move goes first.
+        level = 0 if qdepth == Q_DEPTH else -1
+        entry = self.tt.get(pos.key)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_flag, e_score, tt_move = entry
+            if e_depth >= level:
+                e_score = _from_tt(e_score, ply)
+                if (e_flag == 0 or (e_flag > 0 and e_score >= beta)
+                        or (e_flag < 0 and e_score <= alpha)):
+                    return e_score
         if pos.in_own_castle():
             # Rare: the duty to leave the castle decides what may move.
             moves = pos.moves()
@@ -181,9 +203,17 @@ class Search:
                 if stand >= beta or qdepth < Q_DEPTH:
                     return stand
                 charges = pos.captures(False)
+                if charges and stand + DELTA_MARGIN < alpha:
+                    # Delta pruning: a charge whose pieces taken cannot lift the
+                    # score to alpha is not played out (recaptures only lower it).
+                    board = pos.board
+                    floor = alpha - stand - DELTA_MARGIN
+                    charges = [k for k in charges
+                               if sum(abs(PST[board[c]][c]) for c in k[2]) > floor]
                 if not charges:
                     return stand
-                return self._quiesce_moves(charges, stand, max(alpha, stand), beta, ply, qdepth)
+                return self._quiesce_moves(charges, stand, max(alpha, stand), beta, ply, qdepth,
+                                           level, tt_move)
             # The opponent steps into our castle next: only a move can say if it is stopped.
             if qdepth <= 0:
                 return self.evaluate()
@@ -195,22 +225,36 @@ class Search:
                 return self.evaluate()
             moves = pos.captures(True)
         # Capturing is compulsory (or the castle is threatened): no standing pat.
-        return self._quiesce_moves(moves, -INFINITE, alpha, beta, ply, qdepth)
+        return self._quiesce_moves(moves, -INFINITE, alpha, beta, ply, qdepth, level, tt_move)
 
     def _quiesce_moves(self, moves, best: int, alpha: int, beta: int, ply: int,
-                       qdepth: int) -> int:
+                       qdepth: int, level: int, tt_move) -> int:
         """The best of ``best`` (what standing pat is worth, or -INFINITE when
-        the side must move) and the quiescence scores of ``moves``."""
-        for key in self._order(moves, None, ply):
+        the side must move) and the quiescence scores of ``moves``, kept in the
+        table at depth ``level`` (0: a first quiescence ply, -1: a deeper one)."""
+        alpha0 = alpha
+        best_key = None
+        for key in self._order(moves, tt_move, ply, tt_move in moves):
             delta = self._push(key)
             score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
             self._pop(delta)
             if score > best:
                 best = score
                 if score > alpha:
+                    best_key = key
                     alpha = score
                     if alpha >= beta:
                         break
+        tt = self.tt
+        entry = tt.get(self.pos.key)
+        if entry is None or entry[0] <= level:
+            # An upper bound is stored as alpha: moves pruned above were not searched.
+            if best >= beta:
+                tt[self.pos.key] = (level, 1, _to_tt(best, ply), best_key)
+            elif best <= alpha0:
+                tt[self.pos.key] = (level, -1, _to_tt(alpha0, ply), None)
+            else:
+                tt[self.pos.key] = (level, 0, _to_tt(best, ply), best_key)
         return best
 
     def _stand_pat(self, ply: int) -> int:
@@ -316,10 +360,12 @@ class Search:
                         score = -self.negamax(new_depth, -beta, -alpha, ply + 1, True, child_ext)
                     else:
                         reduce = 0
-                        if (depth >= 3 and index >= LMR_AFTER and quiet and not gives
-                                and not forced and key not in killers):
-                            reduce = (3 if index >= 16 and depth >= 6 else
-                                      2 if index >= 7 and depth >= 4 else 1)
+                        if quiet and not gives and not forced and key not in killers:
+                            reduce = REDUCTION[min(depth, 63)][min(index, 63)]
+                            if pv_node and reduce:
+                                reduce -= 1
+                            if reduce >= new_depth:
+                                reduce = new_depth   # straight into quiescence
                         score = -self.negamax(new_depth - reduce, -alpha - 1, -alpha, ply + 1, True,
                                               child_ext)
                         if score > alpha and (reduce or score < beta):
