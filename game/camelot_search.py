@@ -49,6 +49,8 @@ REDUCTION = tuple(tuple(0 if i < LMR_AFTER or d < 2 else
                         int(0.75 + math.log(d) * math.log(i) / 2.25)
                         for i in range(64)) for d in range(64))
 LATE_MOVES = (0, 4, 8, 14)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
+ASPIRATION = 60        # half-width of the first window around the last iteration's score
+ASPIRE_FROM = 4        # depth from which iterations start with that window
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
 CHECK_EVERY = 63       # nodes between looks at the clock (a few ms)
 
@@ -406,11 +408,15 @@ class Search:
     # --- the root -------------------------------------------------------------------------
     root_depth = 1
 
-    def search_root(self, keys: list, depth: int, noise: dict, partial: list) -> tuple:
-        """One iteration over the root moves (best first); ``partial`` holds the best
-        found so far, for a search that runs out of time mid-iteration."""
+    def search_root(self, keys: list, depth: int, noise: dict, partial: list,
+                    alpha: int = -INFINITE, beta: int = INFINITE) -> tuple:
+        """One iteration over the root moves (best first) within the aspiration
+        window ``alpha``..``beta`` (a score outside it is only a bound: the caller
+        searches again, wider); ``partial`` holds the best found so far, for a
+        search that runs out of time mid-iteration."""
         self.root_depth = depth
-        alpha, beta = -INFINITE, INFINITE
+        alpha0 = alpha
+        pos = self.pos
         best, best_key = -INFINITE, None
         scores = {}
         for index, key in enumerate(keys):
@@ -420,9 +426,17 @@ class Search:
                 if index == 0:
                     score = -self.negamax(depth - 1, -beta, -alpha, 1)
                 else:
-                    score = -self.negamax(depth - 1, -(alpha - bonus) - 1, -(alpha - bonus), 1)
-                    if score + bonus > alpha:
-                        score = -self.negamax(depth - 1, -beta, -(alpha - bonus), 1)
+                    # Late quiet root moves are first searched shallower (a PV node:
+                    # one ply less than inside the tree), then in full if they rise.
+                    reduce = 0
+                    if not key[2] and depth >= 3 and not pos.must_capture():
+                        reduce = max(REDUCTION[depth][min(index, 63)] - 1, 0)
+                    bar = alpha - bonus
+                    score = -self.negamax(depth - 1 - reduce, -bar - 1, -bar, 1)
+                    if score > bar and reduce:
+                        score = -self.negamax(depth - 1, -bar - 1, -bar, 1)
+                    if score > bar:
+                        score = -self.negamax(depth - 1, -beta, -bar, 1)
             finally:
                 self._pop(delta)
             if abs(score) < WIN_THRESHOLD:
@@ -430,9 +444,13 @@ class Search:
             scores[key] = score
             if score > best:
                 best, best_key = score, key
-                alpha = max(alpha, score)
                 partial[:] = [best_key, best]
-        self.tt[self.pos.key] = (depth, 0, _to_tt(best, 0), best_key)
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        if alpha0 < best < beta:
+            self.tt[pos.key] = (depth, 0, _to_tt(best, 0), best_key)
         return best_key, best, scores
 
     def principal_variation(self, first, limit: int) -> tuple:
@@ -459,6 +477,23 @@ class Search:
                 pos.pop()
         return tuple(line)
 
+    def _aspire(self, keys: list, depth: int, noise: dict, partial: list, done) -> tuple:
+        """An iteration searched first in a window around the last score, widened
+        on the side where the score fell outside it."""
+        if done is None or depth < ASPIRE_FROM or abs(done.score) >= WIN_THRESHOLD:
+            return self.search_root(keys, depth, noise, partial)
+        low, high = done.score - ASPIRATION, done.score + ASPIRATION
+        while True:
+            result = self.search_root(keys, depth, noise, partial, low, high)
+            best = result[1]
+            if best <= low:
+                low = -INFINITE
+            elif best >= high:
+                high = INFINITE
+            else:
+                return result
+            keys = sorted(keys, key=lambda k: result[2].get(k, -INFINITE), reverse=True)
+
     def run(self, keys: list, max_depth: int, noise: dict | None = None, budget: float | None = None,
             on_iteration=None) -> Iteration | None:
         """Iterative deepening over the root moves ``keys``. Stops at ``max_depth``,
@@ -471,7 +506,7 @@ class Search:
             partial: list = []
             stack = self.pos.ply_depth
             try:
-                best_key, best, scores = self.search_root(order, depth, noise, partial)
+                best_key, best, scores = self._aspire(order, depth, noise, partial, done)
             except SearchTimeout:
                 while self.pos.ply_depth > stack:
                     self.pos.pop()
