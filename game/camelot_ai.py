@@ -29,7 +29,7 @@ from .camelot_position import Position
 from .camelot_search import MATE, WIN_THRESHOLD, Search
 from .camelot_eval import pst_total, race_score
 
-DEADLINE_SHARE = 0.9    # of the time limit; the rest covers building the answer
+DEADLINE_SHARE = 0.95   # of the time limit; the rest covers building the answer
 
 
 @dataclass(frozen=True)

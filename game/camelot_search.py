@@ -51,6 +51,8 @@ REDUCTION = tuple(tuple(0 if i < LMR_AFTER or d < 2 else
 LATE_MOVES = (0, 4, 8, 14)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
 ASPIRATION = 60        # half-width of the first window around the last iteration's score
 ASPIRE_FROM = 4        # depth from which iterations start with that window
+GROWTH_MIN, GROWTH_MAX = 1.5, 3.0   # next iteration's time / the last one's, assumed
+ITERATION_SHARE = 1.0   # of the budget: an iteration expected to end later is not begun
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
 CHECK_EVERY = 63       # nodes between looks at the clock (a few ms)
 
@@ -444,7 +446,8 @@ class Search:
             scores[key] = score
             if score > best:
                 best, best_key = score, key
-                partial[:] = [best_key, best]
+                if score > alpha0:   # not just a bound below the window: a real best
+                    partial[:] = [best_key, best]
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
@@ -482,17 +485,20 @@ class Search:
         on the side where the score fell outside it."""
         if done is None or depth < ASPIRE_FROM or abs(done.score) >= WIN_THRESHOLD:
             return self.search_root(keys, depth, noise, partial)
-        low, high = done.score - ASPIRATION, done.score + ASPIRATION
+        window = ASPIRATION
+        low, high = done.score - window, done.score + window
         while True:
             result = self.search_root(keys, depth, noise, partial, low, high)
             best = result[1]
+            window *= 3
             if best <= low:
-                low = -INFINITE
+                low = -INFINITE if window > 1000 else max(best - window, -INFINITE)
             elif best >= high:
-                high = INFINITE
+                high = INFINITE if window > 1000 else min(best + window, INFINITE)
+                # The move that failed high leads the search again.
+                keys = [result[0]] + [k for k in keys if k != result[0]]
             else:
                 return result
-            keys = sorted(keys, key=lambda k: result[2].get(k, -INFINITE), reverse=True)
 
     def run(self, keys: list, max_depth: int, noise: dict | None = None, budget: float | None = None,
             on_iteration=None) -> Iteration | None:
@@ -502,6 +508,10 @@ class Search:
         noise = noise or {}
         done = None
         order = list(keys)
+        # Each iteration takes about ``growth`` times the one before (measured,
+        # within bounds); one that would end past the budget is not started.
+        last = previous = 0.0
+        growth = GROWTH_MAX
         for depth in range(1, max_depth + 1):
             partial: list = []
             stack = self.pos.ply_depth
@@ -527,8 +537,12 @@ class Search:
             if abs(best) > WIN_THRESHOLD:
                 break
             order = sorted(order, key=lambda k: scores.get(k, -INFINITE), reverse=True)
-            if budget is not None and elapsed > budget * 0.55:
-                break
+            took, last = elapsed - last, elapsed
+            if budget is not None and elapsed + took * growth > budget * ITERATION_SHARE:
+                break   # the next iteration would likely not finish in time
+            if previous > 0.02:
+                growth = min(max(took / previous, GROWTH_MIN), GROWTH_MAX)
+            previous = took
         return done
 
 
