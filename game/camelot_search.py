@@ -38,7 +38,7 @@ MATE = 100_000
 WIN_THRESHOLD = MATE - 1000
 INFINITE = MATE + 1
 Q_DEPTH = 10           # compulsory captures played out in quiescence, at most
-NULL_MIN_DEPTH = 3
+NULL_MIN_DEPTH = 2
 FUTILITY_MARGIN = 110  # a quiet move at the frontier must be able to gain this much
 DELTA_MARGIN = 120     # a charge at a quiescence leaf must be able to reach alpha by this
 REVERSE_MARGIN = 130   # per ply of depth
@@ -306,7 +306,7 @@ class Search:
             # Null move: pass; if still above beta, this node is not worth a full search.
             if (can_null and depth >= NULL_MIN_DEPTH and static >= beta
                     and len(pos.pieces[pos.side]) > 3 and not self._null_forces()):
-                reduction = 3 if depth >= 6 else 2
+                reduction = 3 if depth >= 5 else 2
                 pos.side ^= 1
                 pos.key ^= ZOBRIST_BLACK
                 try:
