@@ -61,28 +61,37 @@ MIDPOINT: dict[tuple[int, int], int] = {
 # board, so shifting by one or two steps never wraps onto a real square.
 BIT: tuple[int, ...] = tuple(1 << ((r + 1) * 16 + f + 2) for f, r in SQUARE_COORDS)
 ON_BOARD = sum(BIT)
-SHIFTS = tuple(dr * 16 + df for df, dr in DIRECTIONS if dr * 16 + df > 0)  # 4 of 8
+SHIFTS = tuple(dr * 16 + df for df, dr in DIRECTIONS if dr * 16 + df > 0)
+assert SHIFTS == (1, 15, 16, 17)  # written out below: these are move generation's inner loops
+
+
+def leap_sources(over: int, land: int) -> int:
+    """Bitboard of the squares ``s`` with an ``over`` square next to them and a
+    ``land`` square beyond it, in any of 8 directions (not masked to the board)."""
+    return ((((land >> 1) & over) >> 1) | (((land << 1) & over) << 1)
+            | (((land >> 15) & over) >> 15) | (((land << 15) & over) << 15)
+            | (((land >> 16) & over) >> 16) | (((land << 16) & over) << 16)
+            | (((land >> 17) & over) >> 17) | (((land << 17) & over) << 17))
 
 
 def jump_squares(mine: int, theirs: int) -> int:
     """Bitboard of the squares from which a piece of ``mine`` could jump now: an
     enemy piece next to it and an empty square beyond (in any of 8 directions)."""
-    empty = ON_BOARD & ~(mine | theirs)
-    found = 0
-    for d in SHIFTS:
-        found |= (theirs & (empty >> d)) >> d  # enemy at s+d, empty at s+2d
-        found |= (theirs & (empty << d)) << d  # enemy at s-d, empty at s-2d
-    return found & ON_BOARD
+    return leap_sources(theirs, ON_BOARD & ~(mine | theirs)) & ON_BOARD
 
 
-_SQUARE_AT_BIT = {b.bit_length() - 1: sq for sq, b in enumerate(BIT)}
+# Bit position → square (None off the board), for walking a bitboard's squares.
+SQUARE_AT_BIT: list[int | None] = [None] * max(BIT).bit_length()
+for _sq, _bit in enumerate(BIT):
+    SQUARE_AT_BIT[_bit.bit_length() - 1] = _sq
+del _sq, _bit
 
 
 def bit_squares(bits: int):
-    """The squares of a bitboard."""
+    """The squares of a bitboard, in ascending order."""
     while bits:
         low = bits & -bits
-        yield _SQUARE_AT_BIT[low.bit_length() - 1]
+        yield SQUARE_AT_BIT[low.bit_length() - 1]
         bits ^= low
 
 
@@ -90,12 +99,14 @@ def canter_fill(start: int, over: int, land: int, stop: int) -> int:
     """Bitboard of the squares reachable by canter chains from bit ``start``:
     leaps over ``over`` squares onto ``land`` squares; ``stop`` squares end a chain."""
     reached = frontier = start
+    land &= ~start
     while frontier:
-        new = 0
-        for d in SHIFTS:
-            new |= ((frontier << d) & over) << d
-            new |= ((frontier >> d) & over) >> d
-        new &= land & ~reached
+        f = frontier
+        new = ((((((f << 1) & over) << 1) | (((f >> 1) & over) >> 1)
+                 | (((f << 15) & over) << 15) | (((f >> 15) & over) >> 15)
+                 | (((f << 16) & over) << 16) | (((f >> 16) & over) >> 16)
+                 | (((f << 17) & over) << 17) | (((f >> 17) & over) >> 17))) & land)
+        land ^= new
         reached |= new
         frontier = new & ~stop
     return reached
@@ -325,28 +336,31 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
 
     Returns ``{(from, to, captured frozenset): [paths] or None}``. The board is
     used as scratch space and is exactly as before on return. ``captures_only``
-    (for quiescence search, no paths) lists just the capturing moves — all the
-    legal moves when capture is compulsory — and ignores the duty to leave one's
-    own castle. ``compulsory`` may pass on what :func:`capture_is_compulsory`
-    already said, ``bits`` the (White, Black) bitboards of ``board``.
+    (for quiescence search) lists just the capturing moves — all the legal moves
+    when capture is compulsory — and ignores the duty to leave one's own castle.
+    ``compulsory`` may pass on what :func:`capture_is_compulsory` already said,
+    ``bits`` the (White, Black) bitboards of ``board``. Without paths, the
+    bitboard generator :func:`~game.camelot_movekeys.move_keys` answers (same
+    keys, same order); this one walks every path.
     """
+    if not want_paths:
+        from .camelot_movekeys import move_keys  # it builds on this module's tables
+        squares = sorted(squares)
+        within = 0
+        for sq in squares:
+            within |= BIT[sq]
+        if bits is None:
+            bits = colour_bits(board)
+        return move_keys(board, side, castle_moves_left, bits, captures_only, compulsory,
+                         squares, within)
     sign = 1 if side == WHITE else -1
     own_castle = CASTLES[side]
     enemy_castle = CASTLES[1 - side]
     out: dict = {}
-    if not want_paths:
-        white_bits, black_bits = colour_bits(board) if bits is None else bits
-        mine_bits, theirs_bits = ((white_bits, black_bits) if side == WHITE
-                                  else (black_bits, white_bits))
-        own_castle_bits = BIT[own_castle[0]] | BIT[own_castle[1]]
-        enemy_castle_bits = BIT[enemy_castle[0]] | BIT[enemy_castle[1]]
 
     def record(origin, path, caps):
-        key = (origin, path[-1], frozenset(caps) if caps else NO_CAPTURES)
-        if want_paths:
-            out.setdefault(key, []).append(tuple(path))
-        else:
-            out[key] = None
+        out.setdefault((origin, path[-1], frozenset(caps) if caps else NO_CAPTURES),
+                       []).append(tuple(path))
 
     def jumps(origin, at, path, caps):
         # Must go on jumping while it can; the opponent's castle ends the move.
@@ -388,28 +402,6 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
                 visited.discard(land)
             path.pop()
 
-    def canter_targets(origin, knight, compulsory):
-        # Search mode needs only where canters end, not how: the board does not
-        # change while cantering, so a flood fill finds the same squares as
-        # enumerating chains (any walk contains a simple path to its end).
-        start = BIT[origin]
-        over = mine_bits & ~start
-        land = ON_BOARD & ~(over | theirs_bits | own_castle_bits)  # origin is empty now
-        reached = canter_fill(start, over, land, enemy_castle_bits) & ~start
-        threats = 0
-        if knight and reached:
-            # Squares a knight lands on from which it could jump: it must capture.
-            threats = reached & jump_squares(over, theirs_bits) & ~enemy_castle_bits
-            for sq in bit_squares(threats):
-                jumps(origin, sq, [origin, sq], [])
-        if compulsory:
-            return
-        if threats:
-            # It may stop only where it arrives without landing on such a square.
-            reached = canter_fill(start, over, land & ~threats, enemy_castle_bits) & ~start
-        for sq in bit_squares(reached):
-            out[(origin, sq, NO_CAPTURES)] = None
-
     def piece_moves(sq, compulsory):
         code = board[sq]
         if sq in enemy_castle:
@@ -428,10 +420,7 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
                 if board[to] == 0 and to not in own_castle:
                     record(sq, [sq, to], ())
         if knight or not compulsory:
-            if want_paths:
-                canters(sq, sq, [sq], {sq}, knight, compulsory, False)
-            else:
-                canter_targets(sq, knight, compulsory)
+            canters(sq, sq, [sq], {sq}, knight, compulsory, False)
         board[sq] = code
 
     if not captures_only:
@@ -452,7 +441,7 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
             code = board[sq]
             if code * sign == KNIGHT and sq not in enemy_castle:
                 board[sq] = 0
-                canter_targets(sq, True, True)
+                canters(sq, sq, [sq], {sq}, True, True, False)
                 board[sq] = code
         return out
     for sq in squares:

@@ -16,8 +16,9 @@ import random
 import re
 
 from .camelot_moves import (
-    CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
-    ADJACENT, BIT, colour_bits, generate, jump_squares, pieces_in_own_castle, rank_span, square)
+    CASTLE_SQUARES, CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
+    ADJACENT, BIT, colour_bits, generate, jump_squares, rank_span, square)
+from .camelot_movekeys import CASTLE_BITS, move_keys
 from .errors import BadPositionError
 from .parsing import parse_int
 
@@ -30,6 +31,8 @@ ZOBRIST_PIECE = {code: tuple(_rng.getrandbits(64) for _ in range(160)) for code 
 ZOBRIST_BLACK = _rng.getrandbits(64)
 ZOBRIST_CASTLE_LEFT = tuple(tuple(_rng.getrandbits(64) for _ in range(3)) for _ in range(2))
 del _rng
+# The same piece keys in a list indexed by piece code (-2 and -1 count from the end).
+_ZOBRIST = [None, ZOBRIST_PIECE[1], ZOBRIST_PIECE[2], ZOBRIST_PIECE[-2], ZOBRIST_PIECE[-1]]
 
 # Outcomes: (winner side or None for a draw, reason).
 WIN, DRAW = "win", "draw"
@@ -39,7 +42,7 @@ class Position:
     """A Camelot position with make/unmake. ``side`` 0 = White, 1 = Black."""
 
     __slots__ = ("board", "side", "castle_left", "clock", "history", "key", "pieces", "bits",
-                 "_stack")
+                 "_stack", "_capture")
 
     def __init__(self, board: list[int], side: int = WHITE, castle_left=(2, 2),
                  clock: int = 0, history=()) -> None:
@@ -53,6 +56,7 @@ class Position:
         self.bits = list(colour_bits(self.board))  # bitboards, kept in step with board
         self.key = self.compute_key()
         self._stack: list = []
+        self._capture: tuple | None = None  # (key, must_capture()) until the next push or pop
 
     def compute_key(self) -> int:
         key = ZOBRIST_BLACK if self.side else 0
@@ -74,16 +78,27 @@ class Position:
     def moves(self, want_paths: bool = False) -> dict:
         """Legal moves: ``{(from, to, captured): paths or None}`` (see generate)."""
         side = self.side
-        return generate(self.board, side, self.castle_left[side], sorted(self.pieces[side]),
-                        want_paths, bits=self.bits)
+        if want_paths:
+            return generate(self.board, side, self.castle_left[side], sorted(self.pieces[side]),
+                            True, bits=self.bits)
+        return move_keys(self.board, side, self.castle_left[side], self.bits, False, None,
+                         sorted(self.pieces[side]))
 
     def must_capture(self) -> bool:
-        """Whether some piece of the side to move can jump now (bitboards: fast)."""
+        """Whether some piece of the side to move can jump now (bitboards: fast).
+
+        The answer is kept until the next push or pop (a search asks after its
+        push, then again in the node it enters); it is tied to the key too, so
+        flipping ``side`` and ``key`` by hand (a null move) asks afresh."""
+        cached = self._capture
+        key = self.key
+        if cached is not None and cached[0] == key:
+            return cached[1]
         side = self.side
-        enemy_castle = CASTLES[1 - side]
         mine = self.bits[side]
-        jumpable = jump_squares(mine, self.bits[1 - side])
-        return bool(jumpable & mine & ~(BIT[enemy_castle[0]] | BIT[enemy_castle[1]]))
+        found = bool(jump_squares(mine, self.bits[1 - side]) & mine & ~CASTLE_BITS[1 - side])
+        self._capture = (key, found)
+        return found
 
     def captures(self, compulsory: bool | None = None) -> dict:
         """The capturing moves ``{key: None}`` for quiescence search: all the legal
@@ -104,53 +119,64 @@ class Position:
                            any(board[n] * board[sq] < 0 for n in ADJACENT[sq])
                            for sq in mine):
                     return {}
-        return generate(board, side, self.castle_left[side], sorted(mine),
-                        captures_only=True, compulsory=compulsory, bits=self.bits)
+        return move_keys(board, side, self.castle_left[side], self.bits, True, compulsory,
+                         sorted(mine))
 
     def in_own_castle(self) -> bool:
         """Whether a piece of the side to move stands in its own castle."""
-        return bool(pieces_in_own_castle(self.board, self.side))
+        side = self.side
+        return bool(self.bits[side] & CASTLE_BITS[side])
 
     def push(self, frm: int, to: int, caps=NO_CAPTURES) -> None:
         """Play a move known to be legal."""
         board, side = self.board, self.side
         piece = board[frm]
-        mine, theirs = self.pieces[side], self.pieces[1 - side]
-        key = self.key
-        taken = []
         bits = self.bits
-        for sq in caps:
-            v = board[sq]
-            taken.append((sq, v))
-            board[sq] = 0
-            theirs.discard(sq)
-            bits[1 - side] ^= BIT[sq]
-            key ^= ZOBRIST_PIECE[v][sq]
-        bits[side] ^= BIT[frm] ^ BIT[to]
+        zobrist = _ZOBRIST
+        key = self.key ^ zobrist[piece][frm] ^ zobrist[piece][to] ^ ZOBRIST_BLACK
+        if caps:
+            them = 1 - side
+            theirs, their_bits = self.pieces[them], bits[them]
+            taken = []
+            for sq in caps:
+                v = board[sq]
+                taken.append((sq, v))
+                board[sq] = 0
+                theirs.discard(sq)
+                their_bits ^= BIT[sq]
+                key ^= zobrist[v][sq]
+            bits[them] = their_bits
+        else:
+            taken = ()
+        bits[side] ^= BIT[frm] ^ BIT[to]  # (a jump chain may end where it began)
         board[frm] = 0
         board[to] = piece
+        mine = self.pieces[side]
         mine.discard(frm)
         mine.add(to)
-        key ^= ZOBRIST_PIECE[piece][frm] ^ ZOBRIST_PIECE[piece][to] ^ ZOBRIST_BLACK
-        enemy_castle = CASTLES[1 - side]
-        castle_move = frm in enemy_castle and to in enemy_castle
-        if castle_move:
-            left = self.castle_left[side]
-            key ^= ZOBRIST_CASTLE_LEFT[side][left] ^ ZOBRIST_CASTLE_LEFT[side][left - 1]
-            self.castle_left[side] = left - 1
-        entered = (to in enemy_castle and frm not in enemy_castle) or to in CASTLES[side]
+        castle_move = entered = False
+        if to in CASTLE_SQUARES:
+            enemy_castle = CASTLES[1 - side]
+            castle_move = frm in enemy_castle and to in enemy_castle
+            if castle_move:
+                left = self.castle_left[side]
+                key ^= ZOBRIST_CASTLE_LEFT[side][left] ^ ZOBRIST_CASTLE_LEFT[side][left - 1]
+                self.castle_left[side] = left - 1
+            else:
+                entered = True  # into the enemy castle from outside, or into its own
         old_history = None
+        old_clock = self.clock
         if taken or entered:
             # Nothing before a capture or castle entry can repeat; the 50-move count restarts.
             old_history, self.history = self.history, []
-            old_clock, self.clock = self.clock, 0
+            self.clock = 0
         else:
             self.history.append(self.key)
-            old_clock = self.clock
-            self.clock += 1
+            self.clock = old_clock + 1
         self._stack.append((frm, to, taken, old_clock, self.key, old_history, castle_move))
         self.key = key
         self.side = 1 - side
+        self._capture = None
 
     def clear_undo(self) -> None:
         """Forget the moves ``pop`` could take back."""
@@ -168,15 +194,19 @@ class Position:
         piece = board[to]
         board[to] = 0
         board[frm] = piece
-        mine, theirs = self.pieces[side], self.pieces[1 - side]
+        mine = self.pieces[side]
         mine.discard(to)
         mine.add(frm)
         bits = self.bits
         bits[side] ^= BIT[frm] ^ BIT[to]
-        for sq, v in taken:
-            board[sq] = v
-            theirs.add(sq)
-            bits[1 - side] ^= BIT[sq]
+        if taken:
+            them = 1 - side
+            theirs, their_bits = self.pieces[them], bits[them]
+            for sq, v in taken:
+                board[sq] = v
+                theirs.add(sq)
+                their_bits ^= BIT[sq]
+            bits[them] = their_bits
         if castle_move:
             self.castle_left[side] += 1
         if old_history is None:
@@ -185,16 +215,16 @@ class Position:
             self.history = old_history
         self.clock = old_clock
         self.key = old_key
+        self._capture = None
 
     # --- end of the game -----------------------------------------------------
     def outcome_without_moves(self):
         """(WIN, winner side, reason) / (DRAW, None, reason) / None, for every rule
         but 'the side to move has no legal move' (which needs move generation)."""
-        board = self.board
+        bits = self.bits
         for side, name, enemy in ((0, "White", "Black"), (1, "Black", "White")):
-            sign = 1 if side == WHITE else -1
-            a, b = CASTLES[1 - side]
-            if board[a] * sign > 0 and board[b] * sign > 0:
+            castle = CASTLE_BITS[1 - side]
+            if bits[side] & castle == castle:
                 return WIN, side, f"{name} occupies {enemy}'s castle"
         counts = (len(self.pieces[0]), len(self.pieces[1]))
         names = ("White", "Black")

@@ -1,0 +1,102 @@
+"""Camelot engine node cost: perft leaf nodes/s and the search's nodes/s at a
+fixed depth on the middlegame positions of ``camelot_match.py --depths``.
+
+    python bench/camelot_nodes.py [--perft 3] [--depth 4] [--repeat 3] [--baseline DIR]
+
+A fixed depth (not a time limit) makes the node counts reproducible, so two
+versions of the engine can be compared on the same work. ``--baseline DIR``
+loads the ``game`` package of another checkout (say ``git archive main`` unpacked
+in a temporary folder) next to this one and runs the two alternately, timing
+CPU seconds, and prints the ratio: on a shared machine that is the figure to
+trust, not either one's nodes/s.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from camelot_match import sample_positions  # noqa: E402
+
+
+def engine(package: str) -> dict:
+    """The board, position and search modules of an imported ``game`` package."""
+    return {name: importlib.import_module(f"{package}.camelot_{name}")
+            for name in ("board", "position", "search")}
+
+
+def load_baseline(tree: str) -> dict:
+    """Another checkout's ``game`` package, imported as ``baseline_game``."""
+    init = Path(tree).resolve() / "game" / "__init__.py"
+    if not init.is_file():
+        raise SystemExit(f"no game package in {tree}")
+    spec = importlib.util.spec_from_file_location(
+        "baseline_game", init, submodule_search_locations=[str(init.parent)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_game"] = module
+    spec.loader.exec_module(module)
+    return engine("baseline_game")
+
+
+def time_perft(eng: dict, depth: int) -> tuple[int, float]:
+    board = eng["board"]
+    pos = eng["position"].Position.from_text(board.START_POSITION)
+    started = time.process_time()
+    count = board.perft(pos, depth)
+    return count, time.process_time() - started
+
+
+def time_search(eng: dict, texts: list[str], depth: int) -> tuple[int, float]:
+    nodes, seconds = 0, 0.0
+    for text in texts:
+        pos = eng["position"].Position.from_text(text)
+        keys = sorted(pos.moves(), key=lambda k: (-len(k[2]), k[0], k[1], sorted(k[2])))
+        search = eng["search"].Search(pos)
+        started = time.process_time()
+        search.run(keys, depth)
+        seconds += time.process_time() - started
+        nodes += search.nodes
+    return nodes, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--perft", type=int, default=3, help="perft depth (0: skip)")
+    parser.add_argument("--depth", type=int, default=4, help="search depth (0: skip)")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--baseline", help="another checkout to compare with")
+    args = parser.parse_args()
+    middle = sample_positions()["middlegame"]
+    engines = {"this tree": engine("game")}
+    if args.baseline:
+        engines["baseline"] = load_baseline(args.baseline)
+    totals: dict = {}
+    for _ in range(args.repeat):
+        for name, eng in engines.items():
+            if args.perft:
+                count, seconds = time_perft(eng, args.perft)
+                totals[name, "perft"] = totals.get((name, "perft"), 0) + seconds
+                print(f"{name:>9}: perft({args.perft}) = {count:,} in {seconds:.2f} s: "
+                      f"{count / seconds:,.0f} leaf nodes/s", flush=True)
+            if args.depth:
+                nodes, seconds = time_search(eng, middle, args.depth)
+                totals[name, "search"] = totals.get((name, "search"), 0) + seconds
+                print(f"{name:>9}: search depth {args.depth} on {len(middle)} middlegame "
+                      f"positions: {nodes:,} nodes in {seconds:.2f} s: "
+                      f"{nodes / seconds:,.0f} nodes/s", flush=True)
+    if args.baseline:
+        for what in ("perft", "search"):
+            if ("baseline", what) in totals:
+                ratio = totals["baseline", what] / totals["this tree", what]
+                print(f"{what}: this tree is {ratio:.2f} × as fast as the baseline "
+                      f"(CPU seconds over {args.repeat} runs)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""Camelot move generation for search: move keys only, from bitboards.
+
+The search wants ``{(from, to, captured frozenset): None}`` and no paths, as
+cheaply as CPython allows, so this generator (used by
+:meth:`Position.moves <game.camelot_position.Position.moves>` and
+``captures``, and by :func:`~game.camelot_moves.generate` without paths) works
+on the colour bitboards and per-square tables:
+
+- one bitboard per call says which pieces can jump (``jumpers``) and which can
+  canter at all (``canterers``); the other pieces are never looked at again for
+  leaps, and a capture-only call visits only jumpers and cantering knights;
+- canters end wherever a flood fill of leaps over friendly pieces reaches (the
+  board does not change while cantering, so the squares where chains end are
+  those the fill reaches); only jump chains, which remove pieces as they go,
+  are walked square by square.
+
+The keys and their order (the search's tie-break) are those of the path
+generator in :mod:`game.camelot_moves`: piece by piece in square order, a
+piece's plain moves (in direction order), then its jumps or charges, then the
+ends of its canters in square order.
+"""
+from __future__ import annotations
+
+from .camelot_moves import (
+    ADJACENT, BIT, CASTLES, KNIGHT, LEAPS, NO_CAPTURES, ON_BOARD, SQUARE_AT_BIT as SQUARE_AT,
+    bit_squares, canter_fill, leap_sources)
+
+CASTLE_BITS = tuple(BIT[a] | BIT[b] for a, b in CASTLES)
+# Plain-move targets that are not the mover's own castle, per side.
+STEPS = tuple(tuple(tuple(to for to in ADJACENT[sq] if to not in CASTLES[side])
+                    for sq in range(160)) for side in (0, 1))
+NEIGHBOURS = tuple(sum(BIT[n] for n in ADJACENT[sq]) for sq in range(160))
+
+
+def _jump_keys(board: list[int], sign: int, origin: int, at: int, caps: list,
+               theirs: int, stop: tuple, out: dict) -> bool:
+    """Record the ends of every jump chain from ``at``; whether there was one.
+    The piece must go on jumping while it can; the enemy castle, ``stop``, ends
+    the move. ``theirs``: the enemy pieces not yet captured; a landing square
+    with none of them next to it ends the chain without another call (most do)."""
+    went_on = False
+    for over, land in LEAPS[at]:
+        jumped = board[over]
+        if jumped * sign < 0 and board[land] == 0:
+            went_on = True
+            caps.append(over)
+            left = theirs ^ BIT[over]
+            board[over] = 0  # captured pieces vanish at once
+            if not (left & NEIGHBOURS[land] and land not in stop
+                    and _jump_keys(board, sign, origin, land, caps, left, stop, out)):
+                out[(origin, land, frozenset(caps))] = None
+            board[over] = jumped
+            caps.pop()
+    return went_on
+
+
+def _canter_keys(board: list[int], sign: int, origin: int, knight: bool, charges_only: bool,
+                 mine: int, theirs: int, empty: int, land: int, stop_bits: int, stop: tuple,
+                 out: dict) -> None:
+    """Record where ``origin``'s canters end (unless ``charges_only``) and, for a
+    knight, the charges: a knight landing where it could jump must capture.
+    ``empty``: the empty squares, ``land``: those outside the mover's own castle; ``board[origin]``
+    is empty (vacated) when a knight calls this."""
+    start = BIT[origin]
+    over = mine & ~start
+    reached = canter_fill(start, over, land, stop_bits) & ~start
+    threats = 0
+    if knight and reached:
+        # (origin and the own castle's empty squares are landing squares for a jump)
+        threats = reached & leap_sources(theirs, empty | start) & ~stop_bits
+        rest = threats
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            _jump_keys(board, sign, origin, SQUARE_AT[low.bit_length() - 1], [], theirs, stop, out)
+        if charges_only:
+            return
+        if threats:
+            # It may stop only where it arrives without landing on such a square.
+            reached = canter_fill(start, over, land & ~threats, stop_bits) & ~start
+    if charges_only:
+        return
+    while reached:
+        low = reached & -reached
+        reached ^= low
+        out[(origin, SQUARE_AT[low.bit_length() - 1], NO_CAPTURES)] = None
+
+
+def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only: bool = False,
+              compulsory: bool | None = None, squares=None, within: int | None = None) -> dict:
+    """The legal moves of ``side`` as ``{(from, to, captured frozenset): None}``.
+
+    ``bits`` are the (White, Black) bitboards of ``board``; the board is used as
+    scratch space and is as before on return. ``captures_only`` (quiescence)
+    lists just the capturing moves — all the legal moves when capture is
+    compulsory, else the knights' charges — and ignores the duty to leave one's
+    own castle. ``compulsory`` may pass on whether capture is compulsory.
+    ``squares``: the squares of the side's pieces in ascending order (None: read
+    from ``bits``); ``within`` limits the pieces that move (and that make capture
+    compulsory) to a bitboard's squares.
+    """
+    sign = 1 if side == 0 else -1
+    mine, theirs = (bits[0], bits[1]) if side == 0 else (bits[1], bits[0])
+    pieces = mine if within is None else mine & within
+    if squares is None:
+        squares = list(bit_squares(pieces))
+    own_bits, enemy_bits = CASTLE_BITS[side], CASTLE_BITS[1 - side]
+    enemy_castle = CASTLES[1 - side]
+    empty = ON_BOARD & ~(mine | theirs)
+    land = empty & ~own_bits
+    knight_code = KNIGHT * sign
+    out: dict = {}
+
+    if not captures_only and mine & own_bits:
+        # A piece that ended its move in its own castle must come out now (this
+        # overrides compulsory capture elsewhere); if it can jump out it must.
+        jumpers = leap_sources(theirs, empty) & own_bits
+        for sq in CASTLES[side]:
+            if BIT[sq] & mine:
+                _piece_keys(board, sign, sq, bool(BIT[sq] & jumpers), castle_left,
+                            mine, theirs, empty, side, out)
+        if out:
+            return out
+
+    jumpers = leap_sources(theirs, empty) & pieces & ~enemy_bits
+    if compulsory is None:
+        compulsory = bool(jumpers)
+    canterers = leap_sources(mine, land) & pieces
+    if compulsory or captures_only:
+        # Only jumps and knights' charges: visit just the pieces that could make one.
+        if not compulsory:
+            jumpers = 0
+        canterers &= ~enemy_bits
+        for sq in squares:
+            b = BIT[sq]
+            if not b & (jumpers | canterers):
+                continue
+            code = board[sq]
+            knight = code == knight_code and b & canterers
+            if not knight and not b & jumpers:
+                continue
+            board[sq] = 0  # vacated: a jump chain may land on its own start square
+            if b & jumpers:
+                _jump_keys(board, sign, sq, sq, [], theirs, enemy_castle, out)
+            if knight:
+                _canter_keys(board, sign, sq, True, True, mine, theirs, empty, land, enemy_bits,
+                             enemy_castle, out)
+            board[sq] = code
+        return out
+
+    steps = STEPS[side]
+    for sq in squares:
+        b = BIT[sq]
+        if b & enemy_bits:
+            # Never leaves; may step to the other castle square (a castle move).
+            other = enemy_castle[0] if sq == enemy_castle[1] else enemy_castle[1]
+            if castle_left > 0 and board[other] == 0:
+                out[(sq, other, NO_CAPTURES)] = None
+            continue
+        for to in steps[sq]:
+            if board[to] == 0:
+                out[(sq, to, NO_CAPTURES)] = None
+        if b & canterers:
+            code = board[sq]
+            if code == knight_code:
+                board[sq] = 0
+                _canter_keys(board, sign, sq, True, False, mine, theirs, empty, land, enemy_bits,
+                             enemy_castle, out)
+                board[sq] = code
+            else:
+                _canter_keys(board, sign, sq, False, False, mine, theirs, empty, land, enemy_bits,
+                             enemy_castle, out)
+    return out
+
+
+def _piece_keys(board: list[int], sign: int, sq: int, compulsory: bool, castle_left: int,
+                mine: int, theirs: int, empty: int, side: int, out: dict) -> None:
+    """One piece's moves, in full (the castle-leaving case)."""
+    enemy_castle = CASTLES[1 - side]
+    if sq in enemy_castle:
+        other = enemy_castle[0] if sq == enemy_castle[1] else enemy_castle[1]
+        if not compulsory and castle_left > 0 and board[other] == 0:
+            out[(sq, other, NO_CAPTURES)] = None
+        return
+    code = board[sq]
+    knight = code * sign == KNIGHT
+    board[sq] = 0
+    if compulsory:
+        _jump_keys(board, sign, sq, sq, [], theirs, enemy_castle, out)
+    else:
+        for to in STEPS[side][sq]:
+            if board[to] == 0:
+                out[(sq, to, NO_CAPTURES)] = None
+    if knight or not compulsory:
+        _canter_keys(board, sign, sq, knight, compulsory, mine, theirs, empty,
+                     empty & ~CASTLE_BITS[side], CASTLE_BITS[1 - side], enemy_castle, out)
+    board[sq] = code
+
