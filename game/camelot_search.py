@@ -51,7 +51,7 @@ REDUCTION = tuple(tuple(0 if i < LMR_AFTER or d < 2 else
 LATE_MOVES = (0, 4, 8, 14)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
 ASPIRATION = 60        # half-width of the first window around the last iteration's score
 ASPIRE_FROM = 4        # depth from which iterations start with that window
-GROWTH_MIN, GROWTH_MAX = 1.5, 3.0   # next iteration's time / the last one's, assumed
+GROWTH_MIN, GROWTH_MAX = 1.2, 3.0   # next iteration's time / the last one's, assumed
 ITERATION_SHARE = 1.0   # of the budget: an iteration expected to end later is not begun
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
 CHECK_EVERY = 63       # nodes between looks at the clock (a few ms)
@@ -364,7 +364,7 @@ class Search:
                         score = -self.negamax(new_depth, -beta, -alpha, ply + 1, True, child_ext)
                     else:
                         reduce = 0
-                        if quiet and not gives and not forced and key not in killers:
+                        if quiet and not forced and key not in killers:
                             reduce = REDUCTION[min(depth, 63)][min(index, 63)]
                             if pv_node and reduce:
                                 reduce -= 1
@@ -538,11 +538,11 @@ class Search:
                 break
             order = sorted(order, key=lambda k: scores.get(k, -INFINITE), reverse=True)
             took, last = elapsed - last, elapsed
-            if budget is not None and elapsed + took * growth > budget * ITERATION_SHARE:
-                break   # the next iteration would likely not finish in time
             if previous > 0.02:
                 growth = min(max(took / previous, GROWTH_MIN), GROWTH_MAX)
             previous = took
+            if budget is not None and elapsed + took * growth > budget * ITERATION_SHARE:
+                break   # the next iteration would likely not finish in time
         return done
 
 
