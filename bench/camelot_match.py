@@ -54,12 +54,14 @@ def play_game(task: tuple) -> dict:
     for text in opening(index):
         game.play(text)
     plain = PlainSearch(plain_depth, seed=index)
+    table: dict = {}   # the engine keeps its search table between its moves, as `engine` does
     limit = LEVELS[level].seconds
     stats = []
     started = time.perf_counter()
     while game.status is Status.PLAYING and len(game.history) < cap:
         if game.turn == engine_color:
-            result = choose_move(game, level, seed=index * 1000 + len(game.history))
+            result = choose_move(game, level, seed=index * 1000 + len(game.history),
+                                 table=table)
             stats.append((result.depth, result.nps, result.seconds / limit))
             game.play(result.move)
         else:

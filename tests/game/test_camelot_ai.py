@@ -112,3 +112,19 @@ def test_works_on_a_bare_position_and_evaluation_is_symmetric():
     result = choose_move(pos, "easy", seed=1)
     assert result.move in CamelotBoard().legal_moves()
     assert pos.text() == START_POSITION
+
+
+def test_a_table_kept_between_moves_is_filled_and_saves_work():
+    # The sacrifice position: search it, play the expected line's first two
+    # moves, then search again to the same depth with and without the kept table.
+    game = CamelotBoard("2/8/10/12/12/2nmmmm1mn2/3nmmmmn3/12/6MN2N1/3NMMMMN3/3MMM1MM3/12/12"
+                        "/10/8/2 b 2 2")
+    table: dict = {}
+    first = choose_move(game, "hard", seed=1, time_limit=60, max_depth=4, table=table)
+    assert table and len(first.pv) >= 2
+    game.play(first.pv[0])
+    game.play(first.pv[1])
+    fresh = choose_move(game, "hard", seed=1, time_limit=60, max_depth=4)
+    kept = choose_move(game, "hard", seed=1, time_limit=60, max_depth=4, table=table)
+    assert kept.move in game.legal_moves() and kept.depth == fresh.depth == 4
+    assert kept.nodes < fresh.nodes
