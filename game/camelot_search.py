@@ -149,7 +149,9 @@ class Search:
 
     def _order(self, moves, first, ply: int, lead: bool = False) -> list:
         """``moves`` best first, without ``first`` (searched already) unless
-        ``lead``: then it heads the list."""
+        ``lead``: then it heads the list. Captures by what they take (piece and
+        progress values: an enemy near our castle counts more), then killers,
+        then quiet moves by history and their own gain."""
         board = self.pos.board
         killers = self.killers[ply] if ply < 128 else ()
         history = self.history
@@ -159,7 +161,10 @@ class Search:
                 continue
             frm, to, caps = key
             if caps:
-                w = 1_000_000 + 100 * len(caps) + sum(60 for c in caps if board[c] in (2, -2))
+                w = 1_000_000
+                for c in caps:
+                    v = board[c]
+                    w += PST[v][c] * (1 if v > 0 else -1)
             elif key in killers:
                 w = 500_000
             else:
@@ -167,7 +172,7 @@ class Search:
                 table = PST[v]
                 w = history.get(key, 0) + (table[to] - table[frm]) * (1 if v > 0 else -1)
             scored.append((w, key))
-        scored.sort(key=lambda item: item[0], reverse=True)
+        scored.sort(key=_weight, reverse=True)
         ordered = [key for _, key in scored]
         return [first] + ordered if lead else ordered
 
@@ -330,7 +335,8 @@ class Search:
             tt_key, first = None, []
         futile = (depth == 1 and not forced and static is not None
                   and static + FUTILITY_MARGIN <= alpha)
-        late_limit = LATE_MOVES[depth] if depth <= 3 and static is not None else 1 << 30
+        late_limit = (LATE_MOVES[depth] if depth < len(LATE_MOVES) and static is not None
+                      else 1 << 30)
         for stage in (0, 1):
             if stage == 1:
                 moves = pos.moves()
@@ -547,6 +553,10 @@ class Search:
             if budget is not None and elapsed + took * growth > budget * ITERATION_SHARE:
                 break   # the next iteration would likely not finish in time
         return done
+
+
+def _weight(item: tuple) -> int:
+    return item[0]
 
 
 def _to_tt(score: int, ply: int) -> int:
