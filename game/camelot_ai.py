@@ -20,8 +20,10 @@ nodes and does not start an iteration it is unlikely to finish).
 """
 from __future__ import annotations
 
+import gc
 import random
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .camelot_moves import Move, make_move, path_text
@@ -109,6 +111,27 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    with _collector_paused():
+        return _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration, table)
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cycle collector stays off while the search runs: the search makes
+    no reference cycles, and a full collection walks every table entry (100 ms
+    and more under load with a kept table), which would overrun the time limit.
+    Collections resume afterwards, on the caller's time."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
+            table) -> SearchResult:
     lv = LEVELS[level]
     seconds = lv.seconds if time_limit is None else time_limit
     depth_cap = lv.max_depth if max_depth is None else max_depth

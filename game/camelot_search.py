@@ -7,9 +7,21 @@ What makes a node cheap (Python counts every call):
   operations, and the quiescence search asks ``must_capture`` (bitboards) before
   it lists anything: a quiet leaf generates no move at all;
 - the transposition-table move is tried before the moves are generated; the
-  rest are ordered captures (most and knights first), killers, history, gain;
-- null-move pruning and reverse futility where nothing is forced, futility at
-  the frontier, late-move reductions for quiet moves.
+  rest are ordered: captures (by the piece-square values they take), killers,
+  history, gain; the table serves quiescence too (capture sequences transpose)
+  and may be kept between a game's moves (``table``);
+- principal variation search (null windows after the first move), at the root
+  too, and aspiration windows from depth 4 that widen step by step;
+- null-move pruning (from depth 2) and reverse futility where nothing is
+  forced, futility and late-move pruning near the frontier, logarithmic
+  late-move reductions for quiet moves (at the root too, one ply less in PV
+  nodes), delta pruning of the optional charges at a quiescence leaf.
+
+Time: the search stops at its deadline (checked every 64 nodes) and does not
+begin an iteration whose expected time (the last one's times the measured
+growth) would end past the budget; an iteration cut short still gives its best
+move when that move's score came from inside the window. ``depth`` is always
+the last completed iteration.
 
 What makes it see Camelot's tactics:
 

@@ -128,3 +128,22 @@ def test_a_table_kept_between_moves_is_filled_and_saves_work():
     kept = choose_move(game, "hard", seed=1, time_limit=60, max_depth=4, table=table)
     assert kept.move in game.legal_moves() and kept.depth == fresh.depth == 4
     assert kept.nodes < fresh.nodes
+
+
+def test_the_cycle_collector_is_left_as_it_was():
+    # The search pauses Python's cycle collector (its pauses would overrun the
+    # time limit) and must give it back in the state it found it, even on error.
+    import gc
+    game = CamelotBoard()
+    assert gc.isenabled()
+    choose_move(game, "easy", seed=1, max_depth=1)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        choose_move(game, "easy", seed=1, max_depth=1)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(ValueError):
+        choose_move(game, "no such level")
+    assert gc.isenabled()
