@@ -47,6 +47,7 @@ from .camelot_moves import BIT, CASTLES, jump_squares
 from .camelot_position import ZOBRIST_BLACK, Position
 
 MATE = 100_000
+CONTEMPT = 25          # what a draw costs the side the search plays for
 WIN_THRESHOLD = MATE - 1000
 INFINITE = MATE + 1
 Q_DEPTH = 10           # compulsory captures played out in quiescence, at most
@@ -100,6 +101,7 @@ class Search:
         self.killers: list[list] = [[] for _ in range(128)]
         self.history: dict[tuple, int] = {}
         self.pst = pst_total(self.pos.board)
+        self.root_side = self.pos.side
         self.max_ply = 0
         self.started = time.perf_counter()
 
@@ -137,16 +139,21 @@ class Search:
         result = pos.outcome_without_moves()
         if result is None:
             if ply and pos.key in pos.history:
-                return 0  # a repetition: the line is a draw
+                return self._draw()  # a repetition: the line is a draw
             return None
         if result[1] is None:
-            return 0
+            return self._draw()
         return MATE - ply if result[1] == pos.side else -(MATE - ply)
+
+    def _draw(self) -> int:
+        """A draw, side to move's view: a little worse than even for the side
+        the search plays for (it goes on with a level game rather than repeat)."""
+        return -CONTEMPT if self.pos.side == self.root_side else CONTEMPT
 
     def _no_moves(self, ply: int) -> int:
         result = self.pos.outcome_no_moves()
         if result[1] is None:
-            return 0
+            return self._draw()
         return MATE - ply if result[1] == self.pos.side else -(MATE - ply)
 
     def _plausible(self, key) -> bool:

@@ -147,3 +147,15 @@ def test_the_cycle_collector_is_left_as_it_was():
     with pytest.raises(ValueError):
         choose_move(game, "no such level")
     assert gc.isenabled()
+
+
+def test_a_draw_costs_the_searching_side_a_little():
+    # Contempt: a draw inside the search is scored below even for the side the
+    # search plays for and above even for its opponent, so it plays on.
+    from game.camelot_search import CONTEMPT, Search
+    pos = CamelotBoard().position
+    search = Search(pos)
+    assert search._draw() == -CONTEMPT < 0
+    key = next(iter(search.pos.moves()))
+    search.pos.push(*key)
+    assert search._draw() == CONTEMPT > 0
