@@ -55,19 +55,22 @@ def _jump_keys(board: list[int], sign: int, origin: int, at: int, caps: list,
 
 
 def _canter_keys(board: list[int], sign: int, origin: int, knight: bool, charges_only: bool,
-                 mine: int, theirs: int, empty: int, land: int, stop_bits: int, stop: tuple,
-                 out: dict) -> None:
+                 mine: int, theirs: int, jump_from: int, land: int, stop_bits: int,
+                 onward: int | None, stop: tuple, out: dict) -> None:
     """Record where ``origin``'s canters end (unless ``charges_only``) and, for a
     knight, the charges: a knight landing where it could jump must capture.
-    ``empty``: the empty squares, ``land``: those outside the mover's own castle; ``board[origin]``
-    is empty (vacated) when a knight calls this."""
+    ``jump_from``: the squares from which a jump is possible with the knight still
+    on ``origin``; ``land``: the empty squares outside the mover's own castle;
+    ``onward``: see :func:`canter_fill`. ``board[origin]`` is empty (vacated)
+    when a knight calls this."""
     start = BIT[origin]
     over = mine & ~start
-    reached = canter_fill(start, over, land, stop_bits) & ~start
+    reached = canter_fill(start, over, land, stop_bits, onward) & ~start
     threats = 0
     if knight and reached:
-        # (origin and the own castle's empty squares are landing squares for a jump)
-        threats = reached & leap_sources(theirs, empty | start) & ~stop_bits
+        if theirs & NEIGHBOURS[origin]:  # the vacated origin is a landing square too
+            jump_from |= leap_sources(theirs, start)
+        threats = reached & jump_from & ~stop_bits
         rest = threats
         while rest:
             low = rest & -rest
@@ -77,7 +80,7 @@ def _canter_keys(board: list[int], sign: int, origin: int, knight: bool, charges
             return
         if threats:
             # It may stop only where it arrives without landing on such a square.
-            reached = canter_fill(start, over, land & ~threats, stop_bits) & ~start
+            reached = canter_fill(start, over, land & ~threats, stop_bits, onward) & ~start
     if charges_only:
         return
     while reached:
@@ -110,41 +113,47 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
     land = empty & ~own_bits
     knight_code = KNIGHT * sign
     out: dict = {}
+    jump_from = leap_sources(theirs, empty)  # squares from which a piece could jump
 
     if not captures_only and mine & own_bits:
         # A piece that ended its move in its own castle must come out now (this
         # overrides compulsory capture elsewhere); if it can jump out it must.
-        jumpers = leap_sources(theirs, empty) & own_bits
         for sq in CASTLES[side]:
             if BIT[sq] & mine:
-                _piece_keys(board, sign, sq, bool(BIT[sq] & jumpers), castle_left,
-                            mine, theirs, empty, side, out)
+                _piece_keys(board, sign, sq, bool(BIT[sq] & jump_from), castle_left,
+                            mine, theirs, jump_from, land, side, out)
         if out:
             return out
 
-    jumpers = leap_sources(theirs, empty) & pieces & ~enemy_bits
+    jumpers = jump_from & pieces & ~enemy_bits
     if compulsory is None:
         compulsory = bool(jumpers)
-    canterers = leap_sources(mine, land) & pieces
+    leapers = leap_sources(mine, land)  # squares a canter could go on from
+    canterers = leapers & pieces
+    onward = leapers & ~enemy_bits
     if compulsory or captures_only:
         # Only jumps and knights' charges: visit just the pieces that could make one.
         if not compulsory:
             jumpers = 0
         canterers &= ~enemy_bits
+        # A charge ends its canters on an empty square from which it jumps, or on
+        # one from which it jumps onto the knight's vacated square.
+        charge_from = jump_from & land
         for sq in squares:
             b = BIT[sq]
             if not b & (jumpers | canterers):
                 continue
             code = board[sq]
-            knight = code == knight_code and b & canterers
+            knight = (code == knight_code and b & canterers
+                      and (charge_from or theirs & NEIGHBOURS[sq]))
             if not knight and not b & jumpers:
                 continue
             board[sq] = 0  # vacated: a jump chain may land on its own start square
             if b & jumpers:
                 _jump_keys(board, sign, sq, sq, [], theirs, enemy_castle, out)
             if knight:
-                _canter_keys(board, sign, sq, True, True, mine, theirs, empty, land, enemy_bits,
-                             enemy_castle, out)
+                _canter_keys(board, sign, sq, True, True, mine, theirs, jump_from, land,
+                             enemy_bits, onward, enemy_castle, out)
             board[sq] = code
         return out
 
@@ -164,17 +173,21 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
             code = board[sq]
             if code == knight_code:
                 board[sq] = 0
-                _canter_keys(board, sign, sq, True, False, mine, theirs, empty, land, enemy_bits,
-                             enemy_castle, out)
+                _canter_keys(board, sign, sq, True, False, mine, theirs, jump_from, land,
+                             enemy_bits, onward, enemy_castle, out)
                 board[sq] = code
-            else:
-                _canter_keys(board, sign, sq, False, False, mine, theirs, empty, land, enemy_bits,
-                             enemy_castle, out)
+            else:  # a man: where its canters end (the common case, written out)
+                reached = canter_fill(b, mine ^ b, land, enemy_bits, onward) & ~b
+                while reached:
+                    low = reached & -reached
+                    reached ^= low
+                    out[(sq, SQUARE_AT[low.bit_length() - 1], NO_CAPTURES)] = None
     return out
 
 
 def _piece_keys(board: list[int], sign: int, sq: int, compulsory: bool, castle_left: int,
-                mine: int, theirs: int, empty: int, side: int, out: dict) -> None:
+                mine: int, theirs: int, jump_from: int, land: int, side: int,
+                out: dict) -> None:
     """One piece's moves, in full (the castle-leaving case)."""
     enemy_castle = CASTLES[1 - side]
     if sq in enemy_castle:
@@ -192,7 +205,7 @@ def _piece_keys(board: list[int], sign: int, sq: int, compulsory: bool, castle_l
             if board[to] == 0:
                 out[(sq, to, NO_CAPTURES)] = None
     if knight or not compulsory:
-        _canter_keys(board, sign, sq, knight, compulsory, mine, theirs, empty,
-                     empty & ~CASTLE_BITS[side], CASTLE_BITS[1 - side], enemy_castle, out)
+        _canter_keys(board, sign, sq, knight, compulsory, mine, theirs, jump_from, land,
+                     CASTLE_BITS[1 - side], None, enemy_castle, out)
     board[sq] = code
 

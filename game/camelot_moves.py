@@ -62,7 +62,7 @@ MIDPOINT: dict[tuple[int, int], int] = {
 BIT: tuple[int, ...] = tuple(1 << ((r + 1) * 16 + f + 2) for f, r in SQUARE_COORDS)
 ON_BOARD = sum(BIT)
 SHIFTS = tuple(dr * 16 + df for df, dr in DIRECTIONS if dr * 16 + df > 0)
-assert SHIFTS == (1, 15, 16, 17)  # written out below: these are move generation's inner loops
+assert SHIFTS == (1, 15, 16, 17)  # written out below (twice these in canter_fill)
 
 
 def leap_sources(over: int, land: int) -> int:
@@ -95,20 +95,27 @@ def bit_squares(bits: int):
         bits ^= low
 
 
-def canter_fill(start: int, over: int, land: int, stop: int) -> int:
+def canter_fill(start: int, over: int, land: int, stop: int, onward: int | None = None) -> int:
     """Bitboard of the squares reachable by canter chains from bit ``start``:
-    leaps over ``over`` squares onto ``land`` squares; ``stop`` squares end a chain."""
+    leaps over ``over`` squares onto ``land`` squares; ``stop`` squares end a chain.
+    ``onward`` (optional, a filter): squares outside ``stop`` that a chain may
+    leap on from, a superset of those with an ``over`` square next to them and a
+    ``land`` square beyond; the fill ends a round sooner when it says none can."""
+    # ((f << d) & over) << d is (f << 2d) & (over << d): shift ``over`` once, not each round.
+    o1, o1m, o15, o15m = over << 1, over >> 1, over << 15, over >> 15
+    o16, o16m, o17, o17m = over << 16, over >> 16, over << 17, over >> 17
+    if onward is None:
+        onward = ~stop
     reached = frontier = start
     land &= ~start
     while frontier:
         f = frontier
-        new = ((((((f << 1) & over) << 1) | (((f >> 1) & over) >> 1)
-                 | (((f << 15) & over) << 15) | (((f >> 15) & over) >> 15)
-                 | (((f << 16) & over) << 16) | (((f >> 16) & over) >> 16)
-                 | (((f << 17) & over) << 17) | (((f >> 17) & over) >> 17))) & land)
+        new = (((f << 2) & o1) | ((f >> 2) & o1m) | ((f << 30) & o15) | ((f >> 30) & o15m)
+               | ((f << 32) & o16) | ((f >> 32) & o16m) | ((f << 34) & o17)
+               | ((f >> 34) & o17m)) & land
         land ^= new
         reached |= new
-        frontier = new & ~stop
+        frontier = new & onward
     return reached
 
 

@@ -17,7 +17,7 @@ import re
 
 from .camelot_moves import (
     CASTLE_SQUARES, CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
-    ADJACENT, BIT, colour_bits, generate, jump_squares, rank_span, square)
+    BIT, ON_BOARD, colour_bits, generate, leap_sources, rank_span, square)
 from .camelot_movekeys import CASTLE_BITS, move_keys
 from .errors import BadPositionError
 from .parsing import parse_int
@@ -95,8 +95,9 @@ class Position:
         if cached is not None and cached[0] == key:
             return cached[1]
         side = self.side
-        mine = self.bits[side]
-        found = bool(jump_squares(mine, self.bits[1 - side]) & mine & ~CASTLE_BITS[1 - side])
+        mine, theirs = self.bits[side], self.bits[1 - side]
+        found = bool(leap_sources(theirs, ON_BOARD & ~(mine | theirs)) & mine
+                     & ~CASTLE_BITS[1 - side])
         self._capture = (key, found)
         return found
 
@@ -105,22 +106,10 @@ class Position:
         moves when capture is compulsory, else the knights' charges. Ignores the
         duty to leave one's own castle (check ``in_own_castle`` first)."""
         side = self.side
-        board = self.board
         if compulsory is None:
             compulsory = self.must_capture()
-        mine = self.pieces[side]
-        if not compulsory:
-            mine_bits, theirs_bits = self.bits[side], self.bits[1 - side]
-            if not jump_squares(mine_bits, theirs_bits) & ~(mine_bits | theirs_bits):
-                # No empty square to jump from, so only a knight whose own square,
-                # once left, becomes a landing square might still charge.
-                knight = KNIGHT if side == WHITE else -KNIGHT
-                if not any(board[sq] == knight and
-                           any(board[n] * board[sq] < 0 for n in ADJACENT[sq])
-                           for sq in mine):
-                    return {}
-        return move_keys(board, side, self.castle_left[side], self.bits, True, compulsory,
-                         sorted(mine))
+        return move_keys(self.board, side, self.castle_left[side], self.bits, True, compulsory,
+                         sorted(self.pieces[side]))
 
     def in_own_castle(self) -> bool:
         """Whether a piece of the side to move stands in its own castle."""

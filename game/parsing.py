@@ -17,6 +17,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import Callable
 
 from .errors import BadNumberError, RoundTableError
 
@@ -98,28 +99,59 @@ def parse_seed(text: object) -> int:
     return parse_int(text, "deal number", 0, MAX_SEED, BadSeedError)
 
 
-# --- files of numbers ---------------------------------------------------------------
-def read_small_text(path: str | os.PathLike, limit: int = MAX_LIST_BYTES) -> str:
-    """A small text file read whole: a regular file (no FIFO, device or
-    folder, which could block or never end), at most ``limit`` bytes, UTF-8
-    (a byte-order mark is dropped). Raises OSError for what cannot be read and
-    BadNumberError (a RoundTableError) for a file too big or not text."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+# --- small files ---------------------------------------------------------------------
+class FileReadError(OSError):
+    """The file was opened but reading it failed (an I/O error): unlike a file
+    that could not be opened, the caller may want to say so differently."""
+
+
+def read_small_bytes(path: str | os.PathLike, limit: int,
+                     error: Callable[[str], Exception] = BadNumberError) -> bytes:
+    """The whole of a small file, bounded in every way a hostile path could
+    push: only a regular file is read (a FIFO would block, ``/dev/zero`` never
+    ends, a folder is no text), and at most ``limit`` bytes. The one bounded
+    reader: the engine's record and list files and the app's kept files.
+
+    Raises the ``OSError`` of opening it (``FileNotFoundError`` when there is
+    none), ``FileReadError`` when reading fails, and ``error(reason)`` with
+    "not a regular file" or "bigger than N bytes"."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)     # O_NONBLOCK: opening a FIFO must not wait for a writer
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise BadNumberError(f"{os.fspath(path)} is not a regular file")
+            raise error("not a regular file")
+        too_big = f"bigger than {limit:,} bytes"
         if info.st_size > limit:
-            raise BadNumberError(f"{os.fspath(path)} is bigger than {limit} bytes")
-        data = os.read(fd, limit + 1)
+            raise error(too_big)
+        chunks, size = [], 0
+        while size <= limit:      # st_size can lie (/proc, a file still growing)
+            try:
+                chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            except OSError as exc:
+                raise FileReadError(exc.errno, exc.strerror) from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise error(too_big)
+        return b"".join(chunks)
     finally:
         os.close(fd)
-    if len(data) > limit:
-        raise BadNumberError(f"{os.fspath(path)} is bigger than {limit} bytes")
+
+
+def read_small_text(path: str | os.PathLike, limit: int = MAX_LIST_BYTES) -> str:
+    """A small text file read whole (``read_small_bytes``), UTF-8 (a byte-order
+    mark is dropped). Raises OSError for what cannot be read and BadNumberError
+    (a RoundTableError) naming the file when it is too big, not a regular file
+    or not text."""
+    name = os.fspath(path)
+    data = read_small_bytes(path, limit, lambda reason: BadNumberError(f"{name} is {reason}"))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise BadNumberError(f"{os.fspath(path)} is not UTF-8 text") from None
+        raise BadNumberError(f"{name} is not UTF-8 text") from None
 
 
 def parse_deal_list(text: str, limit: int = MAX_LIST_ENTRIES) -> list[int]:
@@ -149,5 +181,6 @@ def read_deal_list(path: str | os.PathLike) -> list[int]:
         return []
 
 
-__all__ = ["parse_int", "parse_float", "parse_index", "parse_seed", "read_small_text",
+__all__ = ["parse_int", "parse_float", "parse_index", "parse_seed", "read_small_bytes",
+           "read_small_text", "FileReadError",
            "parse_deal_list", "read_deal_list", "shown", "MAX_SEED"]

@@ -75,7 +75,7 @@ def shoot(size, out: Path) -> None:
     app.scenes.reset(lobby)
     app.step(DT)
     lobby.host_here()
-    until(app, lambda: lobby.session.online, "Alice's connection")
+    until(app, lambda: lobby.session is not None and lobby.session.online, "Alice's connection")
     url = lobby.session.url
     bob, carol, dave, erin = (scripted(url, n) for n in ("Bob", "Carol", "Dave", "Erin"))
     links = [bob, carol, dave, erin]

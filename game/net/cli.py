@@ -5,12 +5,15 @@ import the network library.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from ..parsing import parse_float, parse_int
-from .protocol import GRACE_SECONDS
+from .protocol import ABANDON_SECONDS, GRACE_SECONDS
 
 DEFAULT_PORT = 8765
 DEFAULT_DB = "roundtable-server.sqlite3"
 MAX_GRACE = 7 * 24 * 3600.0
+MAX_ABANDON = 365 * 24 * 3600.0
 
 
 def add_serve_parser(sub, number) -> None:
@@ -24,6 +27,11 @@ def add_serve_parser(sub, number) -> None:
     s.add_argument("--grace", type=number("--grace", 0.0, MAX_GRACE, parse_float),
                    default=GRACE_SECONDS,
                    help="seconds a dropped player keeps the seat before the opponent may claim")
+    s.add_argument("--abandon-after", metavar="SECONDS",
+                   type=number("--abandon-after", 0.0, MAX_ABANDON, partial(parse_float, low_open=True)),
+                   default=ABANDON_SECONDS,
+                   help="close a table at which no player has sat for this long "
+                        "(default 86400: 24 h; no winner, it leaves the lobby)")
     s.add_argument("--stats", metavar="FILE",
                    help="on exit, write the time each move took the server here (benchmarks)")
 
@@ -34,7 +42,8 @@ def cmd_serve(args) -> int:
 
     from .server import log, run
     try:
-        return asyncio.run(run(args.host, args.port, args.db, args.grace, args.stats))
+        return asyncio.run(run(args.host, args.port, args.db, args.grace, args.stats,
+                               args.abandon_after))
     except KeyboardInterrupt:
         return 0
     except sqlite3.Error as exc:

@@ -17,6 +17,7 @@ import re
 import unicodedata
 
 GRACE_SECONDS = 60.0     # how long a dropped player's seat is kept by default
+ABANDON_SECONDS = 24 * 3600.0   # a table nobody sits at for this long is closed
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096      # a client frame longer than this is refused (error, kept open)

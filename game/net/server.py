@@ -29,7 +29,7 @@ from ..base import Status
 from ..camelot_board import START_POSITION, CamelotBoard
 from ..errors import BadPositionError
 from .probe import LoadProbe
-from .protocol import GRACE_SECONDS
+from .protocol import ABANDON_SECONDS, GRACE_SECONDS
 from .protocol import (MAX_FRAME_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
                        encode, error, parse_client_message)
 from .storage import SQLiteStorage, Storage, TableRecord
@@ -43,6 +43,15 @@ LOBBY_ROWS = 500
 MAX_TIMINGS = 1_000_000
 MAX_BACKLOG_BYTES = 1 << 20   # a client that leaves this much unread is disconnected
 GEN2_EVERY = 100              # middle-generation collections per full one (Python: 10)
+SWEEP_MAX_SECONDS = 60.0      # deserted tables are looked at this often (or 4 times per limit)
+
+
+def duration(seconds: float) -> str:
+    """24 h, 90 min, 2.5 s: a time limit as a person reads it."""
+    for unit, size in (("h", 3600), ("min", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g} {unit}"
+    return f"{seconds:g} s"
 
 
 def log(text: str) -> None:
@@ -89,9 +98,12 @@ class StorageFailure(Exception):
 
 class GameServer:
     def __init__(self, storage: Storage, *, grace: float = GRACE_SECONDS,
-                 rate: float = RATE_PER_SECOND, burst: int = RATE_BURST) -> None:
+                 rate: float = RATE_PER_SECOND, burst: int = RATE_BURST,
+                 abandon_after: float = ABANDON_SECONDS) -> None:
         self.storage = storage
         self.grace, self.rate, self.burst = grace, rate, burst
+        self.abandon_after = abandon_after
+        self._sweeper = None
         self.connections: set[Connection] = set()
         self.names: dict[str, Connection] = {}
         self.tables: dict[str, Table] = {}
@@ -111,7 +123,7 @@ class GameServer:
     # --- life ------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Load the open tables, listen, return the port (useful with port 0)."""
-        now = time.monotonic()
+        now, wall = time.monotonic(), time.time()
         for record in self.storage.open_tables():
             try:
                 table = Table(record, now)
@@ -119,7 +131,10 @@ class GameServer:
                 log(f"table T{record.id} cannot be rebuilt ({exc}); left out")
                 continue
             self.tables[table.id] = table
+            if table.note_presence(wall):          # every seat is empty after a restart
+                self.storage.save_table(table.record)
             self._schedule_flag(table)
+        self._sweep()                              # tables deserted while we were down
         self._server = await serve(
             self._serve_connection, host, port, max_size=MAX_FRAME_BYTES, compression=None,
             logger=_quiet_logger(), ping_interval=20, ping_timeout=20, close_timeout=2)
@@ -127,6 +142,8 @@ class GameServer:
         return self.port
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             if table.timer is not None:
                 table.timer.cancel()
@@ -167,7 +184,36 @@ class GameServer:
         for table in list(self.tables.values()):
             if conn in table.watchers or conn in table.seat_conn.values():
                 table.drop(conn, now)
+                try:
+                    self._note_presence(table)
+                except StorageFailure:
+                    pass                           # the server is stopping; nothing was said
                 self._after_leaving(table, now)
+
+    def _note_presence(self, table: Table) -> None:
+        """Seats changed hands: store since when the table is deserted (or that
+        it is not), so that the abandonment time counts across a restart."""
+        if table.note_presence(time.time()):
+            self._store(self.storage.save_table, table.record)
+
+    # --- abandoned tables ------------------------------------------------------------
+    def _sweep(self) -> None:
+        """Close every table nobody has sat at for ``abandon_after`` seconds (it
+        leaves the lobby; its record says why), then look again later."""
+        wall, now = time.time(), time.monotonic()
+        for table in list(self.tables.values()):
+            away = table.deserted_for(wall)
+            if away is None or away < self.abandon_after:
+                continue
+            try:
+                table.abandon(now, duration(self.abandon_after))
+                self._finished(table)
+            except StorageFailure:
+                return
+            if not table.watchers:
+                self.tables.pop(table.id, None)   # its record stays in storage
+        every = min(SWEEP_MAX_SECONDS, max(0.05, self.abandon_after / 4))
+        self._sweeper = asyncio.get_running_loop().call_later(every, self._sweep)
 
     def _after_leaving(self, table: Table, now: float) -> None:
         if table.record.status == "finished" and not table.watchers:
@@ -316,7 +362,7 @@ class GameServer:
         self.names[conn.name] = conn
         self._lobby_changed()
         return [{"type": "welcome", "version": PROTOCOL_VERSION, "name": conn.name,
-                 "grace": self.grace,
+                 "grace": self.grace, "abandon_after": self.abandon_after,
                  "limits": {"message_bytes": MAX_MESSAGE_BYTES, "per_second": self.rate,
                             "burst": self.burst}},
                 self._lobby()]
@@ -349,6 +395,7 @@ class GameServer:
             start_position=board.position_text(),
             time_base=time_control["base"] if time_control else None,
             time_increment=time_control["increment"] if time_control else 0)
+        record.deserted_since = record.created     # until someone sits
         self._store(self.storage.create_table, record)
         table = Table(record, now)
         self.tables[table.id] = table
@@ -368,6 +415,7 @@ class GameServer:
     def _on_sit(self, conn, m, now):
         table = self._entered(conn, m)
         token = table.sit(conn, conn.name, m["color"])
+        table.note_presence(time.time())
         self._store(self.storage.save_table, table.record)
         table.watchers.add(conn)
         conn.in_lobby = False
@@ -378,6 +426,7 @@ class GameServer:
     def _on_stand(self, conn, m, now):
         table, color = self._seat(conn, m)
         table.stand(color)
+        table.note_presence(time.time())
         self._store(self.storage.save_table, table.record)
         self._send_table(table, table.state(now))
         self._lobby_changed()
@@ -390,6 +439,7 @@ class GameServer:
                     table.stand(color)
                     self._store(self.storage.save_table, table.record)
         table.drop(conn, now)
+        self._note_presence(table)
         self._after_leaving(table, now)
         conn.in_lobby = True
         self._lobby_changed()
@@ -401,6 +451,7 @@ class GameServer:
         if color is None:
             raise ProtocolError("bad_token", f"that is not a seat token of table {table.id}")
         table.take_seat(conn, color, now)
+        self._note_presence(table)
         table.watchers.add(conn)
         conn.in_lobby = False
         self._check_flag(table, now)
@@ -506,8 +557,8 @@ def tune_garbage_collector() -> None:
 
 
 async def run(host: str, port: int, db: str, grace: float = GRACE_SECONDS,
-              stats: str | None = None) -> int:
-    server = GameServer(SQLiteStorage(db), grace=grace)
+              stats: str | None = None, abandon_after: float = ABANDON_SECONDS) -> int:
+    server = GameServer(SQLiteStorage(db), grace=grace, abandon_after=abandon_after)
     try:
         bound = await server.start(host, port)
     except OSError as exc:

@@ -45,10 +45,20 @@ class TableRecord:
     reason: str = ""
     record_text: str = ""
     created: float = field(default_factory=time.time)
+    # Wall-clock time (time.time) since which no player has held a seat at this
+    # table; None while one does. Kept in the database so that the time counts
+    # across restarts: a table deserted long enough is closed as abandoned.
+    deserted_since: float | None = None
 
     @property
     def table_id(self) -> str:
         return f"T{self.id}"
+
+    @property
+    def abandoned(self) -> bool:
+        """Closed because nobody came back: over, with no winner, while deserted
+        (a draw is agreed or played by players who are there)."""
+        return self.status == "finished" and self.winner is None and self.deserted_since is not None
 
 
 class Storage(ABC):
@@ -60,7 +70,8 @@ class Storage(ABC):
 
     @abstractmethod
     def save_table(self, record: TableRecord) -> None:
-        """Store the table's seats, status, clocks and result (not its moves)."""
+        """Store the table's seats, status, clocks, result and since when it is
+        deserted (not its moves)."""
 
     @abstractmethod
     def add_move(self, record: TableRecord) -> None:
@@ -93,7 +104,8 @@ CREATE TABLE IF NOT EXISTS tables (
     winner TEXT,
     reason TEXT NOT NULL,
     record_text TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    deserted_since REAL
 );
 CREATE TABLE IF NOT EXISTS moves (
     table_id INTEGER NOT NULL REFERENCES tables(id),
@@ -105,7 +117,7 @@ CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
 """
 
 _COLUMNS = ("id, private, invite, start_position, time_base, time_increment, seats, status, "
-            "clocks, winner, reason, record_text, created")
+            "clocks, winner, reason, record_text, created, deserted_since")
 
 
 class SQLiteStorage(Storage):
@@ -119,6 +131,9 @@ class SQLiteStorage(Storage):
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "deserted_since" not in columns:        # a database from before abandonment
+            self._db.execute("ALTER TABLE tables ADD COLUMN deserted_since REAL")
         self._stop = threading.Event()
         self._checkpointer = None
         if path != ":memory:" and not path.startswith("file::memory:"):
@@ -143,14 +158,14 @@ class SQLiteStorage(Storage):
     def _state(self, r: TableRecord) -> tuple:
         seats = {c: {"name": s.name, "token_hash": s.token_hash} for c, s in r.seats.items()}
         return (json.dumps(seats), r.status, json.dumps(r.clocks), r.winner, r.reason,
-                r.record_text)
+                r.record_text, r.deserted_since)
 
     def create_table(self, record: TableRecord) -> int:
         with self._transaction():
             cur = self._db.execute(
                 "INSERT INTO tables (private, invite, start_position, time_base, time_increment,"
-                " seats, status, clocks, winner, reason, record_text, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " seats, status, clocks, winner, reason, record_text, deserted_since, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (int(record.private), record.invite, record.start_position, record.time_base,
                  record.time_increment, *self._state(record), record.created))
         record.id = cur.lastrowid
@@ -158,8 +173,8 @@ class SQLiteStorage(Storage):
 
     def _update(self, record: TableRecord) -> None:
         self._db.execute(
-            "UPDATE tables SET seats=?, status=?, clocks=?, winner=?, reason=?, record_text=?"
-            " WHERE id=?", (*self._state(record), record.id))
+            "UPDATE tables SET seats=?, status=?, clocks=?, winner=?, reason=?, record_text=?,"
+            " deserted_since=? WHERE id=?", (*self._state(record), record.id))
 
     def save_table(self, record: TableRecord) -> None:
         with self._transaction():
@@ -184,7 +199,7 @@ class SQLiteStorage(Storage):
     # --- reading ---------------------------------------------------------------
     def _record(self, row) -> TableRecord:
         (number, private, invite, start, base, increment, seats, status, clocks, winner,
-         reason, record_text, created) = row
+         reason, record_text, created, deserted_since) = row
         moves = [n for (n,) in self._db.execute(
             "SELECT notation FROM moves WHERE table_id=? ORDER BY ply", (number,))]
         return TableRecord(
@@ -192,7 +207,8 @@ class SQLiteStorage(Storage):
             time_base=base, time_increment=increment,
             seats={c: SeatRecord(**s) for c, s in json.loads(seats).items()},
             status=status, moves=moves, clocks=json.loads(clocks), winner=winner,
-            reason=reason, record_text=record_text, created=created)
+            reason=reason, record_text=record_text, created=created,
+            deserted_since=deserted_since)
 
     def open_tables(self) -> list[TableRecord]:
         rows = self._db.execute(

@@ -46,7 +46,8 @@ def game_record(record: TableRecord, game: CamelotBoard) -> GameRecord:
     if record.time_base is not None:
         tags["TimeControl"] = f"{record.time_base}+{record.time_increment}"
     made = camelot_record.from_game(game, **tags)
-    result = RESULTS[record.winner] if record.status == "finished" else "*"
+    over = record.status == "finished" and not record.abandoned
+    result = RESULTS[record.winner] if over else "*"        # abandoned: no result
     ended = [("Termination", record.reason)] if record.reason else []
     kept = tuple((k, result if k == "Result" else v) for k, v in made.tags if k != "Termination")
     return replace(made, tags=kept + tuple(ended), result=result)
@@ -125,6 +126,31 @@ class Table:
             self.seat_conn[color] = None
             self.absent_since[color] = now
         return dropped
+
+    def note_presence(self, wall: float) -> bool:
+        """Keep ``record.deserted_since`` (wall-clock) up to date after seats
+        changed hands: set when no connection holds a seat, cleared when one
+        does. True when it changed (the record is then to be stored)."""
+        if self.record.status == "finished":
+            return False
+        deserted = all(conn is None for conn in self.seat_conn.values())
+        if deserted == (self.record.deserted_since is not None):
+            return False
+        self.record.deserted_since = wall if deserted else None
+        return True
+
+    def deserted_for(self, wall: float) -> float | None:
+        """Seconds since no player held a seat (None: one does, or it is over)."""
+        since = self.record.deserted_since
+        return None if since is None or self.record.status == "finished" else wall - since
+
+    def abandon(self, now: float, after: str) -> None:
+        """Close the table: nobody held a seat for ``after`` ("24 h"). No winner
+        and no result: neither player stayed to claim, and neither lost."""
+        self._stop_clock(now)
+        reason = (f"Abandoned: both players were away for {after}"
+                  if self.record.status == "playing" else f"Closed: nobody played here for {after}")
+        self.finish(None, reason)
 
     def absent_for(self, color: str, now: float) -> float | None:
         return None if self.seat_conn[color] is not None else now - self.absent_since[color]
@@ -258,12 +284,19 @@ class Table:
                 "start_position": r.start_position, "seats": seats, "spectators": spectators,
                 "status": r.status, "moves": list(r.moves), "position": self.game.position_text(),
                 "turn": self.game.turn, "clocks": self.clocks(now), "draw_offer": self.draw_offer,
-                "winner": r.winner, "reason": r.reason}
+                "winner": r.winner, "reason": r.reason, "result": self.result()}
+
+    def result(self) -> str | None:
+        """1-0, 0-1, 1/2-1/2; ``*`` for a table closed as abandoned; None in play."""
+        r = self.record
+        if r.status != "finished":
+            return None
+        return "*" if r.abandoned else RESULTS[r.winner]
 
     def game_over(self) -> dict:
         r = self.record
         return {"type": "game_over", "table": self.id, "winner": r.winner, "reason": r.reason,
-                "result": RESULTS[r.winner], "moves": len(r.moves)}
+                "result": self.result(), "moves": len(r.moves)}
 
     def summary(self) -> dict:
         """A row of the lobby's table list."""

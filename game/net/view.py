@@ -39,6 +39,7 @@ class TableView:
     draw_offer: str | None = None
     winner: str | None = None
     reason: str = ""
+    no_result: bool = False           # closed as abandoned: neither a win nor a draw
     invite: str | None = None
     my_color: str | None = None
     token: str | None = None
@@ -115,6 +116,7 @@ class OnlineState:
                         "draw_offer", "winner", "reason", "invite"):
                 setattr(view, key, message[key])
             view.clocks, view.clocks_at = message["clocks"], now
+            view.no_result = message.get("result") == "*"
             if view.board is None or message["moves"] != view.moves:
                 view.moves = list(message["moves"])
                 view._rebuild()
@@ -145,6 +147,7 @@ class OnlineState:
                 view.clocks = {**view.clocks_now(now), "running": None}
                 view.clocks_at = now
             view.status, view.winner, view.reason = "finished", message["winner"], message["reason"]
+            view.no_result = message.get("result") == "*"
             view.draw_offer = None
         elif kind == "record":
             view.record_text = message["text"]

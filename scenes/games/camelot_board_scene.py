@@ -42,6 +42,7 @@ from ..work.service import Channel, work_service
 from ..core.anim import Timer
 from .camelot_board_descriptor import LEVELS
 from .camelot_computer import DEMO_LEVEL, ComputerTurns
+from .camelot_famous_demo import FamousDemo
 from .camelot_analysis import BoardAnalysis
 from .camelot_keeping import keep_finished_game
 from ..table.board_layers import COLORS, BoardLayers, Travel
@@ -59,7 +60,7 @@ STUCK_WORDS = {            # a refused piece: the engine's Refusal.code → the 
 }
 
 
-class CamelotBoardScene(BoardAnalysis, ComputerTurns, BoardLayers, GameScene):
+class CamelotBoardScene(FamousDemo, BoardAnalysis, ComputerTurns, BoardLayers, GameScene):
     engine = CamelotBoard
 
     def __init__(self, app, seed=None, demo=False, game=None, mode: str | None = None,
@@ -91,6 +92,10 @@ class CamelotBoardScene(BoardAnalysis, ComputerTurns, BoardLayers, GameScene):
         super().__init__(app, seed, demo, game)
 
     def new_engine(self, seed: int) -> CamelotBoard:
+        # the demo replays a famous game every other game (camelot_famous_demo)
+        if self.mode == "demo":
+            return self.new_demo_game()
+        self.famous = None
         return CamelotBoard()
 
     # --- modes and lifecycle -------------------------------------------------------
@@ -257,10 +262,12 @@ class CamelotBoardScene(BoardAnalysis, ComputerTurns, BoardLayers, GameScene):
         if self.mode == "computer":
             return f"You play {self.human.capitalize()} against the computer ({self.level})."
         if self.mode == "demo":
-            return "The computer plays both sides."
+            return self.famous.title if self.famous else "The computer plays both sides."
         return "Two players at one screen."
 
     def _side_name(self, color: str) -> str:
+        if self.mode == "demo" and self.famous is not None:
+            return self.famous.record.tag(color.capitalize()) or "?"
         if self.mode == "demo" or (self.mode == "computer" and color != self.human):
             level = DEMO_LEVEL if self.mode == "demo" else self.level
             return f"Computer ({level})"

@@ -77,14 +77,19 @@ class ComputerTurns:
             level = DEMO_LEVEL if self.demo else self.level
             self._ask("move", position, level)
             self._wait = 0.0
-        if self._ready is not None and not self.busy:
-            self._wait += dt
-            pause = AUTOPLAY_PAUSE / self.app.settings.speed_factor
-            if self._fresh_deal:
-                pause *= 2
-            if self._wait >= pause:
-                move, self._ready = self._ready, None
-                self._wait = 0.0
-                record = self.play(move, by_computer=True)
-                if record is None:
-                    self._task = None
+        if self._ready is not None and not self.busy and self._waited(dt, AUTOPLAY_PAUSE):
+            if self._play_ready() is None:
+                self._task = None
+
+    def _waited(self, dt: float, pause: float) -> bool:
+        """``pause`` seconds (at normal speed; twice that on a fresh game) have
+        passed since the last move: time for the next."""
+        self._wait += dt
+        pause /= self.app.settings.speed_factor
+        return self._wait >= (2 * pause if self._fresh_deal else pause)
+
+    def _play_ready(self):
+        """Play the move waiting in ``_ready`` as the computer's; its record or None."""
+        move, self._ready = self._ready, None
+        self._wait = 0.0
+        return self.play(move, by_computer=True)

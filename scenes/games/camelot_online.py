@@ -412,7 +412,7 @@ class CamelotOnlineScene(CamelotBoardScene):
         self.autoplay = False
         winner, reason = self.result or (self.game.winner, self.game.status_reason)
         if winner is None:
-            title, good = "Draw", False
+            title, good = ("No result" if self.info.no_result else "Draw"), False
         elif self.color is None:
             title, good = f"{winner.capitalize()} wins", True
         else:

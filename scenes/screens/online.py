@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 
 import pygame
 
@@ -34,6 +35,8 @@ NAME_LIMIT = 24
 TIME_CONTROLS = (("No clock", None), ("10 minutes + 5 s a move", {"base": 600, "increment": 5}),
                  ("5 minutes + 3 s a move", {"base": 300, "increment": 3}),
                  ("30 minutes, no increment", {"base": 1800, "increment": 0}))
+HOST_START_SECONDS = 10.0    # a server that does not listen by then is given up
+HOST_STARTING = "Starting the server…"
 LOOPBACK_ONLY = "ROUNDTABLE_NET_LOOPBACK"   # set (the monkey run): no other address is used
 
 
@@ -77,6 +80,7 @@ class OnlineScene(Scene):
         self.db = db
         self.retry_delays = retry_delays
         self.session: OnlineSession | None = None
+        self.starting: ServerThread | None = None    # "Host on this computer", still starting
         self.friend_address = ""
         self.joining: str | None = None             # the table whose state we wait for
         self.table_scene: CamelotOnlineScene | None = None
@@ -125,12 +129,19 @@ class OnlineScene(Scene):
             return
         for field in self.fields:
             field.deactivate()
+        if self.starting is not None:            # Connect pressed while a host was starting
+            self.starting.stop()
+            self.starting = None
         self.session = OnlineSession(url, name, retry_delays=self.retry_delays)
         self.session.start()
         self._build_focus()
 
     def host_here(self) -> None:
-        """Start the server on this computer and join it."""
+        """Start the server on this computer and join it. Binding takes 10-100 ms,
+        so the server starts on its own thread: the button says "Starting the
+        server…" and ``update()`` joins once it listens."""
+        if self.starting is not None:
+            return
         if not self.name_field.text.split():
             self.app.toast("Type a name first", 2.0)
             return
@@ -143,29 +154,55 @@ class OnlineScene(Scene):
                 self.app.toast(f"Cannot host here: no folder for the games ({exc.strerror})", 4.0)
                 return
             db = str(folder / "server.sqlite3")
-        host = None
-        for port in (self.port, 0):             # the usual port, or any free one
-            candidate = ServerThread(db, host=self.bind, port=port)
-            try:
-                candidate.start()
-            except (OSError, TimeoutError) as exc:
-                problem = str(exc)
-                continue
-            host = candidate
-            break
-        if host is None:
-            self.app.toast(f"Cannot host here: {problem}", 4.0)
+        self._ports = [self.port, 0] if self.port else [0]     # the usual port, or any free one
+        self._host_db = db
+        self._begin_host()
+        self._build_focus()
+
+    def _begin_host(self) -> None:
+        host = ServerThread(self._host_db, host=self.bind, port=self._ports.pop(0))
+        host.begin()
+        self.starting = host
+        self._starting_until = time.monotonic() + HOST_START_SECONDS
+
+    def _poll_host(self) -> None:
+        """The server being started: still starting, listening (join it), or
+        refused (the next port, or one line)."""
+        host = self.starting
+        try:
+            port = host.result()
+        except OSError as exc:
+            host.stop()
+            if self._ports:
+                self._begin_host()
+            else:
+                self._host_failed(exc.strerror or str(exc))
             return
+        if port is None:
+            if time.monotonic() > self._starting_until:
+                host.stop()
+                self._host_failed("the server did not start in time")
+            return
+        self.starting = None
         where = "127.0.0.1" if self.bind == "127.0.0.1" else lan_address()
-        self.friend_address = f"{where}:{host.port}"
-        self.connect(f"ws://127.0.0.1:{host.port}")
+        self.friend_address = f"{where}:{port}"
+        self.connect(f"ws://127.0.0.1:{port}")
         if self.session is None:
             host.stop()
             self.friend_address = ""
+            self._build_focus()
             return
         self.session.host = host                # stopped with the session
 
+    def _host_failed(self, problem: str) -> None:
+        self.starting = None
+        self._build_focus()
+        self.app.toast(f"Cannot host here: {problem}", 4.0)
+
     def disconnect(self) -> None:
+        if self.starting is not None:           # left while the server was starting
+            self.starting.stop()
+            self.starting = None
         if self.session is not None:
             self.session.close()
             self.session = None
@@ -245,6 +282,8 @@ class OnlineScene(Scene):
 
     # --- what arrives ------------------------------------------------------------------
     def update(self, dt: float) -> None:
+        if self.starting is not None:
+            self._poll_host()
         if self.session is None:
             return
         for message in self.session.poll():
@@ -279,7 +318,8 @@ class OnlineScene(Scene):
     def _build_focus(self) -> None:
         if self.state == "connect":
             buttons = [Button("", self.name_field.activate), Button("", self.address_field.activate),
-                       Button("Connect", self.connect), Button("Host on this computer", self.host_here),
+                       Button("Connect", self.connect),
+                       Button(HOST_STARTING if self.starting else "Host on this computer", self.host_here),
                        Button("Back", lambda: self.app.navigator.open_menu())]
             self.field_buttons = {0: self.name_field, 1: self.address_field}
         else:

@@ -3,7 +3,9 @@
 
 The replay draws with the board game's own pieces (``BoardLayers``): a move
 going forward travels its path square by square, captured pieces vanishing as
-they are jumped; going back puts the position back at once. Controls:
+they are jumped; a step back travels the same path in reverse, the captured
+pieces coming back as the mover passes over them again. A jump to a move
+(Home, End, the move list) is at once. Controls:
 
 - Right / Down / Enter, Ctrl+Y, gamepad D-pad right or left shoulder: next move;
 - Left / Up, U / Ctrl+Z, gamepad D-pad left or Y: the move before;
@@ -28,7 +30,7 @@ from game.errors import IllegalMoveError
 from ..core.actions import Action, InputEvent
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, Button, draw_text
 from ..table.board_analysis import AnalysisView, bar_item, line_words, score_words
-from ..table.board_layers import COLORS, BoardLayers, Travel
+from ..table.board_layers import COLORS, VANISH_TIME, BoardLayers, Travel
 from ..table.board_view import PATH_COMPUTER, PATH_HINT
 from ..table.game_scene import GameScene
 from ..work.analysis import Analyst
@@ -61,6 +63,8 @@ class ReplayScene(BoardLayers, GameScene):
         self.shown: dict = {}
         self.travel: Travel | None = None
         self.vanishing: list[list] = []
+        self.appearing: list[list] = []   # [piece, square, seconds]: captured pieces coming back
+        self._appeared = 0                # steps of a backward travel whose capture came back
         self.last_move = None
         self.selected = None
         self.focus_sq = 0
@@ -126,6 +130,7 @@ class ReplayScene(BoardLayers, GameScene):
     def show_state(self) -> None:
         self.travel = None
         self.vanishing.clear()
+        self.appearing = []
         self.shown = self.game.pieces()
         move = self.game.last_move
         self.last_move = None if move is None else (move.path, frozenset(move.captures))
@@ -136,12 +141,12 @@ class ReplayScene(BoardLayers, GameScene):
         self.analyst.ask(self.game.position_text())
 
     def finish_animations(self) -> None:
-        if self.travel is not None:
+        if self.travel is not None or self.appearing:
             self.show_state()
 
     @property
     def busy(self) -> bool:
-        return self.travel is not None
+        return self.travel is not None or bool(self.appearing)
 
     def redo(self) -> None:
         """The next move, travelling its path."""
@@ -164,12 +169,63 @@ class ReplayScene(BoardLayers, GameScene):
             self.finish_animations()
 
     def undo(self) -> None:
+        """The move before: the piece travels its path back to where it started,
+        and what it captured comes back as it passes over it again."""
         self.finish_animations()
+        move, after = self.game.last_move, self.game.pieces()
         if self.game.undo() is None:
             self.app.toast("That was the first move", 1.2)
             return
         self.over_shown = False
-        self.show_state()
+        before = self.game.pieces()
+        steps = [(step.target, step.source, None if step.captured is None
+                  else (step.captured, before[step.captured])) for step in reversed(move.steps)]
+        self.last_move = None
+        self.travel = Travel(after[move.path[-1]], steps, tuple(reversed(move.path)),
+                             frozenset(move.captures), PATH_COMPUTER, 0.0,
+                             self.app.settings.speed_factor)
+        self.travel.backward = True
+        self._appeared = 0
+        self._ask_analysis()
+        if self.travel.total <= 0:
+            self.finish_animations()
+
+    def update_travel(self, dt: float) -> None:
+        """As the board's (the mover lifted, carried step by step), and going
+        back, each captured piece fades in as the mover passes over its square;
+        one still fading when the move has arrived finishes fading."""
+        speed = self.app.settings.speed_factor
+        for coming in self.appearing:
+            coming[2] += dt * speed
+        travel, coming_back = self.travel, self.appearing
+        super().update_travel(dt)
+        if travel is not None and getattr(travel, "backward", False):
+            for _, _, took in travel.steps[self._appeared:travel.taken]:
+                if took is not None:
+                    coming_back.append([took[1], took[0], 0.0])
+            self._appeared = travel.taken
+            if self.travel is None:            # arrived: the position is whole, the fades go on
+                self.appearing = coming_back
+        for piece, square, t in self.appearing:
+            if t < VANISH_TIME:
+                self.shown.pop(square, None)  # drawn fading in, not at rest, until it is whole
+            else:
+                self.shown[square] = piece
+        self.appearing = [c for c in self.appearing if c[2] < VANISH_TIME]
+
+    def on_board(self) -> list:
+        """Captured pieces coming back count as on the board (the panel's "took")."""
+        return super().on_board() + [piece for piece, _, _ in self.appearing]
+
+    def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        rects = super().draw_animated(surface)
+        for piece, square, t in self.appearing:
+            k = min(1.0, t / VANISH_TIME)      # a vanishing piece's fade, played backwards
+            sprite = pygame.transform.smoothscale_by(
+                self.view.art.piece(piece.color, piece.kind), 1.35 - 0.35 * k)
+            sprite.set_alpha(int(255 * k))
+            rects.append(surface.blit(sprite, sprite.get_rect(center=self.view.square_centre(square))))
+        return rects
 
     def jump(self, ply: int) -> None:
         """To the position after ``ply`` moves, at once."""

@@ -1,4 +1,5 @@
-"""The kept board games, newest first (``scenes.store.records``): choose one to
+"""The famous games shipped with the app (``scenes.store.famous``), then the
+kept board games, newest first (``scenes.store.records``): choose one to
 replay it (:class:`~scenes.screens.replay.ReplayScene`); ``open_replay`` also
 opens any record file (``main.py --record FILE``, the game-over dialog)."""
 from __future__ import annotations
@@ -10,22 +11,29 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
-from ..core.ui import GOLD, INK_DIM, Button, draw_text, felt, ui_scale
+from game.errors import IllegalMoveError
+
+from ..core.ui import FONTS, GOLD, INK_DIM, Button, draw_text, felt, ui_scale
+from ..store.famous import list_famous
 from ..store.records import KeptRecord, list_records, records_dir
 from .replay import RESULT_WORDS, ReplayScene, read_record
 
 
 class ReplayListScene(Scene):
-    """The kept games, newest first: choose one to replay."""
+    """The famous games, then the kept games (newest first): choose one to replay."""
 
     ROWS = 9      # at most; fewer when the window is short
 
     def __init__(self, app) -> None:
         super().__init__(app)
+        self.famous, famous_problems = list_famous()
         self.kept, problems = list_records()
-        for line in problems[:3]:
+        for line in (famous_problems + problems)[:3]:
             self.app.report(line)
-        self.rows = [Button(self._label(k), self._opener(k)) for k in self.kept]
+        self.rows = [Button(self._famous_label(f), self._opener(f.record, f.short))
+                     for f in self.famous]
+        self.rows += [Button(self._label(k), self._opener(k.record, k.when)) for k in self.kept]
+        self.labels = [b.label for b in self.rows]     # whole; a row shows what fits
         self.back_button = Button("Back", self.back)
         self.focus = FocusButtons(self.rows + [self.back_button])
         self.first = 0
@@ -36,8 +44,23 @@ class ReplayListScene(Scene):
         return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " \
                f"{RESULT_WORDS.get(record.result, record.result)}, {len(record.moves)} moves"
 
-    def _opener(self, kept):
-        return lambda: self.app.scenes.push(ReplayScene(self.app, kept.record, kept.when))
+    @staticmethod
+    def _famous_label(famous) -> str:
+        record = famous.record
+        # the event last: a long one is what the row cuts
+        extent = "Opening" if famous.is_opening else RESULT_WORDS.get(record.result, record.result)
+        return f"{famous.date}   {famous.players}   {extent}, {len(record.moves)} moves   " \
+               f"{famous.event}"
+
+    def _opener(self, record, name: str):
+        def run():
+            try:
+                scene = ReplayScene(self.app, record, name)
+            except IllegalMoveError as exc:    # a file changed by hand: one line, nothing opened
+                self.app.toast(f"{name}: {exc}")
+                return
+            self.app.scenes.push(scene)
+        return run
 
     def back(self) -> None:
         self.app.scenes.pop() if len(self.app.scenes.scenes) > 1 else self.app.navigator.open_menu()
@@ -63,10 +86,12 @@ class ReplayListScene(Scene):
                 self.first = focus
             elif focus >= self.first + self.ROWS:
                 self.first = focus - self.ROWS + 1
+        font = FONTS.font(int(height * 0.5), bold=True)
         for i, b in enumerate(self.rows):
             shown = self.first <= i < self.first + self.ROWS
             b.rect = pygame.Rect(w // 2 - width // 2, top + (i - self.first) * (height + gap),
                                  width, height) if shown else pygame.Rect(-10, -10, 0, 0)
+            b.label = _fitted(self.labels[i], font, width - height)
 
     def handle(self, event: InputEvent) -> None:
         if event.action == Action.BACK:
@@ -89,15 +114,38 @@ class ReplayListScene(Scene):
             draw_text(surface, "No games kept yet: every board game you finish is kept here.",
                       26 * s, (w // 2, int(220 * s)), INK_DIM, anchor="center")
         else:
-            more = f"{len(self.rows)} games, newest first" + \
-                   (" · wheel or arrows for more" if len(self.rows) > self.ROWS else "")
-            draw_text(surface, more, 22 * s, (w // 2, int(118 * s)), INK_DIM, anchor="center")
+            draw_text(surface, self._summary(), 22 * s, (w // 2, int(118 * s)), INK_DIM,
+                      anchor="center")
         for i, b in enumerate(self.rows):
             if self.first <= i < self.first + self.ROWS:
                 b.hot = i == self.focus.focus
                 b.draw(surface, s)
+                if i < len(self.famous):      # a famous game: a gold mark on its left
+                    mark = pygame.Rect(b.rect.x, b.rect.y, max(3, int(8 * s)), b.rect.h)
+                    pygame.draw.rect(surface, GOLD, mark.inflate(0, -int(12 * s)),
+                                     border_radius=max(1, int(3 * s)))
         self.back_button.hot = self.focus.focus == len(self.rows)
         self.back_button.draw(surface, s)
+
+
+    def _summary(self) -> str:
+        parts = []
+        if self.famous:
+            parts.append(f"{len(self.famous)} famous game{'s' if len(self.famous) > 1 else ''}"
+                         " (gold)")
+        if self.kept:
+            parts.append(f"{len(self.kept)} of yours, newest first")
+        more = " · wheel or arrows for more" if len(self.rows) > self.ROWS else ""
+        return ", then ".join(parts) + more
+
+
+def _fitted(text: str, font, width: int) -> str:
+    """``text``, cut with an ellipsis to fit ``width`` pixels in ``font``."""
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def open_replay(app, path=None) -> None:

@@ -17,12 +17,11 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 import tempfile
 import time
 from pathlib import Path
 
-from game.parsing import MAX_SEED, parse_int
+from game.parsing import MAX_SEED, FileReadError, parse_int, read_small_bytes
 
 MAX_DEPTH = 32          # our files nest 5 deep; the C decoder would go to ~1,000
 MAX_INT_DIGITS = 30     # JSON integers longer than this are nobody's count or deal
@@ -99,35 +98,16 @@ def check_depth(data, limit: int = MAX_DEPTH) -> None:
 
 
 def read_bytes(path: Path, max_bytes: int) -> bytes | None:
-    """The file's bytes (None when there is no file). Only a regular file is
-    read, and at most ``max_bytes`` of it."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    """The file's bytes (None when there is no file), through the engine's one
+    bounded reader: only a regular file, at most ``max_bytes`` of it."""
     try:
-        fd = os.open(path, flags)     # O_NONBLOCK: opening a FIFO must not wait for a writer
+        return read_small_bytes(path, max_bytes, DamagedFileError)
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except FileReadError as exc:
+        raise UnreachableFileError(f"could not be read ({exc.strerror or exc})") from None
     except OSError as exc:
         raise UnreachableFileError(f"could not be opened ({exc.strerror or exc})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise DamagedFileError("not a regular file")
-        if info.st_size > max_bytes:
-            raise DamagedFileError(f"larger than {max_bytes:,} bytes")
-        chunks, size = [], 0
-        while size <= max_bytes:      # st_size can lie (/proc, a file still growing)
-            chunk = os.read(fd, min(1 << 16, max_bytes + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > max_bytes:
-            raise DamagedFileError(f"larger than {max_bytes:,} bytes")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise UnreachableFileError(f"could not be read ({exc.strerror or exc})") from None
-    finally:
-        os.close(fd)
 
 
 def parse_json(raw: bytes):

@@ -4,7 +4,9 @@
 engine: game.to_json(), extra, assisted}`` (``extra`` holds the options the game was
 started with, e.g. the board game's players: ``scene.saved_options()``).
 Written atomically; a damaged save or one from a newer version is moved aside,
-never overwritten, and the player is told in one line. This layer knows the
+never overwritten, and the player is told in one line. A save that is there but
+cannot be opened or read (permissions, a read error) is left as it is at the
+start; a game saved later sets it aside first, and a new deal never deletes it. This layer knows the
 engine, not the scenes: whoever loads a save passes the check of its options
 (``scenes.games.check_saved``), and builds the scene from it.
 """
@@ -17,7 +19,8 @@ from game import GAME_IDS, game_class
 from game.errors import RoundTableError
 from game.parsing import MAX_SEED
 
-from .files import (DamagedFileError, load_versioned, moved_aside_message, one_line, shown,
+from .files import (LEFT_AS_IT_IS, DamagedFileError, UnreachableFileError, load_versioned,
+                    move_aside, moved_aside_message, one_line, read_bytes, shown,
                     write_json_atomic)
 from .schema import MAX_SECONDS, choice, flag, mapping, number, sequence, whole
 from .settings import data_dir
@@ -48,10 +51,31 @@ def save_game(scene) -> str | None:
             "seconds": round(min(getattr(scene, "play_seconds", 0.0), MAX_SECONDS), 1),
             "engine": scene.game.to_json(), "extra": extra,
             "assisted": bool(getattr(scene, "assisted", False))}   # help used: never a clean win
+    path = save_path()
+    problem = _unreadable(path)
+    note = None
+    if problem is not None:           # someone's save we could not read: keep it, under a new name
+        try:
+            note = f"Saved game {problem}; kept as {move_aside(path).name}, this game saved."
+        except OSError:
+            return f"Could not save the game: save.json {problem}; {LEFT_AS_IT_IS}"
     try:
-        write_json_atomic(save_path(), data)
+        write_json_atomic(path, data)
     except (OSError, ValueError) as exc:
         return f"Could not save the game: {getattr(exc, 'strerror', None) or exc}"
+    return note
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why the file at ``path`` cannot be opened or read ("could not be
+    opened (Permission denied)"), or None: there is none, or it reads (a
+    damaged one was set aside when it was loaded)."""
+    try:
+        read_bytes(path, SAVE_MAX_BYTES)
+    except UnreachableFileError as exc:
+        return str(exc)
+    except DamagedFileError:
+        return None
     return None
 
 
@@ -103,6 +127,10 @@ def load_save(path: Path | None = None,
 
 
 def clear_save() -> None:
+    """The game the save held is over or replaced. A save that cannot be read
+    is not that game's: it stays, as the start of the app said it would."""
+    if _unreadable(save_path()) is not None:
+        return
     try:
         save_path().unlink()
     except FileNotFoundError:

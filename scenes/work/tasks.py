@@ -12,8 +12,7 @@ task               args                                 answer
 ``computer-move``  game (to_json), seed                 move: the engine's notation or None
 ``solve``          game (to_json), max_states,          the ``SolveResult.to_json`` data
                    max_seconds
-``dead-end``       game (to_json, one with a dead-end   the engine's dead-end verdict
-                   search: Hamilton)
+``dead-end``       game (Hamilton's to_json), limit     ``game.hamilton.dead_end_verdict``
 ``camelot-analyse`` position, seconds, depth            move, white_score, depth, static, pv
 =================  ===================================  ================================
 
@@ -71,12 +70,12 @@ def solve(args: dict, stop) -> dict:
 
 
 def dead_end(args: dict, stop) -> dict:
-    """A patience's dead-end search (Hamilton's, once the stock is empty: up to
-    about a second), run on a copy: the verdict for ``game.apply_dead_end_verdict``."""
-    game = _game(args["game"])
-    position = game.position_key()
-    lost = game.check_dead_end()
-    return {"position": position, "dead_end": lost, "reason": game.status_reason if lost else ""}
+    """Hamilton's dead-end search (once the stock is empty: up to about a
+    second): the engine's verdict for ``game.apply_dead_end_verdict``, null
+    when the search gave up after ``limit`` positions (the engine's default)."""
+    # start-up: the search loads in the worker processes, not in the app's
+    from game.hamilton import SEARCH_LIMIT, dead_end_verdict
+    return dead_end_verdict(args["game"], args.get("limit", SEARCH_LIMIT))
 
 
 # The engine's view of a board position (replay, hint, evaluation bar).

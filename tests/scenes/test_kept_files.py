@@ -12,14 +12,17 @@ import pytest
 from game import game_class
 from scenes.core.app import App, AppOptions
 from scenes.core.overlays import DialogScene
-from scenes.screens.navigation import open_menu
-from scenes.store.files import MAX_DEPTH, clean_stale_temps, read_json, write_json_atomic
+from scenes.screens.navigation import open_game, open_menu
+from game.errors import BadNumberError
+from game.parsing import FileReadError, read_small_bytes, read_small_text
+from scenes.store.files import (MAX_DEPTH, DamagedFileError, UnreachableFileError, clean_stale_temps,
+                                read_bytes, read_json, write_json_atomic)
 from scenes.store.saves import SAVE_MAX_BYTES, load_save, save_path
 from scenes.store.schema import MAX_COUNT, MAX_SECONDS
 from scenes.store.settings import SETTINGS_MAX_BYTES, Settings, config_dir, data_dir, load_settings
 from scenes.store.stats import STATS_MAX_BYTES, GameStats, load_stats
 
-from .harness import step
+from .harness import make_app, step
 
 
 def good_settings() -> dict:
@@ -129,7 +132,7 @@ def test_a_file_over_its_size_limit_is_set_aside_unread(kind):
     raw = b'{"version": 1, "x": "' + b"a" * LIMIT[kind] + b'"}'
     path.write_bytes(raw)
     app = start_app()
-    assert lines(app) == [f"{WHAT[kind]} was unreadable (larger than {LIMIT[kind]:,} bytes); "
+    assert lines(app) == [f"{WHAT[kind]} was unreadable (bigger than {LIMIT[kind]:,} bytes); "
                           f"{'using defaults, ' if kind == 'settings' else ''}"
                           f"kept as {next(path.parent.glob(path.name + '.bad-*')).name}."]
     assert_others_loaded(app, but=kind)
@@ -390,18 +393,23 @@ def test_a_folder_that_cannot_be_written_keeps_the_files_as_they_are(monkeypatch
     assert {name: path().read_bytes() for name, path in PATHS.items()} == before
 
 
-def test_a_settings_file_that_cannot_be_opened_is_left_and_never_overwritten(monkeypatch):
+def _refuse_to_open(monkeypatch, path, error=PermissionError(13, "Permission denied")):
+    """``path`` is there but cannot be opened (as root, chmod does not stop us)."""
     import scenes.store.files as files
-    write_all_good()
-    path = PATHS["settings"]()
     real_open = os.open
 
     def refusing_open(name, *args, **kwargs):
         if os.fspath(name) == os.fspath(path):
-            raise PermissionError(13, "Permission denied")
+            raise error
         return real_open(name, *args, **kwargs)
 
     monkeypatch.setattr(files.os, "open", refusing_open)
+
+
+def test_a_settings_file_that_cannot_be_opened_is_left_and_never_overwritten(monkeypatch):
+    write_all_good()
+    path = PATHS["settings"]()
+    _refuse_to_open(monkeypatch, path)
     app = start_app()
     monkeypatch.undo()
     assert lines(app)[0] == ("Settings file could not be opened (Permission denied); "
@@ -410,6 +418,90 @@ def test_a_settings_file_that_cannot_be_opened_is_left_and_never_overwritten(mon
     app.settings.volume = 0.1
     app.save_settings()
     assert json.loads(path.read_text()) == good_settings()
+
+
+def _clock_moves(scene, n):
+    for _ in range(n):
+        scene.play(scene.game.computer_move(scene.rng))
+        step(scene.app, 40)
+
+
+def test_a_save_that_cannot_be_opened_survives_a_new_deal_and_quitting_mid_game(monkeypatch):
+    """Situation: save.json is there, its folder is writable, but the file cannot be
+    opened. Action: launch, play a new deal (which clears a stale save), quit mid-game.
+    Expected: the unreadable save is never deleted or overwritten: it is set aside
+    under a new name with its bytes, and the game in progress is saved in its place."""
+    write_all_good()
+    path = save_path()
+    raw = path.read_bytes()
+    _refuse_to_open(monkeypatch, path)
+    app = start_app()
+    assert lines(app)[0] == "Saved game could not be opened (Permission denied); left as it is."
+    open_game(app, "clock", seed=9)
+    scene = app.scenes.top
+    step(app, 40)
+    _clock_moves(scene, 2)
+    scene.new_deal(11)                       # a new game: an old save of ours would be stale
+    assert path.read_bytes() == raw and not list(path.parent.glob("save.json.bad-*"))
+    _clock_moves(scene, 2)
+    app.quit()
+    kept, = path.parent.glob("save.json.bad-*")
+    assert kept.read_bytes() == raw
+    monkeypatch.undo()                       # (the home folder's variable too: keep the path)
+    data, message = load_save(path)
+    assert message is None and data["seed"] == 11 and len(data["engine"]["moves"]) == 2
+
+
+def test_a_save_that_cannot_be_opened_or_set_aside_is_left_and_the_game_not_written(monkeypatch):
+    """Situation: an unopenable save.json that cannot be renamed either. Action: save a
+    game over it. Expected: one line saying so, and the file is untouched."""
+    import scenes.store.saves as saves
+    write_all_good()
+    path = save_path()
+    raw = path.read_bytes()
+    _refuse_to_open(monkeypatch, path, OSError(5, "Input/output error"))
+
+    def refuse_move(_path):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(saves, "move_aside", refuse_move)
+    app = make_app()
+    open_game(app, "clock", seed=9)
+    scene = app.scenes.top
+    step(app, 40)
+    _clock_moves(scene, 2)
+    assert saves.save_game(scene) == ("Could not save the game: save.json could not be opened "
+                                      "(Input/output error); left as it is.")
+    monkeypatch.undo()
+    assert path.read_bytes() == raw and not list(path.parent.glob("save.json.bad-*"))
+
+
+def test_the_engine_and_the_app_read_small_files_through_one_bounded_reader(tmp_path, monkeypatch):
+    """Situation: a FIFO, a folder, a file one byte over the limit, and a file whose
+    read fails. Action: read each with the engine's reader and the app's kept-file
+    reader. Expected: the same refusal in the same words from both (one
+    implementation), and a failed read is told apart from a failed open."""
+    fifo, big, fine = tmp_path / "fifo", tmp_path / "big.txt", tmp_path / "fine.txt"
+    os.mkfifo(fifo)
+    big.write_bytes(b"1" * 1001)
+    fine.write_bytes(b"7 " * 40_000)                      # more than one 64 KiB chunk
+    for path, reason in [(fifo, "not a regular file"), (tmp_path, "not a regular file"),
+                         (big, "bigger than 1,000 bytes")]:
+        with pytest.raises(BadNumberError) as engine:
+            read_small_text(path, 1000)
+        with pytest.raises(DamagedFileError) as app:
+            read_bytes(path, 1000)
+        assert str(engine.value) == f"{path} is {reason}" and str(app.value) == reason
+    assert read_small_bytes(fine, 80_000) == read_bytes(fine, 80_000) == b"7 " * 40_000
+
+    def failing_read(fd, n):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "read", failing_read)
+    with pytest.raises(FileReadError):
+        read_small_text(fine, 80_000)
+    with pytest.raises(UnreachableFileError, match=r"^could not be read \(Input/output error\)$"):
+        read_bytes(fine, 80_000)
 
 
 def test_stale_temp_files_are_cleaned_at_start_and_young_or_foreign_ones_kept():

@@ -114,10 +114,10 @@ def mischief(app, rng: random.Random, top) -> None:
 
 
 def hosted(app, online: OnlineScene, rng: random.Random) -> Opponent:
-    """Alice hosts (127.0.0.1, any free port); Bob connects."""
+    """Alice hosts (127.0.0.1, any free port; it starts while frames go on); Bob connects."""
     online.host_here()
     deadline = time.monotonic() + 5
-    while not online.session.online:
+    while online.session is None or not online.session.online:
         assert time.monotonic() < deadline, "the hosted server never answered"
         step(app)
         time.sleep(0.005)

@@ -7,7 +7,10 @@ client (game.net's NetBridge over game.net.client). Every wait is bounded by
 wall-clock seconds, and the frames keep coming while the app waits: the network
 never blocks the frame loop.
 """
+import asyncio
+import threading
 import time
+from pathlib import Path
 
 import pygame
 import pytest
@@ -15,6 +18,7 @@ import pytest
 from game.camelot_moves import parse_square
 from game.net.bridge import NetBridge
 from game.net.host import ServerThread
+from game.net.server import GameServer
 from scenes.games.camelot_online import CamelotOnlineScene, clock_text
 from scenes.screens.navigation import open_game
 from scenes.screens.online import OnlineScene, parse_invite
@@ -25,6 +29,7 @@ from tests.net.test_bridge import of, wait_for
 from .harness import click, key, make_app, pad, post, settle, step
 
 WAIT = 5.0
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def until(app, condition, what: str, seconds: float = WAIT) -> None:
@@ -422,3 +427,115 @@ def test_host_on_this_computer_then_a_friend_joins(monkeypatch, tmp_path):
         wait_for(friend, of("link", state="offline"))
     finally:
         friend.close()
+
+
+def test_a_spectator_sees_a_game_both_players_left_closed_with_no_result(tmp_path):
+    """Situation: Alice (the app) watches Bob and Carol's started game on a server that
+    closes deserted tables after 1 s. Action: both players leave. Expected: the app
+    shows the end as "No result" with the server's reason, not as a draw."""
+    host = ServerThread(str(tmp_path / "abandon.sqlite3"), abandon_after=1.0)
+    host.start()
+    links = []
+    try:
+        served = (None, [host], links)
+        bob, carol = scripted(served, "Bob"), scripted(served, "Carol")
+        bob.send({"type": "create_table", "private": False, "time": None})
+        table_id = wait_for(bob, of("table_created"))["table"]
+        tokens = {}
+        for link, color in ((bob, "white"), (carol, "black")):
+            link.send({"type": "sit", "table": table_id, "color": color})
+            tokens[color] = wait_for(link, of("seated"))["token"]
+        bob.send({"type": "start", "table": table_id, "token": tokens["white"]})
+        wait_for(bob, of("table", status="playing"))
+        app, online = lobby_as(served, "Alice")
+        until(app, lambda: online.session.tables, "the table in the lobby")
+        click(app, online.focus.buttons[0].rect.center)
+        click(app, button(app.scenes.top, "Watch").rect.center)
+        until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")
+        scene = app.scenes.top
+        for link in (bob, carol):
+            link.send({"type": "leave", "table": table_id})
+        until(app, lambda: scene.over_shown, "the end", seconds=10)
+        assert app.scenes.top.title == "No result"
+        assert "Abandoned: both players were away for 1 s." in app.scenes.top.lines
+        online.session.close()
+    finally:
+        for link in links:
+            link.close()
+        host.stop()
+
+
+class _HeldServer(GameServer):
+    """A server whose start waits for ``gate`` (the bind made slow on purpose)."""
+    gate = threading.Event()
+
+    async def start(self, host="127.0.0.1", port=0):
+        for _ in range(1000):                        # at most 10 s
+            if self.gate.is_set():
+                break
+            await asyncio.sleep(0.01)
+        return await super().start(host, port)
+
+
+def test_host_on_this_computer_starts_off_the_frame_loop_and_says_starting(monkeypatch, tmp_path):
+    """Situation: the connect screen; the server takes its time to listen. Action: press
+    "Host on this computer", draw frames, press it again, then let the server listen.
+    Expected: the press returns at once and the button says "Starting the server…"
+    while frames go on (one server, not two); once it listens the app joins it; going
+    back while a server is starting stops it."""
+    import game.net.host as host_module
+    from scenes.screens.online import HOST_STARTING
+    monkeypatch.setenv("ROUNDTABLE_NET_LOOPBACK", "1")
+    monkeypatch.setattr(host_module, "GameServer", _HeldServer)
+    _HeldServer.gate.clear()
+    app = make_app()
+    online = OnlineScene(app, name="Alice", db=str(tmp_path / "hosted.sqlite3"))
+    app.scenes.reset(online)
+    step(app)
+    click(app, button(online, "Host on this computer").rect.center)
+    starting = online.starting
+    assert starting is not None and online.session is None
+    step(app, 10)                                    # frames go on while it starts
+    assert online.starting is starting and button(online, HOST_STARTING)
+    click(app, button(online, HOST_STARTING).rect.center)
+    assert online.starting is starting               # pressed again: still the one server
+    _HeldServer.gate.set()
+    until(app, lambda: online.session is not None and online.session.online, "the hosted server")
+    assert online.starting is None and online.friend_address.endswith(f":{starting.port}")
+    assert online.session.host is starting
+    click(app, button(online, "Disconnect").rect.center)
+    assert starting._thread is None                  # stopped and joined
+
+    # Back to the menu while a second server is still starting: it is stopped too.
+    _HeldServer.gate.clear()
+    click(app, button(online, "Host on this computer").rect.center)
+    second = online.starting
+    threading.Timer(0.2, _HeldServer.gate.set).start()
+    click(app, button(online, "Back").rect.center)
+    assert second._thread is None and online.starting is None
+
+
+def test_quitting_while_hosting_stops_the_server_and_closes_its_database(tmp_path):
+    """Situation: a program hosting a server (as the app does) with a table stored.
+    Action: it exits without stopping the server. Expected: the exit handler stops it:
+    the database is closed cleanly (no write-ahead log left) and holds the table."""
+    import sqlite3
+    import subprocess
+    import sys
+    db = tmp_path / "hosted.sqlite3"
+    script = (
+        "import asyncio, sys\n"
+        "from game.net.host import ServerThread\n"
+        "from game.net.client import Client\n"
+        "host = ServerThread(sys.argv[1]); host.start()\n"
+        "async def table():\n"
+        "    alice = await Client.connect(host.url, 'Alice')\n"
+        "    await alice.create_table()\n"
+        "    await alice.close()\n"
+        "asyncio.run(table())\n")
+    done = subprocess.run([sys.executable, "-c", script, str(db)], cwd=ROOT, timeout=60,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "hosted.sqlite3-wal").exists()
+    with sqlite3.connect(db) as check:
+        assert check.execute("SELECT COUNT(*) FROM tables").fetchone() == (1,)

@@ -202,11 +202,13 @@ def test_replay_steps_forward_with_the_path_and_back(tmp_path):
     key(app, pygame.K_RIGHT)
     settle(app, scene)
     key(app, pygame.K_LEFT)
+    settle(app, scene)                            # back travels too (see below)
     _at(scene, 1)
     pad(app, pygame.CONTROLLER_BUTTON_DPAD_RIGHT)
     settle(app, scene)
     _at(scene, 2)
     pad(app, pygame.CONTROLLER_BUTTON_Y)          # the gamepad's undo: one back
+    settle(app, scene)
     _at(scene, 1)
     # a capture: the jumped piece goes as the mover passes
     scene.jump(3)
@@ -216,6 +218,48 @@ def test_replay_steps_forward_with_the_path_and_back(tmp_path):
     settle(app, scene)
     _at(scene, 4)
     assert len(scene.shown) == len(scene.record.to_game(3).pieces()) - 2
+
+
+def test_a_step_back_travels_the_path_in_reverse_and_the_captured_come_back(tmp_path):
+    """Situation: the replay after move 4, a double capture (the position after move 3
+    had two more pieces). Action: step back one move. Expected: not at once — the mover
+    is lifted from where the move ended and travels the same squares in reverse; each
+    captured piece comes back (fading in, then at rest) only once the mover has passed
+    over it again; at the end the position after move 3, and the move before lit."""
+    app, scene = _open(tmp_path)
+    scene.jump(4)
+    step(app, 2)
+    move = scene.game.last_move
+    after, before = scene.game.pieces(), scene.record.to_game(3).pieces()
+    captured = sorted(move.captures)
+    key(app, pygame.K_LEFT)
+    assert scene.ply == 3 and scene.busy
+    travel = scene.travel
+    assert travel.path == tuple(reversed(move.path)) and travel.piece == after[move.path[-1]]
+    lifted = {sq: piece for sq, piece in after.items() if sq != move.path[-1]}
+    assert scene.shown == lifted                  # the mover is in the air; nobody is back yet
+    seen_back = []
+    for _ in range(600):
+        if not scene.busy:
+            break
+        step(app)
+        if scene.travel is not None and scene.travel.moving:
+            assert move.path[-1] not in scene.shown or move.path[-1] == move.path[0]
+        back = [sq for sq in captured if sq in scene.shown
+                or any(c[1] == sq for c in scene.appearing)]
+        if back != (seen_back[-1] if seen_back else []):
+            seen_back.append(back)
+    assert not scene.busy
+    # one by one, the last captured first (the mover goes back over it first)
+    order = [step.captured for step in reversed(move.steps) if step.captured is not None]
+    assert seen_back == [sorted(order[:n]) for n in range(1, len(order) + 1)]
+    _at(scene, 3)
+    assert scene.shown == before
+    assert scene.last_move[0] == scene.record.to_game(3).last_move.path
+    # a jump stays at once
+    scene.jump(1)
+    assert not scene.busy
+    _at(scene, 1)
 
 
 def test_replay_jumps_by_home_end_buttons_and_a_click_in_the_move_list(tmp_path):
