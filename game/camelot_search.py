@@ -460,7 +460,7 @@ class Search:
                     # one ply less than inside the tree), then in full if they rise.
                     reduce = 0
                     if not key[2] and depth >= 3 and not pos.must_capture():
-                        reduce = max(REDUCTION[depth][min(index, 63)] - 1, 0)
+                        reduce = max(REDUCTION[min(depth, 63)][min(index, 63)] - 1, 0)
                     bar = alpha - bonus
                     score = -self.negamax(depth - 1 - reduce, -bar - 1, -bar, 1)
                     if score > bar and reduce:
