@@ -7,7 +7,8 @@ advancement, no quiescence), both colours, and the engine's depth and speed.
     python bench/camelot_match.py --depths [--seconds 1]
 
 Each pairing plays ``--games`` games: half the seeded two-ply openings with the
-engine as White, the same openings with it as Black. A game that reaches the
+engine as White, the same openings with it as Black. The engine keeps its search
+table from one of its moves to the next, as the ``engine`` command does. A game that reaches the
 ply cap counts as not won. Prints one table row per pairing (wins, draws,
 losses, win rate with its 95 % interval), the engine's mean depth and nodes/s in
 those games, and its longest answer as a share of its time limit. ``--depths``

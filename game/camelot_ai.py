@@ -31,8 +31,12 @@ from .camelot_position import Position
 from .camelot_search import MATE, WIN_THRESHOLD, Search
 from .camelot_eval import pst_total, race_score
 
-KEPT_TABLE_LIMIT = 400_000  # entries (about 80 MB) a table kept between moves may hold
+# Entries (about 30 MB) a table kept between moves may hold; beyond, it is
+# emptied before the next search (emptying 400k entries took 70 ms and more
+# under load, counted in that move's time).
+KEPT_TABLE_LIMIT = 150_000
 DEADLINE_SHARE = 0.95   # of the time limit; the rest covers building the answer
+RESERVE = 0.03          # seconds more kept back (at most a tenth of the limit): load
 
 
 @dataclass(frozen=True)
@@ -163,7 +167,8 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
     if len(keys) == 1:
         return finish(keys[0], 0, 0, 0, (keys[0],))
     noise = {k: rng.randint(-lv.noise, lv.noise) for k in keys} if lv.noise else {}
-    deadline = None if seconds is None else started + seconds * DEADLINE_SHARE
+    deadline = None if seconds is None else (
+        started + seconds * DEADLINE_SHARE - min(RESERVE, seconds * 0.1))
     if table is not None and len(table) > KEPT_TABLE_LIMIT:
         table.clear()   # a kept table grows by a search's worth a move: bounded memory
     search = Search(pos, deadline, stop_event, table)
