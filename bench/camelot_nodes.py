@@ -41,7 +41,11 @@ def load_baseline(tree: str) -> dict:
     module = importlib.util.module_from_spec(spec)
     sys.modules["baseline_game"] = module
     spec.loader.exec_module(module)
-    return engine("baseline_game")
+    loaded = engine("baseline_game")
+    for mod in loaded.values():  # an absolute "game." import would mix the two trees
+        if not Path(mod.__file__).resolve().is_relative_to(init.parent):
+            raise SystemExit(f"{mod.__name__} was loaded from {mod.__file__}, not from {tree}")
+    return loaded
 
 
 def time_perft(eng: dict, depth: int) -> tuple[int, float]:

@@ -14,14 +14,15 @@ on the colour bitboards and per-square tables:
   those the fill reaches); only jump chains, which remove pieces as they go,
   are walked square by square.
 
-The keys and their order (the search's tie-break) are those of the path
-generator in :mod:`game.camelot_moves`: piece by piece in square order, a
-piece's plain moves (in direction order), then its jumps or charges, then the
-ends of its canters in square order.
+The keys are those of the path generator in :mod:`game.camelot_moves` (the
+tests compare them). Their order is the search's tie-break and has not changed
+since the search was tuned: piece by piece in square order, a piece's plain
+moves (in direction order), then its jumps or charges, then the ends of its
+canters in square order.
 """
 from __future__ import annotations
 
-from .camelot_moves import (
+from .camelot_geometry import (
     ADJACENT, BIT, CASTLES, KNIGHT, LEAPS, NO_CAPTURES, ON_BOARD, SQUARE_AT_BIT as SQUARE_AT,
     bit_squares, canter_fill, leap_sources)
 
@@ -120,7 +121,7 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
         # overrides compulsory capture elsewhere); if it can jump out it must.
         for sq in CASTLES[side]:
             if BIT[sq] & mine:
-                _piece_keys(board, sign, sq, bool(BIT[sq] & jump_from), castle_left,
+                _piece_keys(board, sign, sq, bool(BIT[sq] & jump_from),
                             mine, theirs, jump_from, land, side, out)
         if out:
             return out
@@ -185,16 +186,12 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
     return out
 
 
-def _piece_keys(board: list[int], sign: int, sq: int, compulsory: bool, castle_left: int,
+def _piece_keys(board: list[int], sign: int, sq: int, compulsory: bool,
                 mine: int, theirs: int, jump_from: int, land: int, side: int,
                 out: dict) -> None:
-    """One piece's moves, in full (the castle-leaving case)."""
+    """The moves of a piece in its own castle, which must leave it (by a jump
+    when ``compulsory``)."""
     enemy_castle = CASTLES[1 - side]
-    if sq in enemy_castle:
-        other = enemy_castle[0] if sq == enemy_castle[1] else enemy_castle[1]
-        if not compulsory and castle_left > 0 and board[other] == 0:
-            out[(sq, other, NO_CAPTURES)] = None
-        return
     code = board[sq]
     knight = code * sign == KNIGHT
     board[sq] = 0

@@ -325,6 +325,8 @@ def test_the_list_of_kept_games_opens_one(tmp_path):
     assert isinstance(listing, ReplayListScene)
     assert [k.record.tag("White") for k in listing.kept] == ["Newer", "Older"]
     assert any("Skipped 2026-01-03_100000.camelot" in t[0] for t in app._toasts)
+    for _ in listing.famous:          # the shipped famous games come first
+        key(app, pygame.K_DOWN)
     key(app, pygame.K_RETURN)
     assert isinstance(app.scenes.top, ReplayScene)
     assert app.scenes.top.record.tag("White") == "Newer"
