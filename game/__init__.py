@@ -9,14 +9,14 @@ menu starts fast.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import UnknownGameError
 
 
-@dataclass(frozen=True)
-class GameInfo:
-    """What the engine knows of a game, without importing it."""
+class GameInfo(NamedTuple):
+    """What the engine knows of a game, without importing it. A frozen record
+    (a named tuple: the app's start-up makes it in a fraction of a dataclass's time)."""
 
     id: str
     title: str

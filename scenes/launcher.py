@@ -11,10 +11,11 @@ ends the program quietly (exit 130).
 """
 from __future__ import annotations
 
-import argparse
+import gc
 import os
 import sys
 import time
+from types import SimpleNamespace
 
 STARTED = time.perf_counter()
 EXIT_BAD_INPUT = 2
@@ -27,9 +28,8 @@ class UsageError(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
+def _usage_error(message: str) -> None:
+    raise UsageError(message)
 
 
 def _number(text: str, what: str, low: int, high: int) -> int:
@@ -93,9 +93,14 @@ def check_record(path: str) -> str:
     return path
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser():
+    """The command line as argparse reads it: ``--help``, and every form
+    :func:`read_plainly` leaves to it (mistakes, abbreviations, repeats)."""
+    import argparse  # start-up: only for --help and the rarer forms (see read_plainly)
+
     from game import GAME_IDS  # start-up: the engine's list of games, without its modules
-    p = _Parser(prog="roundtable", description="Round Table: four classic games")
+    p = argparse.ArgumentParser(prog="roundtable", description="Round Table: four classic games")
+    p.error = _usage_error      # one line and exit 2 (see main), never argparse's usage text
     p.add_argument("--game", help=f"start this game: {', '.join(GAME_IDS)}")
     p.add_argument("--seed", help="deal number")
     mode = p.add_mutually_exclusive_group()
@@ -112,12 +117,56 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+VALUE_OPTIONS = ("game", "seed", "size", "frames", "screenshot", "timedemo", "record")
+FLAG_OPTIONS = ("windowed", "fullscreen", "timing")
+
+
+def read_plainly(argv: list[str]) -> SimpleNamespace | None:
+    """The command line in its plain forms, read without argparse (which takes
+    some ms to load and build, at every launch): each option at most once and
+    spelled in full, its value in the next word or after ``=``, a value that
+    does not start with ``-``. The same namespace as :func:`build_parser`'s;
+    None for anything else, which argparse then reads (help, mistakes,
+    abbreviations, repeats), so every answer and message is argparse's own."""
+    args = SimpleNamespace(**dict.fromkeys(VALUE_OPTIONS + ("demo",)),
+                           **dict.fromkeys(FLAG_OPTIONS, False))
+    seen: set[str] = set()
+    words = iter(argv)
+    for word in words:
+        name, equals, value = word.partition("=")
+        option = name[2:]
+        if not name.startswith("--") or option in seen:
+            return None
+        seen.add(option)
+        if option in FLAG_OPTIONS and not equals:
+            setattr(args, option, True)
+            continue
+        if option not in VALUE_OPTIONS and option != "demo":
+            return None
+        if not equals:
+            value = next(words, None)
+            if value is None and option == "demo":
+                args.demo = ""                 # a bare --demo at the end: every game in turn
+                continue
+        if not value or value.startswith("-"):
+            return None
+        setattr(args, option, value)
+    if args.windowed and args.fullscreen:
+        return None                            # argparse says they do not go together
+    return args
+
+
+def parse_arguments(argv: list[str] | None) -> SimpleNamespace:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    plain = read_plainly(argv)
+    return plain if plain is not None else build_parser().parse_args(argv)
+
+
 def resolve(args) -> dict:
     """Check everything before a window opens; raise UsageError with one line."""
     # Imported here, not at the top, for start-up: `--help` and a bad option
     # answer before the engine and pygame load.
     from game import GAME_IDS, check_game_id
-    from game.cards import check_seed
     from game.errors import RoundTableError
     from scenes.games import playable_games  # start-up: see above
 
@@ -134,6 +183,7 @@ def resolve(args) -> dict:
     if args.game:
         out["game"] = playable(args.game, "game")
     if args.seed is not None:
+        from game.cards import check_seed  # start-up: the cards load only for a deal number
         try:
             out["seed"] = check_seed(args.seed)
         except RoundTableError as exc:
@@ -163,16 +213,24 @@ def resolve(args) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Start-up: no garbage collection until the first frame is on screen.
+    # Loading the modules makes many objects and next to no garbage, and the
+    # collector walking them over and over costs some ms of every launch.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        return _main(argv)
+        return _main(argv, gc.enable if collecting else None)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    finally:
+        if collecting:
+            gc.enable()
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, after_first_frame) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
-        args = build_parser().parse_args(argv)
+        args = parse_arguments(argv)
         chosen = resolve(args)
     except UsageError as exc:
         print(f"roundtable: error: {exc}", file=sys.stderr)
@@ -186,7 +244,8 @@ def _main(argv: list[str] | None) -> int:
     options = AppOptions(game=chosen.get("game"), seed=chosen.get("seed"),
                          fullscreen=True if args.fullscreen else False if args.windowed else None,
                          demo=chosen.get("demo"), frames=args.frames, screenshot=args.screenshot,
-                         timedemo=chosen.get("timedemo"), size=chosen["size"], started_at=STARTED)
+                         timedemo=chosen.get("timedemo"), size=chosen["size"], started_at=STARTED,
+                         after_first_frame=after_first_frame)
     app = App(options)
     if options.timedemo:
         open_game(app, options.timedemo, seed=options.seed or 1, demo=True)
@@ -204,7 +263,7 @@ def _main(argv: list[str] | None) -> int:
         # Wall-clock time of the first frame, so a caller can measure from the
         # moment it started the process (bench/startup.py).
         print(f"first frame after {app.first_frame_seconds:.3f} s in-process; "
-              f"at wall time {app.first_frame_wall:.6f}")
+              f"at wall time {app.first_frame_wall:.6f}; process CPU {app.first_frame_cpu:.6f} s")
     if options.timedemo:
         r = app.frame_report()
         c = r["cpu"]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from scenes.launcher import main
+from scenes.launcher import build_parser, main, read_plainly
 
 SEED = "deal number must be a whole number at least 0 and at most 999999999999999999, not "
 
@@ -40,3 +42,36 @@ def test_screenshot_targets_that_cannot_be_written(capsys, tmp_path):
         _, err = capsys.readouterr()
         assert err.startswith("roundtable: error: ") and words in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]     # nothing left behind
+
+
+WORDS = ["--game", "--seed", "--size", "--frames", "--screenshot", "--timedemo", "--record",
+         "--demo", "--windowed", "--fullscreen", "--timing", "--help", "--gam", "--time", "--",
+         "-h", "-x", "clock", "hamilton", "3", "-5", "1920x1080", "", "x.png", "--game=clock",
+         "--demo=", "--demo=clock", "--timing=1", "--frames=", "--seed=-2", "a=b"]
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=6))
+def test_the_plain_reading_is_argparses_wherever_it_answers(argv):
+    """read_plainly (start-up: no argparse) either leaves a command line to
+    argparse or reads it exactly as argparse does."""
+    plain = read_plainly(argv)
+    if plain is None:
+        return
+    assert vars(plain) == vars(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["--frames", "1", "--timing", "--size", "3840x2160"], ["--game", "clock", "--seed", "3"],
+    ["--demo"], ["--demo", "clock", "--windowed"], ["--timedemo=hamilton", "--frames=600"],
+    ["--record", "a.camelot"], ["--fullscreen", "--screenshot", "x.png", "--frames", "2"],
+])
+def test_the_usual_command_lines_are_read_without_argparse(argv):
+    assert read_plainly(argv) is not None
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"], ["--gam", "clock"], ["--game", "a", "--game", "b"], ["--seed", "-5"],
+    ["--windowed", "--fullscreen"], ["--game"], ["clock"], ["--demo", "--game", "clock"],
+])
+def test_the_rest_is_left_to_argparse(argv):
+    assert read_plainly(argv) is None

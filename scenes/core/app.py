@@ -7,10 +7,11 @@ and a timedemo measures pure frame cost.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 import warnings
-from dataclasses import dataclass, field
+from typing import Callable
 
 import pygame
 
@@ -40,8 +41,32 @@ def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
     return None
 
 
-@dataclass
+_icon_set = False
+
+
+def _set_pygame_icon() -> None:
+    """The window's icon, pygame's own, set before the first window opens.
+    pygame would load the same file itself through ``importlib.resources``,
+    whose modules cost some ms of every launch (start-up); read directly, it
+    is the same picture with the same transparent colour (pygame's
+    ``icon_colorkey``, 0). On macOS pygame uses another file: left to it."""
+    global _icon_set
+    if sys.platform == "darwin" or _icon_set:
+        return
+    _icon_set = True
+    try:
+        icon = pygame.image.load_basic(os.path.join(os.path.dirname(pygame.__file__), "pygame_icon.bmp"))
+        icon.set_colorkey(0)
+        pygame.display.set_icon(icon)
+    except (pygame.error, OSError, AttributeError):
+        pass        # pygame then sets its icon as it always does
+
+
 class AppOptions:
+    """How this run goes (the launcher's command line; tests and tools set a
+    few), given by name. A plain class, not a dataclass: it is made before the
+    first frame, and a dataclass's generated methods cost most of a ms (start-up)."""
+
     game: str | None = None
     seed: int | None = None
     fullscreen: bool | None = None     # None: as the settings say
@@ -51,7 +76,16 @@ class AppOptions:
     timedemo: str | None = None
     size: tuple[int, int] | None = None
     save_settings: bool = True
-    started_at: float = field(default_factory=time.perf_counter)
+    started_at: float          # when the process started (default: when the options were made)
+    after_first_frame: Callable[[], None] | None = None   # once the first frame is on screen
+
+    def __init__(self, **given) -> None:
+        for name, value in given.items():
+            if name not in AppOptions.__annotations__:
+                raise TypeError(f"AppOptions has no option {name!r}")
+            setattr(self, name, value)
+        if "started_at" not in given:
+            self.started_at = time.perf_counter()
 
 
 class App:
@@ -126,6 +160,7 @@ class App:
         return self.options.frames is not None or self.options.timedemo is not None
 
     def _set_mode(self) -> pygame.Surface:
+        _set_pygame_icon()
         if self.fullscreen:
             surface = pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
             # Without a window manager (or with one that keeps the window where
@@ -279,6 +314,9 @@ class App:
             # On screen now: the worker warm-up below comes after the first frame.
             self.first_frame_seconds = time.perf_counter() - self.options.started_at
             self.first_frame_wall = time.time()
+            self.first_frame_cpu = time.process_time()   # the process's CPU time, start-up included
+            if self.options.after_first_frame is not None:
+                self.options.after_first_frame()
         if not self._work_warmed:
             # Once the first frame is up, the worker processes start in the
             # background: a game opened later asks them without waiting.
@@ -293,13 +331,21 @@ class App:
             self.scenes.push(first_scene)
         clock = pygame.time.Clock()
         limit = self.options.frames
+        first = True
         while self.running:
             started = time.perf_counter()
             cpu_started = time.thread_time()
             if self.fixed_step:
                 dt = FIXED_DT
+            elif first:
+                # The first frame goes up at once, as game time 0: ticking at
+                # FPS would sleep out the 1/60 s counted from the clock's
+                # creation. Its plain tick starts the count for the next frame.
+                clock.tick()
+                dt = 0.0
             else:
                 dt = min(clock.tick(FPS) / 1000.0, 0.1)
+            first = False
             self.step(dt)
             self.frame_count += 1
             self.frame_times.append(time.perf_counter() - started)
@@ -307,6 +353,7 @@ class App:
             if self.first_frame_seconds is None:   # a first step that drew nothing (quit)
                 self.first_frame_seconds = time.perf_counter() - self.options.started_at
                 self.first_frame_wall = time.time()
+                self.first_frame_cpu = time.process_time()
             if limit is not None and self.frame_count >= limit:
                 self.running = False
         if self.options.screenshot:

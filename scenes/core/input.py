@@ -16,10 +16,16 @@ import pygame
 
 from .actions import DIRECTIONS, Action, InputEvent
 
-try:  # pygame-ce's SDL game-controller API
-    from pygame._sdl2 import controller as sdl_controller
-except ImportError:  # pragma: no cover - every pygame-ce we support has it
-    sdl_controller = None
+
+def _load_controller_api():
+    """pygame-ce's SDL game-controller API (``pygame._sdl2.controller``), or
+    None without it. Loaded when the first pad is seen, not at every launch:
+    ``pygame._sdl2`` costs over a millisecond before the first frame (start-up)."""
+    try:
+        from pygame._sdl2 import controller
+    except ImportError:  # pragma: no cover - every pygame-ce we support has it
+        return None
+    return controller
 
 DOUBLE_CLICK_SECONDS = 0.4
 DOUBLE_CLICK_SLOP = 8          # px the pointer may move between the two clicks
@@ -75,23 +81,38 @@ class InputMapper:
         # While a text field has the keyboard, letters are text (TEXTINPUT), not
         # commands: "a" types an a instead of switching on automatic play.
         self.typing = False
-        if sdl_controller is not None:
-            try:
-                sdl_controller.init()
-                for index in range(sdl_controller.get_count()):
-                    self._open(index)
-            except pygame.error:
-                pass
+        self._pads = None        # the game-controller API, once started (_controller_api)
+        try:
+            plugged = pygame.joystick.get_init() and pygame.joystick.get_count() > 0
+        except pygame.error:
+            plugged = False
+        if plugged:              # else it starts with the first pad plugged in
+            self._controller_api()
+
+    def _controller_api(self):
+        """The game-controller API, started (once) with every pad there opened;
+        None without it."""
+        if self._pads is None:
+            self._pads = _load_controller_api() or False
+            if self._pads:
+                try:
+                    self._pads.init()
+                    for index in range(self._pads.get_count()):
+                        self._open(index)
+                except pygame.error:
+                    pass
+        return self._pads or None
 
     @property
     def gamepad_connected(self) -> bool:
         return bool(self.controllers or self.joysticks)
 
     def _open(self, device_index: int) -> None:
-        if sdl_controller is None:
+        pads = self._controller_api()
+        if pads is None:
             return
         try:
-            pad = sdl_controller.Controller(device_index)
+            pad = pads.Controller(device_index)
         except (pygame.error, IndexError):
             return
         joystick = pad.as_joystick()
@@ -160,7 +181,8 @@ class InputMapper:
     def _open_joystick(self, device_index: int) -> None:
         """Open a pad that is no game controller, so its events come at all."""
         try:
-            if sdl_controller is not None and sdl_controller.is_controller(device_index):
+            pads = self._controller_api()
+            if pads is not None and pads.is_controller(device_index):
                 return
             stick = pygame.joystick.Joystick(device_index)
             stick.init()

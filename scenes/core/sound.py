@@ -118,6 +118,13 @@ class Sound:
         for name in names:
             self.play(name)
 
+    def start(self) -> None:
+        """Start the mixer now, if sound is on (the menu does, once it is on
+        screen): the first sound of a game, which plays as it opens, then does
+        not wait for the audio device (some ms). Never raises."""
+        if self.enabled and self.volume > 0:
+            self._ensure_mixer()
+
     def preload(self) -> None:
         """Load every effect now (e.g. behind a loading screen); never raises."""
         if self.enabled and self._ensure_mixer():

@@ -5,8 +5,9 @@ layout reads well from 720p to 4K.
 """
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -48,9 +49,10 @@ FACE_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}   # assets/f
 FACE_SCALE = 0.62   # DejaVu's em at a pixel size is larger than pygame's default font's
 
 
+@lru_cache(maxsize=1)
 def font_dir() -> Path:
     """``assets/fonts`` next to the ``scenes`` package (a checkout), else inside
-    the installed package (see pyproject's package data)."""
+    the installed package (see pyproject's package data). Looked for once."""
     here = Path(__file__).resolve().parents[1]
     for candidate in (here.parent / "assets" / "fonts", here / "assets" / "fonts"):
         if candidate.is_dir():
@@ -67,29 +69,56 @@ class Fonts:
     def __init__(self) -> None:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        # Fonts are opened and lines rendered by one thread at a time: the
+        # board's art may be drawn ahead in a background thread
+        # (scenes.table.board_view.warm_board_art) while the frame loop draws.
+        self._lock = threading.RLock()
 
     def font(self, px: int, bold: bool = False) -> pygame.font.Font:
         px = max(6, int(px))
         key = (px, bool(bold))
+        if key not in self._fonts:
+            with self._lock:
+                self._open(key)
+        return self._fonts[key]
+
+    def _open(self, key: tuple[int, bool]) -> None:
+        px, bold = key
         if key not in self._fonts:
             try:
                 self._fonts[key] = pygame.font.Font(str(font_dir() / FACE_FILES[bool(bold)]),
                                                     max(5, round(px * FACE_SCALE)))
             except (OSError, pygame.error):
                 self._fonts[key] = pygame.font.Font(None, px)
-        return self._fonts[key]
 
     def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
         """A rendered line, cached: drawing the same label every frame is free."""
-        key = (text, int(px), tuple(color), bool(bold))
+        return self._kept((text, int(px), tuple(color), bool(bold)),
+                          lambda: self.font(px, bold).render(text, True, color))
+
+    def shadow(self, lit: pygame.Surface, text: str, px: int, bold: bool = False) -> pygame.Surface:
+        """The line in black, made from ``lit`` (this line as :meth:`text`
+        rendered it in another colour): a rendered line is its colour at every
+        pixel with the glyphs' coverage as alpha, so blackening the colour is
+        the same picture as rendering again, at a fraction of the cost."""
+        def blackened() -> pygame.Surface:
+            surf = lit.copy()
+            surf.fill((0, 0, 0), special_flags=pygame.BLEND_RGB_MULT)
+            return surf
+        return self._kept((text, int(px), (0, 0, 0), bool(bold)), blackened)
+
+    def _kept(self, key: tuple, make) -> pygame.Surface:
         surf = self._text.get(key)
         if surf is None:
-            surf = self.font(px, bold).render(text, True, color)
-            self._text[key] = surf
-            if len(self._text) > 600:
-                self._text.popitem(last=False)
+            with self._lock:
+                surf = self._text[key] = make()
+                if len(self._text) > 600:
+                    self._text.popitem(last=False)
         else:
-            self._text.move_to_end(key)
+            try:
+                self._text.move_to_end(key)
+            except KeyError:        # let go by another thread just now: it is still drawn
+                pass
         return surf
 
 
@@ -105,7 +134,10 @@ def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, f
     surf = FONTS.text(text, int(px), color, bold)
     rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
     if shadow:
-        dark = FONTS.text(text, int(px), (0, 0, 0), bold)
+        if tuple(color)[3:] in ((), (255,)):       # opaque ink: its shadow is its copy in black
+            dark = FONTS.shadow(surf, text, int(px), bold)
+        else:
+            dark = FONTS.text(text, int(px), (0, 0, 0), bold)
         off = max(1, int(px / 30))
         surface.blit(dark, rect.move(off, off))
     surface.blit(surf, rect)
@@ -286,19 +318,42 @@ def glow_rect(surface: pygame.Surface, rect: pygame.Rect, color, width: int,
         if len(_glow_cache) > 64:
             _glow_cache.clear()
         _glow_cache[key] = ring
-    return surface.blit(ring, (rect.x - pad, rect.y - pad))
+    return blit_frame(surface, ring, (rect.x - pad, rect.y - pad), pad + radius + 2 * width)
 
 
-@dataclass
+def blit_frame(surface: pygame.Surface, frame: pygame.Surface, pos: tuple[int, int],
+               band: int) -> pygame.Rect:
+    """Blit ``frame``, a picture that is transparent everywhere but within
+    ``band`` px of its edges (a ring), as four strips along those edges: the
+    same pixels as one blit, without blending the empty middle (most of a
+    large ring's area). Returns the area of the whole frame."""
+    w, h = frame.get_size()
+    shown = pygame.Rect(pos, (w, h)).clip(surface.get_clip())
+    if 4 * band >= min(w, h) or not (shown.w and shown.h):   # hardly any middle, or out of sight
+        return surface.blit(frame, pos)
+    x, y = pos
+    for strip in ((0, 0, w, band), (0, h - band, w, band),
+                  (0, band, band, h - 2 * band), (w - band, band, band, h - 2 * band)):
+        surface.blit(frame, (x + strip[0], y + strip[1]), strip)
+    return shown
+
+
 class Button:
-    """A clickable, focusable button; ``action`` runs on click or SELECT."""
+    """A clickable, focusable button; ``action`` runs on click or SELECT. Each
+    button is itself (compared by identity). A plain class, not a dataclass:
+    the menu makes its buttons before the first frame (start-up)."""
 
-    label: str
-    action: Callable[[], None]
-    rect: pygame.Rect = None  # set by the layout
-    enabled: bool = True
-    hot: bool = False  # focused (keys, gamepad): SELECT activates it
-    hovered: bool = False  # under the pointer: lit, but not the focus
+    def __init__(self, label: str, action: Callable[[], None], rect: pygame.Rect | None = None,
+                 enabled: bool = True, hot: bool = False, hovered: bool = False) -> None:
+        self.label = label
+        self.action = action
+        self.rect = rect            # set by the layout
+        self.enabled = enabled
+        self.hot = hot              # focused (keys, gamepad): SELECT activates it
+        self.hovered = hovered      # under the pointer: lit, but not the focus
+
+    def __repr__(self) -> str:
+        return f"Button({self.label!r}, enabled={self.enabled})"
 
     def draw(self, surface: pygame.Surface, scale: float) -> None:
         color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON

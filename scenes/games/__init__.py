@@ -6,6 +6,8 @@ scenes themselves are imported only when a game opens.
 """
 from __future__ import annotations
 
+import threading
+
 from .camelot_board_descriptor import CAMELOT_BOARD
 from .camelot_solitaire_descriptor import CAMELOT_SOLITAIRE
 from .clock_descriptor import CLOCK
@@ -33,4 +35,37 @@ def check_saved_options(game_id: str, saved: dict) -> None:
     descriptor(game_id).options.check(game_id, saved)
 
 
-__all__ = ["GAMES", "GameDescriptor", "descriptor", "playable_games", "check_saved_options"]
+_warming: threading.Thread | None = None
+
+
+def warm_scene_modules(size: tuple[int, int]) -> threading.Thread:
+    """Load every game's scene module in a background thread (once), and draw
+    what a game's first frame needs in a window of ``size`` where its
+    descriptor says how (``warm``): started when the menu is on screen, so that
+    opening a game later waits for neither (together most of the board game's
+    opening at 4K). The frame loop keeps
+    going meanwhile: it sleeps most of each menu frame, and gets the GIL back
+    within the interpreter's switch interval when it wakes. Not a daemon: an
+    app that quits at once waits for the module being loaded (a few tens of
+    ms) and ends cleanly, never in the middle of an import."""
+    global _warming
+    if _warming is None:
+        _warming = threading.Thread(target=_load_scene_modules, args=(size,),
+                                    name="warm-scene-modules")
+        _warming.start()
+    return _warming
+
+
+def _load_scene_modules(size: tuple[int, int]) -> None:
+    for game in GAMES.values():
+        for step in (game.scene_class, lambda: game.warm and game.warm(size)):
+            if not threading.main_thread().is_alive():
+                return                  # the app has quit: the rest is not wanted
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - opening that game will raise it, where it is seen
+                pass
+
+
+__all__ = ["GAMES", "GameDescriptor", "descriptor", "playable_games", "check_saved_options",
+           "warm_scene_modules"]

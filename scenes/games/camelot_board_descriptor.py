@@ -6,8 +6,7 @@ import pygame
 
 from game import GAMES
 
-from ..core.ui import GOLD, ILLEGAL, LEGAL
-from ..table.board_art import BoardArt
+from ..core.ui import GOLD, ILLEGAL, LEGAL, ui_scale
 from ..table.pictures import EMBLEM_INK, emblem_frame
 from .descriptor import GameDescriptor, GameHelp, GameOptions
 
@@ -19,6 +18,7 @@ def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
     files, ranks = range(0, 5), range(2, 9)   # A–E, 2–8: a corner of White's side
     cell = int(min(rect.w / (len(files) + 0.9), rect.h / (len(ranks) + 0.4)))
     cell = max(10, cell)
+    from ..table.board_art import BoardArt  # start-up: the board's art loads with the help, not the menu
     art = BoardArt(cell)
     board = art.board()
     left = 0
@@ -69,6 +69,15 @@ def draw_emblem(surface: pygame.Surface, rect: pygame.Rect, scale: float, age: f
     pygame.draw.circle(surface, GOLD, (x0 + int(cell * 4.5), y0 + int(cell * 1.5)), cell // 2, width)
 
 
+def warm_art(size: tuple[int, int]) -> None:
+    """The board and its markers at the size the scene will draw them in a
+    window of ``size`` (see GameDescriptor.warm)."""
+    # start-up: the board's view loads with the scene's modules, not with the menu
+    from ..table.board_view import warm_board_art
+    from ..table.game_scene import play_area_for
+    warm_board_art(play_area_for(size), ui_scale(size))
+
+
 HELP = GameHelp(
     rules=(
         ("The board", "Twelve files by sixteen ranks with the corners cut away, and a "
@@ -114,4 +123,5 @@ CAMELOT_BOARD = GameDescriptor(
     help=HELP,
     options=GameOptions({"mode": ("computer", "two"), "human": ("white", "black"), "level": LEVELS},
                         missing="the players are missing", words={"human": "side"}),
+    warm=warm_art,
 )

@@ -6,7 +6,6 @@ import pygame
 from game import GAMES
 
 from ..core.ui import GOLD, LEGAL
-from ..table.card_art import CardArt, card_height_for
 from ..table.pictures import card, fanned_cards
 from .descriptor import GameDescriptor, GameHelp
 
@@ -15,6 +14,8 @@ def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
     gap_f = 0.14
     cw = int(min(rect.w / (4 + 3 * gap_f), rect.h / ((4 + 3 * gap_f) * 1.4)))
     cw = max(12, cw)
+    # start-up: the cards' art (and the engine's cards) load with the help, not the menu
+    from ..table.card_art import CardArt, card_height_for
     art = CardArt(cw)
     ch = card_height_for(cw)
     gap = int(cw * gap_f)

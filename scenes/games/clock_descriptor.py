@@ -8,7 +8,6 @@ import pygame
 from game import GAMES
 
 from ..core.ui import GOLD, INK, INK_DIM, draw_text
-from ..table.card_art import CardArt, card_height_for
 from ..table.pictures import EMBLEM_INK, arrow, card, emblem_frame
 from .descriptor import GameDescriptor, GameHelp
 
@@ -16,6 +15,8 @@ from .descriptor import GameDescriptor, GameHelp
 def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
     side = min(rect.w, rect.h)
     cw = max(12, int(side * 0.105))
+    # start-up: the cards' art (and the engine's cards) load with the help, not the menu
+    from ..table.card_art import CardArt, card_height_for
     art = CardArt(cw)
     ch = card_height_for(cw)
     cx, cy = rect.center

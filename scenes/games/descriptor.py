@@ -13,8 +13,7 @@ with it) and what its statistics record.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import pygame
 
@@ -28,8 +27,9 @@ Diagram = Callable[[pygame.Surface, pygame.Rect, float], None]
 Emblem = Callable[[pygame.Surface, pygame.Rect, float, float], None]
 
 
-@dataclass(frozen=True)
-class GameHelp:
+# The records here are named tuples, frozen as dataclasses would be: made
+# before the menu's first frame, in a fraction of a dataclass's time (start-up).
+class GameHelp(NamedTuple):
     """The help screen's words and picture: rules as (heading, paragraph), the
     game's own controls as (action, mouse, keyboard, gamepad), notes, and a
     diagram with its caption."""
@@ -41,15 +41,14 @@ class GameHelp:
     diagram: Diagram
 
 
-@dataclass(frozen=True)
-class GameOptions:
+class GameOptions(NamedTuple):
     """The options a game is started with (e.g. the board game's players): each
     name with its allowed values. They are saved with the game, checked when it
     is loaded and given back to the scene when it is resumed."""
 
     choices: dict[str, tuple[str, ...]]
     missing: str = "the options are missing"   # the saved game's problem when one is not there
-    words: dict[str, str] = field(default_factory=dict)   # an option's name for the player
+    words: dict[str, str] | None = None   # an option's name for the player, where not its own
 
     def check(self, game_id: str, saved: dict) -> None:
         """ValueError, in one line, unless ``saved`` holds exactly this game's options."""
@@ -60,17 +59,22 @@ class GameOptions:
             raise ValueError(self.missing)
         for name, values in self.choices.items():
             if saved[name] not in values:
-                raise ValueError(f"unknown {self.words.get(name, name)} {shown(saved[name])}")
+                raise ValueError(f"unknown {(self.words or {}).get(name, name)} {shown(saved[name])}")
 
 
-@dataclass(frozen=True)
-class GameDescriptor:
+class GameDescriptor(NamedTuple):
+    """A game as the app shows it: the engine's descriptor, the scene, the
+    menu's tile, the help, the options it starts with, the art drawn ahead."""
+
     info: GameInfo                     # the engine's descriptor (game.GAMES)
     scene: str                         # "module:Class"; imported when the game opens (start-up speed)
     blurb: tuple[str, ...]             # the lines under the name on the menu's tile
     emblem: Emblem                     # the picture on the menu's tile
     help: GameHelp
-    options: GameOptions = field(default_factory=lambda: GameOptions({}))
+    options: GameOptions = GameOptions({})
+    # Draws what the scene's first frame needs at a window size, ahead of time
+    # (a background thread, while the menu is up); None: nothing worth it.
+    warm: Callable[[tuple[int, int]], None] | None = None
 
     @property
     def id(self) -> str:

@@ -6,7 +6,6 @@ import pygame
 from game import GAMES
 
 from ..core.ui import INK_DIM, LEGAL, draw_text
-from ..table.card_art import CardArt, card_height_for
 from ..table.pictures import card, fanned_cards
 from .descriptor import GameDescriptor, GameHelp
 
@@ -19,6 +18,8 @@ def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
     need_w = (1 + 3 * fan_x) + 0.6 + 1.0 + 0.3   # foundation fan, gap, pile, bracket
     cw = int(0.92 * min(rect.w / need_w, (rect.h - label_h) / ((1 + 4 * fan_y) * 1.4)))
     cw = max(12, cw)
+    # start-up: the cards' art (and the engine's cards) load with the help, not the menu
+    from ..table.card_art import CardArt, card_height_for
     art = CardArt(cw)
     ch = card_height_for(cw)
     found_w = int(cw * (1 + 3 * fan_x))

@@ -8,14 +8,12 @@ from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_felt, draw_text, felt, glow_rect, layout_column,
                        layout_row, rounded_panel, ui_scale, wrap_text)
-from ..games import GAMES, check_saved_options, descriptor, playable_games
+from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
 from ..store.saves import clear_save, load_save
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
-from ..table.card_art import CardArt
-from .help import HelpScene
-from .statistics import StatsScene
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
+WARM_AFTER = 0.25     # s on the menu before the games' modules and art load in the background
 
 
 class MenuScene(Scene):
@@ -68,6 +66,7 @@ class MenuScene(Scene):
         self.app.navigator.open_online()
 
     def statistics(self) -> None:
+        from .statistics import StatsScene  # start-up: loads when first asked for, not with the menu
         self.app.scenes.push(StatsScene(self.app, self._chosen_game()))
 
     def replays(self) -> None:
@@ -93,6 +92,7 @@ class MenuScene(Scene):
         self.app.navigator.open_game(self._chosen_game(), demo=True)
 
     def help(self) -> None:
+        from .help import HelpScene  # start-up: loads when first asked for, not with the menu
         self.app.scenes.push(HelpScene(self.app, self._chosen_game()))
 
     def settings(self) -> None:
@@ -136,6 +136,14 @@ class MenuScene(Scene):
         self.focus.handle(event)
 
     def update(self, dt: float) -> None:
+        if self.age > 0:
+            # The menu is on screen (a frame has gone by): the sound starts,
+            # which a game would otherwise wait for as it opens; and a moment
+            # later (the worker processes are starting first) the games'
+            # modules and art load in the background while the player chooses.
+            self.app.sound.start()
+            if self.age >= WARM_AFTER:
+                warm_scene_modules(self.size)
         self.age += dt
         self.idle += dt
         if self.idle >= ATTRACT_AFTER and self.app.scenes.top is self and self.tiles:
@@ -261,6 +269,7 @@ class SettingsScene(Scene):
         key = (self.app.settings.card_back, width)
         if getattr(self, "_preview_key", None) != key:
             self._preview_key = key
+            from ..table.card_art import CardArt  # start-up: the cards' art loads after the menu's first frame
             self._preview = CardArt(width, self.app.settings.card_back).back()
         rect = self._preview.get_rect(midleft=(row.right + int(24 * self.scale), row.centery))
         surface.blit(self._preview, rect)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
-from .help import HelpScene
 from .menu import MenuScene, SettingsScene
 
 
@@ -35,6 +34,7 @@ class ScreenNavigator(Navigator):
         app.scenes.reset(scene)
 
     def open_help(self, game_id: str) -> None:
+        from .help import HelpScene  # start-up: loads when first asked for, not with the menu
         self.app.scenes.push(HelpScene(self.app, game_id))
 
     def open_replay(self, path=None) -> None:

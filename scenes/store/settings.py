@@ -60,6 +60,9 @@ def prepare_folders() -> str | None:
 
 @dataclass
 class Settings:
+    """The player's choices, kept in settings.json. (Its docstring also spares
+    the dataclass an ``inspect.signature`` for one at every start-up.)"""
+
     fullscreen: bool = True
     animation_speed: str = "normal"
     sound: bool = True

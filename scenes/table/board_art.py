@@ -18,6 +18,7 @@ a groove; knights carry a gold crown.
 from __future__ import annotations
 
 import math
+import threading
 
 import pygame
 
@@ -69,6 +70,13 @@ def _downsample(big: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
     return _converted(pygame.transform.smoothscale(big, size))
 
 
+# One thread draws board pictures at a time: the menu's background thread
+# draws the board ahead (scenes.table.board_view.warm_board_art) while the
+# frame loop may want the same picture now; pygame lets go of the
+# interpreter's lock while it blits, and two blits of one source at once fail.
+_DRAWING = threading.RLock()
+
+
 class BoardArt:
     """Surfaces for one cell size; every one is cached and shared (don't draw on them)."""
 
@@ -80,7 +88,10 @@ class BoardArt:
     def _cached(self, key: tuple, make) -> pygame.Surface:
         surf = self._cache.get(key)
         if surf is None:
-            surf = self._cache[key] = make()
+            with _DRAWING:          # drawn once, by one thread at a time (see _DRAWING)
+                surf = self._cache.get(key)
+                if surf is None:
+                    surf = self._cache[key] = make()
         return surf
 
     # --- pieces ---------------------------------------------------------------

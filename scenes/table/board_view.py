@@ -49,6 +49,56 @@ SQUARE_INDEX = {coords: sq for sq, coords in enumerate(SQUARE_COORDS)}
 START_COUNTS = {"knight": 4, "man": 10}
 
 
+def board_cell(area: pygame.Rect, scale: float) -> int:
+    """The side of a square, in px, for a board laid out in ``area`` beside
+    its side panel."""
+    gap, panel_min = int(22 * scale), int(290 * scale)
+    cell_h = area.h / (16 + 2 * MARGIN_Y)
+    cell_w = (area.w - panel_min - gap) / (12 + 2 * MARGIN_X)
+    return max(8, int(min(cell_h, cell_w)))
+
+
+_shared_art: dict[int, BoardArt] = {}
+
+
+def shared_board_art(cell: int) -> BoardArt:
+    """The board's pictures at this cell size, shared by every view (the
+    latest size only): a new game or a replay at the same size draws nothing
+    again, and :func:`warm_board_art` can draw them before the board opens."""
+    art = _shared_art.get(cell)
+    if art is None:
+        _shared_art.clear()
+        art = _shared_art[cell] = BoardArt(cell)
+    return art
+
+
+def prerender_markers(art: BoardArt) -> None:
+    """Draw the markers now: drawn on first sight they would cost a hitch
+    mid-animation (a few ms each at 4K)."""
+    for color in ("white", "black"):
+        for kind in ("man", "knight"):
+            art.piece(color, kind)
+    for lift in (0.0, 0.25, 0.5, 0.75, 1.0):
+        art.shadow(lift)
+    for color in (HOVER, SELECTED, PATH_HINT):
+        art.ring(color)
+    art.target(TARGET)
+    art.cross(CAPTURE)
+    art.focus(FOCUS_RING)
+    for color in (PATH_PLAYER, PATH_COMPUTER, PATH_HINT):
+        for n in range(1, 5):
+            art.badge(n, color)
+
+
+def warm_board_art(area: pygame.Rect, scale: float) -> None:
+    """Draw the board and its markers for a board laid out in ``area`` (a
+    background thread does, while the menu is up): opening the board game
+    then finds them drawn (some tens of ms at 4K)."""
+    art = shared_board_art(board_cell(area, scale))
+    art.board(False)
+    prerender_markers(art)
+
+
 class BoardView:
     """Geometry and drawing for one window size."""
 
@@ -71,13 +121,11 @@ class BoardView:
         self.flipped = flipped
         gap = int(22 * s)
         panel_min = int(290 * s)
-        cell_h = area.h / (16 + 2 * MARGIN_Y)
-        cell_w = (area.w - panel_min - gap) / (12 + 2 * MARGIN_X)
-        cell = max(8, int(min(cell_h, cell_w)))
+        cell = board_cell(area, scale)
         if self.art is None or self.art.cell != cell:
-            self.art = BoardArt(cell)
+            self.art = shared_board_art(cell)
             self._paths.clear()
-            self._prerender()
+            prerender_markers(self.art)
         self.cell = cell
         icon = max(10, int(24 * s))
         if self.icons is None or self.icons.cell != icon:
@@ -92,24 +140,6 @@ class BoardView:
         self.panel_rect = pygame.Rect(x0 + bw + gap, top, panel_w, area.bottom - top - int(6 * s))
         self._paths.clear()
         self._rects.clear()
-
-    def _prerender(self) -> None:
-        """Draw the markers now: drawn on first sight they would cost a hitch
-        mid-animation (a few ms each at 4K)."""
-        art = self.art
-        for color in ("white", "black"):
-            for kind in ("man", "knight"):
-                art.piece(color, kind)
-        for lift in (0.0, 0.25, 0.5, 0.75, 1.0):
-            art.shadow(lift)
-        for color in (HOVER, SELECTED, PATH_HINT):
-            art.ring(color)
-        art.target(TARGET)
-        art.cross(CAPTURE)
-        art.focus(FOCUS_RING)
-        for color in (PATH_PLAYER, PATH_COMPUTER, PATH_HINT):
-            for n in range(1, 5):
-                art.badge(n, color)
 
     def square_rect(self, sq: int) -> pygame.Rect:
         f, r = SQUARE_COORDS[sq]

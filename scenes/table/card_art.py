@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import io
 import math
-from functools import lru_cache
+import threading
+from functools import lru_cache, wraps
 
 import pygame
 
@@ -157,11 +158,29 @@ def _finish(surf: pygame.Surface) -> pygame.Surface:
     return surf
 
 
+# One thread draws card pictures at a time: a background thread renders the
+# faces ahead (CardArt.prerender_in_background) while the frame loop may draw
+# one it needs now, and both blit the same cached pieces (pips, rank letters);
+# pygame lets go of the interpreter's lock while it blits, so two blits of one
+# source at once fail ("surface locked"). Pictures already drawn are looked up
+# without it.
+_DRAWING = threading.RLock()
+
+
+def _drawn_alone(draw):
+    @wraps(draw)
+    def alone(*args, **kwargs):
+        with _DRAWING:
+            return draw(*args, **kwargs)
+    return alone
+
+
 @lru_cache(maxsize=256)
 def _pip_surface_cached(suit: str, size: int, color: tuple[int, int, int]) -> pygame.Surface:
     return _finish(_render_svg(suit_svg(suit, size, color), (size, size)))
 
 
+@_drawn_alone
 def pip_surface(suit: str, size: int, color=None) -> pygame.Surface:
     """A ``size``×``size`` per-pixel-alpha surface with the suit symbol (cached).
 
@@ -437,6 +456,7 @@ class CardArt:
         self._outlines: dict[tuple, pygame.Surface] = {}
         self._placeholders: dict[str | None, pygame.Surface] = {}
         self._ranks: dict[tuple, pygame.Surface] = {}
+        self._warming: threading.Thread | None = None
 
     # ---------------------------------------------------------------- basics
 
@@ -495,6 +515,30 @@ class CardArt:
         self.back()
         self.shadow()
 
+    def prerender_in_background(self) -> threading.Thread:
+        """Render every picture not yet drawn in a background thread (once per
+        instance), so a face that first comes up mid-game costs the frame loop
+        nothing (a few ms each at 4K). Called once the game's first frame is on
+        screen, so the two do not share the work of opening it. Each picture is
+        a new surface put in the cache when done; were the frame loop to ask for
+        one first, it draws it itself and one of the two copies is kept."""
+        if self._warming is None:
+            self._warming = threading.Thread(target=self._prerender_quietly, daemon=True,
+                                             name="card-art-prerender")
+            self._warming.start()
+        return self._warming
+
+    def _prerender_quietly(self) -> None:
+        try:
+            for card in FULL_DECK:
+                if pygame.display.get_surface() is None:
+                    return      # the app has quit (or left the window): nothing is wanted
+                self.face(card)
+            self.back()
+            self.shadow()
+        except pygame.error:    # the display went away meanwhile
+            pass
+
     def _index_parts(self, card: Card) -> tuple[list[str], pygame.Surface, float, float]:
         """SVG for the corner pips and the rank surface with its top-left corner."""
         w, h = self.width, self.height
@@ -517,6 +561,7 @@ class CardArt:
             self._blank_face = self._render(parts)
         return self._blank_face
 
+    @_drawn_alone
     def _draw_face(self, card: Card) -> pygame.Surface:
         w, h = self.width, self.height
         color = SUIT_COLORS[card.suit]
@@ -608,6 +653,7 @@ class CardArt:
             self._back = _finish(self._draw_back())
         return self._back
 
+    @_drawn_alone
     def _draw_back(self) -> pygame.Surface:
         w, h = self.width, self.height
         pal = BACK_STYLES[self.back_style]
@@ -691,19 +737,23 @@ class CardArt:
         """A soft translucent shadow, card-sized; blit it at the card's position
         plus ``shadow_offset`` before blitting the card."""
         if self._shadow is None:
-            w, h = self.size
-            blur = max(1, round(w * 0.028))
-            parts = self._svg_open()
-            parts.append(f'<rect x="{blur}" y="{blur}" width="{w - 2 * blur}" '
-                         f'height="{h - 2 * blur}" rx="{self.corner_radius}" '
-                         f'fill="#000000" fill-opacity="0.5"/>')
-            surf = self._render(parts)
-            # two box blurs ≈ a gaussian; the result stays within the card's size
-            rad = max(1, blur // 2)
-            surf = pygame.transform.box_blur(surf, rad)
-            surf = pygame.transform.box_blur(surf, rad)
-            self._shadow = _finish(surf)
+            self._shadow = self._draw_shadow()
         return self._shadow
+
+    @_drawn_alone
+    def _draw_shadow(self) -> pygame.Surface:
+        w, h = self.size
+        blur = max(1, round(w * 0.028))
+        parts = self._svg_open()
+        parts.append(f'<rect x="{blur}" y="{blur}" width="{w - 2 * blur}" '
+                     f'height="{h - 2 * blur}" rx="{self.corner_radius}" '
+                     f'fill="#000000" fill-opacity="0.5"/>')
+        surf = self._render(parts)
+        # two box blurs ≈ a gaussian; the result stays within the card's size
+        rad = max(1, blur // 2)
+        surf = pygame.transform.box_blur(surf, rad)
+        surf = pygame.transform.box_blur(surf, rad)
+        return _finish(surf)
 
     def outline_thickness(self, thickness: int | None = None) -> int:
         """The ring width ``outline`` uses: ``thickness`` or the default for this size."""
@@ -723,15 +773,19 @@ class CardArt:
         key = (tuple(c), t)
         surf = self._outlines.get(key)
         if surf is None:
-            w, h = self.width + 2 * t, self.height + 2 * t
-            sw = t + 1
-            parts = self._svg_open((w, h))
-            parts.append(f'<rect x="{_f(sw / 2)}" y="{_f(sw / 2)}" width="{_f(w - sw)}" '
-                         f'height="{_f(h - sw)}" rx="{_f(self.corner_radius + t - sw / 2)}" '
-                         f'fill="none" stroke="{_hex(c)}" stroke-opacity="{_f(c.a / 255)}" '
-                         f'stroke-width="{_f(sw)}"/>')
-            surf = self._outlines[key] = _finish(self._render(parts, (w, h)))
+            surf = self._outlines[key] = self._draw_outline(c, t)
         return surf
+
+    @_drawn_alone
+    def _draw_outline(self, c: pygame.Color, t: int) -> pygame.Surface:
+        w, h = self.width + 2 * t, self.height + 2 * t
+        sw = t + 1
+        parts = self._svg_open((w, h))
+        parts.append(f'<rect x="{_f(sw / 2)}" y="{_f(sw / 2)}" width="{_f(w - sw)}" '
+                     f'height="{_f(h - sw)}" rx="{_f(self.corner_radius + t - sw / 2)}" '
+                     f'fill="none" stroke="{_hex(c)}" stroke-opacity="{_f(c.a / 255)}" '
+                     f'stroke-width="{_f(sw)}"/>')
+        return _finish(self._render(parts, (w, h)))
 
     def outline_offset(self, thickness: int | None = None) -> tuple[int, int]:
         """Where to blit ``outline(…, thickness)`` relative to the card: ``(-t, -t)``."""
@@ -743,25 +797,29 @@ class CardArt:
         faint rank letter (``"K"``, ``"A"`` …) or, for ``"C" "D" "H" "S"``, a suit pip."""
         surf = self._placeholders.get(label)
         if surf is None:
-            w, h = self.size
-            t = max(1.5, w * 0.016)
-            parts = self._svg_open()
-            parts.append(f'<rect x="{_f(t / 2)}" y="{_f(t / 2)}" width="{_f(w - t)}" '
-                         f'height="{_f(h - t)}" rx="{_f(self.corner_radius - t / 2)}" '
-                         f'fill="#ffffff" fill-opacity="0.07" stroke="#ffffff" '
-                         f'stroke-opacity="0.45" stroke-width="{_f(t)}"/>')
-            if label in SUITS:
-                size = w * 0.44
-                parts.append(_pip_el(label, w / 2, h / 2, size, (255, 255, 255), False,
-                                     ' fill-opacity="0.26"'))
-            surf = self._render(parts)
-            if label and label not in SUITS:
-                text = _glyphs(label, w * (0.34 if len(label) == 1 else 0.2), (255, 255, 255))
-                # all white, so pygame's blend onto the translucent fill stays exact
-                text.set_alpha(72)
-                surf.blit(text, text.get_rect(center=(w // 2, h // 2)))
-            surf = self._placeholders[label] = _finish(surf)
+            surf = self._placeholders[label] = self._draw_placeholder(label)
         return surf
+
+    @_drawn_alone
+    def _draw_placeholder(self, label: str | None) -> pygame.Surface:
+        w, h = self.size
+        t = max(1.5, w * 0.016)
+        parts = self._svg_open()
+        parts.append(f'<rect x="{_f(t / 2)}" y="{_f(t / 2)}" width="{_f(w - t)}" '
+                     f'height="{_f(h - t)}" rx="{_f(self.corner_radius - t / 2)}" '
+                     f'fill="#ffffff" fill-opacity="0.07" stroke="#ffffff" '
+                     f'stroke-opacity="0.45" stroke-width="{_f(t)}"/>')
+        if label in SUITS:
+            size = w * 0.44
+            parts.append(_pip_el(label, w / 2, h / 2, size, (255, 255, 255), False,
+                                 ' fill-opacity="0.26"'))
+        surf = self._render(parts)
+        if label and label not in SUITS:
+            text = _glyphs(label, w * (0.34 if len(label) == 1 else 0.2), (255, 255, 255))
+            # all white, so pygame's blend onto the translucent fill stays exact
+            text.set_alpha(72)
+            surf.blit(text, text.get_rect(center=(w // 2, h // 2)))
+        return _finish(surf)
 
 
 def _rounded_rect_d(x0: float, y0: float, x1: float, y1: float, r: float) -> str:

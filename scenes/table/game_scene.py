@@ -60,6 +60,15 @@ def paint_areas(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     return out
 
 
+def play_area_for(size: tuple[int, int]) -> pygame.Rect:
+    """Where a game lays out its table in a window of ``size``: below the top
+    bar, above the band kept for messages (and the toolbar under it)."""
+    s = ui_scale(size)
+    top = int(54 * s)                     # the top bar (GameScene.hud_h)
+    bottom = message_band(size).top
+    return pygame.Rect(int(16 * s), top, size[0] - int(32 * s), bottom - top)
+
+
 class GameScene(Scene):
     engine: type | None = None  # the game's engine class (a subclass names it)
     game_id = ""       # these three come from the engine's descriptor (game.GAMES)
@@ -136,9 +145,7 @@ class GameScene(Scene):
         self.hud_h = int(54 * s)
         self.bar_h = int(40 * s)
         layout_row(self.toolbar.buttons, (w // 2, h - int(30 * s)), self.bar_h, int(10 * s), int(20 * s))
-        top = self.hud_h
-        bottom = message_band(size).top   # the band below stays free for messages
-        self.play_area = pygame.Rect(int(16 * s), top, w - int(32 * s), bottom - top)
+        self.play_area = play_area_for(size)
         self.layout(self.play_area)
 
     # --- commands (toolbar, keys, gamepad) ----------------------------------

@@ -666,6 +666,8 @@ class PatienceScene(GameScene):
 
     # --- time and drawing -----------------------------------------------------
     def update_table(self, dt: float) -> None:
+        if getattr(self, "_painted_size", None) is not None:
+            self.art.prerender_in_background()   # the first frame is up: the other faces now
         self.table.update(dt)
         self._play_queued()
         self.solver_tick()

@@ -256,8 +256,11 @@ def _end_pool(pool, timeout: float) -> None:
         if proc.is_alive():
             proc.kill()
             proc.join(1.0)
-    if not processes:          # threads: they read the flags too
-        pool.shutdown(wait=True)
+    # Its manager thread ends now that its workers have: joined here, so that
+    # no thread of the pool is left to let go of its queues' semaphores (which
+    # multiprocessing's resource tracker unlinks as they are collected) while
+    # the interpreter exits: one cut off there is a "leaked semaphore" warning.
+    pool.shutdown(wait=True)
 
 
 _service: WorkService | None = None

@@ -1,6 +1,7 @@
 """The app shell: launcher errors, window modes, menu, settings, input mapping."""
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pygame
 import pytest
@@ -137,6 +138,30 @@ def test_window_close_quits():
     assert not app.running
 
 
+def test_first_frame_goes_up_at_once_then_the_clock_keeps_the_pace(monkeypatch):
+    """On the real clock, the first frame neither waits for the frame rate
+    nor counts time: the clock is ticked without a rate before it, with it after."""
+    ticks, steps = [], []
+
+    class Clock:
+        def tick(self, framerate=0):
+            ticks.append(framerate)
+            return 16
+
+    app = make_app()
+    open_menu(app)
+    monkeypatch.setattr(pygame.time, "Clock", Clock)
+
+    def counted_step(dt):
+        steps.append(dt)
+        if len(steps) == 3:
+            app.running = False
+    monkeypatch.setattr(app, "step", counted_step)
+    app.run()
+    assert ticks == [0, 60, 60]
+    assert steps == [0.0, 0.016, 0.016]
+
+
 def test_input_mapper_gamepad_stick_and_double_click():
     mapper = InputMapper()
     stick = pygame.event.Event(pygame.CONTROLLERAXISMOTION, axis=pygame.CONTROLLER_AXIS_LEFTX, value=30000,
@@ -171,6 +196,43 @@ def test_gamepad_hotplug_events():
     assert [e.action for e in mapper.translate(added)] == [Action.DEVICE_ADDED]  # no such pad: no crash
     removed = pygame.event.Event(pygame.CONTROLLERDEVICEREMOVED, instance_id=77)
     assert [e.action for e in mapper.translate(removed)] == [Action.DEVICE_LOST]
+
+
+class FakePads:
+    """The game-controller API as InputMapper uses it, with one pad (instance 7)."""
+
+    def __init__(self):
+        self.started = 0
+
+    def init(self):
+        self.started += 1
+
+    def get_count(self):
+        return 1
+
+    def is_controller(self, device_index):
+        return True
+
+    def Controller(self, device_index):   # noqa: N802 - pygame's name
+        stick = SimpleNamespace(get_instance_id=lambda: 7)
+        return SimpleNamespace(as_joystick=lambda: stick, device_index=device_index)
+
+
+@pytest.mark.parametrize("pads_at_start", [0, 1])
+def test_the_controller_api_starts_with_the_first_pad(monkeypatch, pads_at_start):
+    """No pad at launch: the game-controller API is neither loaded nor started
+    (start-up) until one is plugged in, and that pad is then opened as a game
+    controller, not as a plain joystick. A pad there at launch is opened at once."""
+    import scenes.core.input as input_module
+    pads = FakePads()
+    monkeypatch.setattr(input_module, "_load_controller_api", lambda: pads)
+    monkeypatch.setattr(pygame.joystick, "get_init", lambda: True)
+    monkeypatch.setattr(pygame.joystick, "get_count", lambda: pads_at_start)
+    mapper = InputMapper()
+    assert pads.started == pads_at_start and len(mapper.controllers) == pads_at_start
+    mapper.translate(pygame.event.Event(pygame.JOYDEVICEADDED, device_index=0))
+    assert pads.started == 1 and list(mapper.controllers) == [7] and not mapper.joysticks
+    assert mapper.gamepad_connected
 
 
 def test_corrupt_settings_file_gives_a_toast_and_the_game_still_starts():

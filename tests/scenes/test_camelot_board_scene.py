@@ -381,3 +381,23 @@ def test_worker_falls_back_to_a_thread():
     assert reply is not None and reply.rid == rid
     CamelotBoard().play(reply.data["move"])
     service.shutdown()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (3840, 2160)])
+def test_the_board_drawn_ahead_from_the_menu_is_the_one_the_game_shows(size):
+    """The descriptor's warm-up (run by the menu in the background) draws the
+    board and its markers at the size the scene then lays it out at: opening
+    the game draws neither again."""
+    from scenes.games import descriptor
+    from scenes.table import board_view
+    app = make_app(size=size)
+    board_view._shared_art.clear()
+    descriptor("camelot-board").warm(app.size)
+    (warmed,) = board_view._shared_art.values()
+    drawn = dict(warmed._cache)
+    assert ("board", False) in drawn and ("piece", "white", "knight") in drawn
+    open_game(app, "camelot-board", seed=1, demo=True)
+    scene = app.scenes.top
+    assert scene.view.art is warmed
+    step(app, 2)
+    assert all(warmed._cache[key] is surface for key, surface in drawn.items())

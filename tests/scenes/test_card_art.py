@@ -176,3 +176,25 @@ def test_with_a_display_surfaces_keep_alpha():
         assert a.back().get_size() == a.size
     finally:
         pygame.display.quit()
+
+
+def test_faces_rendered_in_the_background_while_the_frame_loop_draws_its_own():
+    """The frame loop may draw a face (and a placeholder, an outline) while the
+    background thread renders the deck ahead: both blit the same cached pieces,
+    which pygame refuses to do at once; one draws at a time, and every picture
+    is the one a single thread draws."""
+    pygame.display.init()
+    pygame.display.set_mode((64, 64))
+    reference = CardArt(150)
+    for _ in range(3):
+        art = CardArt(150)
+        worker = art.prerender_in_background()
+        for card in reversed(FULL_DECK):
+            art.face(card)
+            art.placeholder("K")
+            art.outline((255, 221, 87))
+        worker.join(60)
+        assert not worker.is_alive()
+        for card in FULL_DECK[::13]:
+            assert pygame.image.tobytes(art.face(card), "RGBA") == \
+                pygame.image.tobytes(reference.face(card), "RGBA")

@@ -141,3 +141,19 @@ def test_real_engine_records_map_to_effects():
     record = game.play(game.legal_moves()[0])
     names = sound_for_events(record.events)
     assert names and set(names) <= set(EFFECTS)
+
+
+def test_start_opens_the_mixer_only_when_sound_is_on():
+    import pygame
+    pygame.mixer.quit()
+    off = Sound(enabled=False)
+    off.start()
+    assert not pygame.mixer.get_init() and not off.available
+    silent = Sound(enabled=True, volume=0.0)
+    silent.start()
+    assert not pygame.mixer.get_init()
+    on = Sound(enabled=True)
+    on.start()                      # the tests' dummy audio driver: a mixer that plays to nowhere
+    assert on.available and pygame.mixer.get_init()
+    assert on.play("deal")          # the first sound finds the mixer running
+    pygame.mixer.quit()
