@@ -37,6 +37,7 @@ written apart from the engine, material + advancement, no quiescence):
     hard    plain depth 4        20     19-0-1     95 %       6.4
     hard    medium               20     17-1-2     85 %       8.3
     expert  plain depth 4        20     19-0-1     95 %       8.4
+    expert  hard                 10     6-0-4      60 %       9.3
     ======  ===================  =====  =========  =========  ===========
 
 (25 November 2026, load average 2–5 on 2 cores shared with other work; the
@@ -44,7 +45,9 @@ longest answer was 0.85–1.09× the level's limit in every pairing.)
 
 The plain searches lose mostly to compulsory-capture tactics they cannot see,
 so medium already wins nearly all its games against them; ``--versus LEVEL``
-plays the engine against itself to tell the levels apart.
+plays the engine against itself to tell the levels apart. Expert's five
+seconds buy about three plies over hard but, in ten games, no clear edge yet
+(60 %, 95 % interval 31–83 %).
 
 Every level answers within its time: the search checks the clock every 32
 nodes, stops at 95 % of the limit (less 30 ms, at most a tenth, kept back for
