@@ -2,12 +2,15 @@
 from the engine (``bench/camelot_plain.py``: alpha-beta, material +
 advancement, no quiescence), both colours, and the engine's depth and speed.
 
-    python bench/camelot_match.py [--levels easy,medium,hard] [--plain 3,4]
+    python bench/camelot_match.py [--levels easy,medium,hard] [--plain 3,4 | --versus medium]
                                   [--games 20] [--jobs 2] [--cap 300] [--records DIR]
     python bench/camelot_match.py --depths [--seconds 1]
 
+With ``--versus`` the opponent is the engine itself at another level (its own
+table and seeds), to tell the levels apart where the plain searches cannot.
 Each pairing plays ``--games`` games: half the seeded two-ply openings with the
-engine as White, the same openings with it as Black. A game that reaches the
+engine as White, the same openings with it as Black. The engine keeps its search
+table from one of its moves to the next, as the ``engine`` command does. A game that reaches the
 ply cap counts as not won. Prints one table row per pairing (wins, draws,
 losses, win rate with its 95 % interval), the engine's mean depth and nodes/s in
 those games, and its longest answer as a share of its time limit. ``--depths``
@@ -53,25 +56,33 @@ def play_game(task: tuple) -> dict:
     game = CamelotBoard()
     for text in opening(index):
         game.play(text)
-    plain = PlainSearch(plain_depth, seed=index)
+    # The opponent: the plain search (a depth) or the engine at another level (a name).
+    plain = PlainSearch(plain_depth, seed=index) if isinstance(plain_depth, int) else None
+    table: dict = {}   # the engine keeps its search table between its moves, as `engine` does
+    their_table: dict = {}
     limit = LEVELS[level].seconds
     stats = []
     started = time.perf_counter()
     while game.status is Status.PLAYING and len(game.history) < cap:
         if game.turn == engine_color:
-            result = choose_move(game, level, seed=index * 1000 + len(game.history))
+            result = choose_move(game, level, seed=index * 1000 + len(game.history),
+                                 table=table)
             stats.append((result.depth, result.nps, result.seconds / limit))
             game.play(result.move)
+        elif plain is None:
+            game.play(choose_move(game, plain_depth, seed=index * 1000 + len(game.history) + 7,
+                                  table=their_table).move)
         else:
             key = plain.choose(game.position)
             game.play(next(m for m in game.legal_moves()
                            if (m.from_square, m.to_square, m.captured) == key))
     if records:
         names = {engine_color: f"Round Table ({level})",
-                 ("black" if engine_color == "white" else "white"): f"plain depth {plain_depth}"}
+                 ("black" if engine_color == "white" else "white"): opponent_name(plain_depth)}
+        tag = f"plain{plain_depth}" if plain else f"vs-{plain_depth}"
         write(from_game(game, Event="bench/camelot_match.py", White=names["white"],
                         Black=names["black"], Round=str(index)),
-              Path(records) / f"{level}-plain{plain_depth}-{index:02}-{engine_color}.txt")
+              Path(records) / f"{level}-{tag}-{index:02}-{engine_color}.txt")
     if game.status is Status.WON:
         outcome = "win" if game.winner == engine_color else "loss"
     elif game.status is Status.DRAW:
@@ -81,6 +92,12 @@ def play_game(task: tuple) -> dict:
     return {"level": level, "plain": plain_depth, "index": index, "color": engine_color,
             "outcome": outcome, "plies": len(game.history), "reason": game.status_reason,
             "stats": stats, "seconds": time.perf_counter() - started}
+
+
+def opponent_name(opponent) -> str:
+    if isinstance(opponent, int):
+        return f"plain depth {opponent}"
+    return f"Round Table ({opponent})"
 
 
 def run_match(levels, depths, games: int, jobs: int, cap: int, records: str | None) -> None:
@@ -94,7 +111,7 @@ def run_match(levels, depths, games: int, jobs: int, cap: int, records: str | No
     with multiprocessing.Pool(jobs) as pool:
         for r in pool.imap_unordered(play_game, tasks):
             results.setdefault((r["level"], r["plain"]), []).append(r)
-            print(f"  {r['level']:>6} vs plain-{r['plain']} opening {r['index']:2} "
+            print(f"  {r['level']:>6} vs {opponent_name(r['plain'])} opening {r['index']:2} "
                   f"engine {r['color']:5}: {r['outcome']:4} {r['plies']:3} plies "
                   f"{r['seconds']:6.0f} s  {r['reason']}", flush=True)
     print()
@@ -110,7 +127,7 @@ def run_match(levels, depths, games: int, jobs: int, cap: int, records: str | No
             low, high = wilson_interval(count["win"], len(rows))
             stats = [s for r in rows for s in r["stats"]]
             searched = [s for s in stats if s[0] > 0]
-            print(f"| {level} | plain depth {depth} | {len(rows)} | {count['win']} | "
+            print(f"| {level} | {opponent_name(depth)} | {len(rows)} | {count['win']} | "
                   f"{count['draw']} | {count['loss']} | {count['cap']} | "
                   f"{100 * count['win'] / len(rows):.0f} % ({100 * low:.0f}–{100 * high:.0f} %) | "
                   f"{statistics.mean(s[0] for s in searched) if searched else 0:.1f} | "
@@ -172,6 +189,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--levels", default="easy,medium,hard,expert")
     ap.add_argument("--plain", default="3,4", help="plain search depths")
+    ap.add_argument("--versus", help="the engine at these levels instead of the plain search")
     ap.add_argument("--games", type=int, default=20, help="games per pairing (even)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cap", type=int, default=300, help="ply cap per game")
@@ -186,8 +204,13 @@ def main() -> None:
     for level in levels:
         if level not in LEVELS:
             ap.error(f"unknown level {level}")
-    run_match(levels, [int(d) for d in args.plain.split(",")], max(2, args.games), args.jobs,
-              args.cap, args.records)
+    opponents = [int(d) for d in args.plain.split(",")]
+    if args.versus:
+        opponents = args.versus.split(",")
+        for name in opponents:
+            if name not in LEVELS:
+                ap.error(f"unknown level {name}")
+    run_match(levels, opponents, max(2, args.games), args.jobs, args.cap, args.records)
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ class Engine:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._table: dict = {}   # the search's table, kept from one go to the next
 
     def send(self, line: str) -> None:
         with self._lock:
@@ -178,7 +179,8 @@ class Engine:
 
         try:
             result = choose_move(game, level, time_limit=seconds, max_depth=depth,
-                                 stop_event=self._stop, on_iteration=info, seed=0)
+                                 stop_event=self._stop, on_iteration=info, seed=0,
+                                 table=self._table)
         except Exception as exc:  # the protocol must answer whatever happens
             self.send(f"error the search failed: {exc}")
             self.send("bestmove none")

@@ -7,9 +7,21 @@ What makes a node cheap (Python counts every call):
   operations, and the quiescence search asks ``must_capture`` (bitboards) before
   it lists anything: a quiet leaf generates no move at all;
 - the transposition-table move is tried before the moves are generated; the
-  rest are ordered captures (most and knights first), killers, history, gain;
-- null-move pruning and reverse futility where nothing is forced, futility at
-  the frontier, late-move reductions for quiet moves.
+  rest are ordered: captures (by the piece-square values they take), killers,
+  history, gain; the table serves quiescence too (capture sequences transpose)
+  and may be kept between a game's moves (``table``);
+- principal variation search (null windows after the first move), at the root
+  too, and aspiration windows from depth 4 that widen step by step;
+- null-move pruning (from depth 2) and reverse futility where nothing is
+  forced, futility and late-move pruning near the frontier, logarithmic
+  late-move reductions for quiet moves (at the root too, one ply less in PV
+  nodes), delta pruning of the optional charges at a quiescence leaf.
+
+Time: the search stops at its deadline (checked every 32 nodes) and does not
+begin an iteration whose expected time (the last one's times the measured
+growth) would end past the budget; an iteration cut short still gives its best
+move when that move's score came from inside the window. ``depth`` is always
+the last completed iteration.
 
 What makes it see Camelot's tactics:
 
@@ -26,6 +38,7 @@ move's view; ``MATE - ply`` is a win.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -34,16 +47,27 @@ from .camelot_moves import BIT, CASTLES, jump_squares
 from .camelot_position import ZOBRIST_BLACK, Position
 
 MATE = 100_000
+CONTEMPT = 25          # what a draw costs the side the search plays for
 WIN_THRESHOLD = MATE - 1000
 INFINITE = MATE + 1
 Q_DEPTH = 10           # compulsory captures played out in quiescence, at most
-NULL_MIN_DEPTH = 3
+NULL_MIN_DEPTH = 2
 FUTILITY_MARGIN = 110  # a quiet move at the frontier must be able to gain this much
+DELTA_MARGIN = 120     # a charge at a quiescence leaf must be able to reach alpha by this
 REVERSE_MARGIN = 130   # per ply of depth
-LMR_AFTER = 3
-LATE_MOVES = (0, 7, 12, 20)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
+LMR_AFTER = 3          # moves searched in full before late quiet moves are reduced
+# Plies cut from the i-th move at depth d (quiet, not a killer, nothing forced):
+# grows with both, the usual logarithmic shape; PV nodes reduce one ply less.
+REDUCTION = tuple(tuple(0 if i < LMR_AFTER or d < 2 else
+                        int(0.75 + math.log(d) * math.log(i) / 2.25)
+                        for i in range(64)) for d in range(64))
+LATE_MOVES = (0, 4, 8, 14)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
+ASPIRATION = 60        # half-width of the first window around the last iteration's score
+ASPIRE_FROM = 4        # depth from which iterations start with that window
+GROWTH_MIN, GROWTH_MAX = 1.2, 3.0   # next iteration's time / the last one's, assumed
+ITERATION_SHARE = 1.0   # of the budget: an iteration expected to end later is not begun
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
-CHECK_EVERY = 63       # nodes between looks at the clock (a few ms)
+CHECK_EVERY = 31       # nodes between looks at the clock (a millisecond or two)
 
 
 class SearchTimeout(Exception):
@@ -65,15 +89,19 @@ class Iteration:
 class Search:
     """One search from one position (copied): ``run`` iterates deeper and deeper."""
 
-    def __init__(self, pos: Position, deadline: float | None = None, stop_event=None) -> None:
+    def __init__(self, pos: Position, deadline: float | None = None, stop_event=None,
+                 table: dict | None = None) -> None:
         self.pos = pos.copy()
         self.deadline = deadline
         self.stop_event = stop_event
         self.nodes = 0
-        self.tt: dict[int, tuple] = {}
+        # A table kept from an earlier search (the same game, a move or two before)
+        # starts this one with its results; None: a fresh one.
+        self.tt: dict[int, tuple] = {} if table is None else table
         self.killers: list[list] = [[] for _ in range(128)]
         self.history: dict[tuple, int] = {}
         self.pst = pst_total(self.pos.board)
+        self.root_side = self.pos.side
         self.max_ply = 0
         self.started = time.perf_counter()
 
@@ -111,16 +139,21 @@ class Search:
         result = pos.outcome_without_moves()
         if result is None:
             if ply and pos.key in pos.history:
-                return 0  # a repetition: the line is a draw
+                return self._draw()  # a repetition: the line is a draw
             return None
         if result[1] is None:
-            return 0
+            return self._draw()
         return MATE - ply if result[1] == pos.side else -(MATE - ply)
+
+    def _draw(self) -> int:
+        """A draw, side to move's view: a little worse than even for the side
+        the search plays for (it goes on with a level game rather than repeat)."""
+        return -CONTEMPT if self.pos.side == self.root_side else CONTEMPT
 
     def _no_moves(self, ply: int) -> int:
         result = self.pos.outcome_no_moves()
         if result[1] is None:
-            return 0
+            return self._draw()
         return MATE - ply if result[1] == self.pos.side else -(MATE - ply)
 
     def _plausible(self, key) -> bool:
@@ -133,7 +166,11 @@ class Search:
             return False
         return all(board[sq] * sign < 0 for sq in caps)
 
-    def _order(self, moves, first, ply: int) -> list:
+    def _order(self, moves, first, ply: int, lead: bool = False) -> list:
+        """``moves`` best first, without ``first`` (searched already) unless
+        ``lead``: then it heads the list. Captures by what they take (piece and
+        progress values: an enemy near our castle counts more), then killers,
+        then quiet moves by history and their own gain."""
         board = self.pos.board
         killers = self.killers[ply] if ply < 128 else ()
         history = self.history
@@ -143,7 +180,10 @@ class Search:
                 continue
             frm, to, caps = key
             if caps:
-                w = 1_000_000 + 100 * len(caps) + sum(60 for c in caps if board[c] in (2, -2))
+                w = 1_000_000
+                for c in caps:
+                    v = board[c]
+                    w += PST[v][c] * (1 if v > 0 else -1)
             elif key in killers:
                 w = 500_000
             else:
@@ -151,8 +191,9 @@ class Search:
                 table = PST[v]
                 w = history.get(key, 0) + (table[to] - table[frm]) * (1 if v > 0 else -1)
             scored.append((w, key))
-        scored.sort(key=lambda item: item[0], reverse=True)
-        return [key for _, key in scored]
+        scored.sort(key=_weight, reverse=True)
+        ordered = [key for _, key in scored]
+        return [first] + ordered if lead else ordered
 
     # --- quiescence -------------------------------------------------------------------
     def quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
@@ -165,6 +206,18 @@ class Search:
         if score is not None:
             return score
         pos = self.pos
+        # The table serves quiescence too (capture sequences transpose): an entry
+        # from this kind of node or a deeper one may answer, its move goes first.
+        level = 0 if qdepth == Q_DEPTH else -1
+        entry = self.tt.get(pos.key)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_flag, e_score, tt_move = entry
+            if e_depth >= level:
+                e_score = _from_tt(e_score, ply)
+                if (e_flag == 0 or (e_flag > 0 and e_score >= beta)
+                        or (e_flag < 0 and e_score <= alpha)):
+                    return e_score
         if pos.in_own_castle():
             # Rare: the duty to leave the castle decides what may move.
             moves = pos.moves()
@@ -181,9 +234,17 @@ class Search:
                 if stand >= beta or qdepth < Q_DEPTH:
                     return stand
                 charges = pos.captures(False)
+                if charges and stand + DELTA_MARGIN < alpha:
+                    # Delta pruning: a charge whose pieces taken cannot lift the
+                    # score to alpha is not played out (recaptures only lower it).
+                    board = pos.board
+                    floor = alpha - stand - DELTA_MARGIN
+                    charges = [k for k in charges
+                               if sum(abs(PST[board[c]][c]) for c in k[2]) > floor]
                 if not charges:
                     return stand
-                return self._quiesce_moves(charges, stand, max(alpha, stand), beta, ply, qdepth)
+                return self._quiesce_moves(charges, stand, max(alpha, stand), beta, ply, qdepth,
+                                           level, tt_move)
             # The opponent steps into our castle next: only a move can say if it is stopped.
             if qdepth <= 0:
                 return self.evaluate()
@@ -195,22 +256,36 @@ class Search:
                 return self.evaluate()
             moves = pos.captures(True)
         # Capturing is compulsory (or the castle is threatened): no standing pat.
-        return self._quiesce_moves(moves, -INFINITE, alpha, beta, ply, qdepth)
+        return self._quiesce_moves(moves, -INFINITE, alpha, beta, ply, qdepth, level, tt_move)
 
     def _quiesce_moves(self, moves, best: int, alpha: int, beta: int, ply: int,
-                       qdepth: int) -> int:
+                       qdepth: int, level: int, tt_move) -> int:
         """The best of ``best`` (what standing pat is worth, or -INFINITE when
-        the side must move) and the quiescence scores of ``moves``."""
-        for key in self._order(moves, None, ply):
+        the side must move) and the quiescence scores of ``moves``, kept in the
+        table at depth ``level`` (0: a first quiescence ply, -1: a deeper one)."""
+        alpha0 = alpha
+        best_key = None
+        for key in self._order(moves, tt_move, ply, tt_move in moves):
             delta = self._push(key)
             score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
             self._pop(delta)
             if score > best:
                 best = score
                 if score > alpha:
+                    best_key = key
                     alpha = score
                     if alpha >= beta:
                         break
+        tt = self.tt
+        entry = tt.get(self.pos.key)
+        if entry is None or entry[0] <= level:
+            # An upper bound is stored as alpha: moves pruned above were not searched.
+            if best >= beta:
+                tt[self.pos.key] = (level, 1, _to_tt(best, ply), best_key)
+            elif best <= alpha0:
+                tt[self.pos.key] = (level, -1, _to_tt(alpha0, ply), None)
+            else:
+                tt[self.pos.key] = (level, 0, _to_tt(best, ply), best_key)
         return best
 
     def _stand_pat(self, ply: int) -> int:
@@ -258,7 +333,7 @@ class Search:
             # Null move: pass; if still above beta, this node is not worth a full search.
             if (can_null and depth >= NULL_MIN_DEPTH and static >= beta
                     and len(pos.pieces[pos.side]) > 3 and not self._null_forces()):
-                reduction = 3 if depth >= 6 else 2
+                reduction = 3 if depth >= 5 else 2
                 pos.side ^= 1
                 pos.key ^= ZOBRIST_BLACK
                 try:
@@ -279,7 +354,8 @@ class Search:
             tt_key, first = None, []
         futile = (depth == 1 and not forced and static is not None
                   and static + FUTILITY_MARGIN <= alpha)
-        late_limit = LATE_MOVES[depth] if depth <= 3 and static is not None else 1 << 30
+        late_limit = (LATE_MOVES[depth] if depth < len(LATE_MOVES) and static is not None
+                      else 1 << 30)
         for stage in (0, 1):
             if stage == 1:
                 moves = pos.moves()
@@ -316,10 +392,12 @@ class Search:
                         score = -self.negamax(new_depth, -beta, -alpha, ply + 1, True, child_ext)
                     else:
                         reduce = 0
-                        if (depth >= 3 and index >= LMR_AFTER and quiet and not gives
-                                and not forced and key not in killers):
-                            reduce = (3 if index >= 16 and depth >= 6 else
-                                      2 if index >= 7 and depth >= 4 else 1)
+                        if quiet and not forced and key not in killers:
+                            reduce = REDUCTION[min(depth, 63)][min(index, 63)]
+                            if pv_node and reduce:
+                                reduce -= 1
+                            if reduce >= new_depth:
+                                reduce = new_depth   # straight into quiescence
                         score = -self.negamax(new_depth - reduce, -alpha - 1, -alpha, ply + 1, True,
                                               child_ext)
                         if score > alpha and (reduce or score < beta):
@@ -360,11 +438,15 @@ class Search:
     # --- the root -------------------------------------------------------------------------
     root_depth = 1
 
-    def search_root(self, keys: list, depth: int, noise: dict, partial: list) -> tuple:
-        """One iteration over the root moves (best first); ``partial`` holds the best
-        found so far, for a search that runs out of time mid-iteration."""
+    def search_root(self, keys: list, depth: int, noise: dict, partial: list,
+                    alpha: int = -INFINITE, beta: int = INFINITE) -> tuple:
+        """One iteration over the root moves (best first) within the aspiration
+        window ``alpha``..``beta`` (a score outside it is only a bound: the caller
+        searches again, wider); ``partial`` holds the best found so far, for a
+        search that runs out of time mid-iteration."""
         self.root_depth = depth
-        alpha, beta = -INFINITE, INFINITE
+        alpha0 = alpha
+        pos = self.pos
         best, best_key = -INFINITE, None
         scores = {}
         for index, key in enumerate(keys):
@@ -374,9 +456,17 @@ class Search:
                 if index == 0:
                     score = -self.negamax(depth - 1, -beta, -alpha, 1)
                 else:
-                    score = -self.negamax(depth - 1, -(alpha - bonus) - 1, -(alpha - bonus), 1)
-                    if score + bonus > alpha:
-                        score = -self.negamax(depth - 1, -beta, -(alpha - bonus), 1)
+                    # Late quiet root moves are first searched shallower (a PV node:
+                    # one ply less than inside the tree), then in full if they rise.
+                    reduce = 0
+                    if not key[2] and depth >= 3 and not pos.must_capture():
+                        reduce = max(REDUCTION[min(depth, 63)][min(index, 63)] - 1, 0)
+                    bar = alpha - bonus
+                    score = -self.negamax(depth - 1 - reduce, -bar - 1, -bar, 1)
+                    if score > bar and reduce:
+                        score = -self.negamax(depth - 1, -bar - 1, -bar, 1)
+                    if score > bar:
+                        score = -self.negamax(depth - 1, -beta, -bar, 1)
             finally:
                 self._pop(delta)
             if abs(score) < WIN_THRESHOLD:
@@ -384,9 +474,14 @@ class Search:
             scores[key] = score
             if score > best:
                 best, best_key = score, key
-                alpha = max(alpha, score)
-                partial[:] = [best_key, best]
-        self.tt[self.pos.key] = (depth, 0, _to_tt(best, 0), best_key)
+                if score > alpha0:   # not just a bound below the window: a real best
+                    partial[:] = [best_key, best]
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        if alpha0 < best < beta:
+            self.tt[pos.key] = (depth, 0, _to_tt(best, 0), best_key)
         return best_key, best, scores
 
     def principal_variation(self, first, limit: int) -> tuple:
@@ -413,6 +508,26 @@ class Search:
                 pos.pop()
         return tuple(line)
 
+    def _aspire(self, keys: list, depth: int, noise: dict, partial: list, done) -> tuple:
+        """An iteration searched first in a window around the last score, widened
+        on the side where the score fell outside it."""
+        if done is None or depth < ASPIRE_FROM or abs(done.score) >= WIN_THRESHOLD:
+            return self.search_root(keys, depth, noise, partial)
+        window = ASPIRATION
+        low, high = done.score - window, done.score + window
+        while True:
+            result = self.search_root(keys, depth, noise, partial, low, high)
+            best = result[1]
+            window *= 3
+            if best <= low:
+                low = -INFINITE if window > 1000 else max(best - window, -INFINITE)
+            elif best >= high:
+                high = INFINITE if window > 1000 else min(best + window, INFINITE)
+                # The move that failed high leads the search again.
+                keys = [result[0]] + [k for k in keys if k != result[0]]
+            else:
+                return result
+
     def run(self, keys: list, max_depth: int, noise: dict | None = None, budget: float | None = None,
             on_iteration=None) -> Iteration | None:
         """Iterative deepening over the root moves ``keys``. Stops at ``max_depth``,
@@ -421,11 +536,15 @@ class Search:
         noise = noise or {}
         done = None
         order = list(keys)
+        # Each iteration takes about ``growth`` times the one before (measured,
+        # within bounds); one that would end past the budget is not started.
+        last = previous = 0.0
+        growth = GROWTH_MAX
         for depth in range(1, max_depth + 1):
             partial: list = []
             stack = self.pos.ply_depth
             try:
-                best_key, best, scores = self.search_root(order, depth, noise, partial)
+                best_key, best, scores = self._aspire(order, depth, noise, partial, done)
             except SearchTimeout:
                 while self.pos.ply_depth > stack:
                     self.pos.pop()
@@ -446,9 +565,17 @@ class Search:
             if abs(best) > WIN_THRESHOLD:
                 break
             order = sorted(order, key=lambda k: scores.get(k, -INFINITE), reverse=True)
-            if budget is not None and elapsed > budget * 0.55:
-                break
+            took, last = elapsed - last, elapsed
+            if previous > 0.02:
+                growth = min(max(took / previous, GROWTH_MIN), GROWTH_MAX)
+            previous = took
+            if budget is not None and elapsed + took * growth > budget * ITERATION_SHARE:
+                break   # the next iteration would likely not finish in time
         return done
+
+
+def _weight(item: tuple) -> int:
+    return item[0]
 
 
 def _to_tt(score: int, ply: int) -> int:

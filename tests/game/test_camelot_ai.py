@@ -112,3 +112,50 @@ def test_works_on_a_bare_position_and_evaluation_is_symmetric():
     result = choose_move(pos, "easy", seed=1)
     assert result.move in CamelotBoard().legal_moves()
     assert pos.text() == START_POSITION
+
+
+def test_a_table_kept_between_moves_is_filled_and_saves_work():
+    # The sacrifice position: search it, play the expected line's first two
+    # moves, then search again to the same depth with and without the kept table.
+    game = CamelotBoard("2/8/10/12/12/2nmmmm1mn2/3nmmmmn3/12/6MN2N1/3NMMMMN3/3MMM1MM3/12/12"
+                        "/10/8/2 b 2 2")
+    table: dict = {}
+    first = choose_move(game, "hard", seed=1, time_limit=60, max_depth=4, table=table)
+    assert table and len(first.pv) >= 2
+    game.play(first.pv[0])
+    game.play(first.pv[1])
+    fresh = choose_move(game, "hard", seed=1, time_limit=60, max_depth=4)
+    kept = choose_move(game, "hard", seed=1, time_limit=60, max_depth=4, table=table)
+    assert kept.move in game.legal_moves() and kept.depth == fresh.depth == 4
+    assert kept.nodes < fresh.nodes
+
+
+def test_the_cycle_collector_is_left_as_it_was():
+    # The search pauses Python's cycle collector (its pauses would overrun the
+    # time limit) and must give it back in the state it found it, even on error.
+    import gc
+    game = CamelotBoard()
+    assert gc.isenabled()
+    choose_move(game, "easy", seed=1, max_depth=1)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        choose_move(game, "easy", seed=1, max_depth=1)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(ValueError):
+        choose_move(game, "no such level")
+    assert gc.isenabled()
+
+
+def test_a_draw_costs_the_searching_side_a_little():
+    # Contempt: a draw inside the search is scored below even for the side the
+    # search plays for and above even for its opponent, so it plays on.
+    from game.camelot_search import CONTEMPT, Search
+    pos = CamelotBoard().position
+    search = Search(pos)
+    assert search._draw() == -CONTEMPT < 0
+    key = next(iter(search.pos.moves()))
+    search.pos.push(*key)
+    assert search._draw() == CONTEMPT > 0
