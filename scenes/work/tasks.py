@@ -38,6 +38,13 @@ def _game(data: dict):
     return game_info(data["game"]).engine_class().from_json(data)
 
 
+# The board search's transposition table, kept by this worker process between
+# moves (the engine empties it when it grows too big): the next move starts from
+# what the last search found, as `python -m game engine` and the match bench do,
+# so the computer the player meets plays as the measured one.
+CAMELOT_TABLE: dict = {}
+
+
 def camelot_move(args: dict, stop) -> dict:
     """The board AI's move in a position string."""
     # start-up: the searches load in the worker processes, not in the app's
@@ -45,7 +52,8 @@ def camelot_move(args: dict, stop) -> dict:
     from game.camelot_board import CamelotBoard
     board = CamelotBoard.from_position(args["position"])
     result = choose_move(board, args.get("level", "medium"), seed=args.get("seed"),
-                         time_limit=args.get("time_limit"), stop_event=stop)
+                         time_limit=args.get("time_limit"), stop_event=stop,
+                         table=CAMELOT_TABLE)
     return {"move": None if result.move is None else board.move_text(result.move)}
 
 

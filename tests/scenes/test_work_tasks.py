@@ -35,3 +35,25 @@ def test_the_dead_end_task_refuses_a_game_that_is_not_hamilton():
     out = json.loads(tasks.run(json.dumps({"id": 4, "task": "dead-end", "args": {
         "game": {"version": 1, "game": "clock", "start": {"seed": 1}, "moves": []}}})))
     assert not out["ok"] and "\n" not in out["error"]
+
+
+def test_the_board_move_task_keeps_its_search_table_between_moves(monkeypatch):
+    """The computer the player meets searches as the engine command does: a
+    worker keeps the search's table from one move to the next."""
+    import threading
+
+    from game.camelot_board import CamelotBoard
+    kept: dict = {}
+    monkeypatch.setattr(tasks, "CAMELOT_TABLE", kept)
+    board = CamelotBoard()
+    stop = threading.Event()
+    first = tasks.camelot_move({"position": board.position_text(), "level": "easy",
+                                "seed": 1, "time_limit": 0.2}, stop)
+    assert first["move"] in {board.move_text(m) for m in board.legal_moves()}
+    assert len(kept) > 0                       # the first search filled it
+    board.play(first["move"])
+    entries = dict(kept)
+    reply = tasks.camelot_move({"position": board.position_text(), "level": "easy",
+                                "seed": 1, "time_limit": 0.2}, stop)
+    assert reply["move"] in {board.move_text(m) for m in board.legal_moves()}
+    assert tasks.CAMELOT_TABLE is kept and set(entries) <= set(kept)   # added to, not replaced
