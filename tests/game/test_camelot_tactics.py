@@ -10,6 +10,8 @@ machine's load; the file runs in seconds.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from game.camelot_ai import WIN_THRESHOLD, choose_move
@@ -18,11 +20,19 @@ from game.camelot_board import CamelotBoard, position_from_pieces
 FAR_BLACK = {"K10": "m", "L10": "m", "L11": "m"}
 
 
+# ROUNDTABLE_TACTICS_AT_TIME=1: each level plays with its own time limit and no
+# depth bound, as in a game (the issue's "passing at hard's time limit"); this
+# depends on the machine's load, so it is a switch, not the default.
+AT_TIME = os.environ.get("ROUNDTABLE_TACTICS_AT_TIME") == "1"
+
+
 def answer(position: str, level: str, seed: int = 1, **limits):
     """The level's move, searched to the level's depth (or ``max_depth``) whatever
     the machine's load: the time limit is only a safety net here."""
     game = CamelotBoard(position)
-    limits.setdefault("time_limit", 60.0)
+    if AT_TIME:
+        limits = {}                               # the level's own seconds
+    limits.setdefault("time_limit", None if AT_TIME else 60.0)
     result = choose_move(game, level, seed=seed, **limits)
     return game, result
 
