@@ -297,7 +297,43 @@ def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     return out
 
 
-_glow_cache: dict[tuple, pygame.Surface] = {}
+_glow_cache: dict[tuple, tuple] = {}
+
+
+def glow_ring(size: tuple[int, int], color, width: int, radius: int) -> pygame.Surface:
+    """The picture :func:`glow_rect` paints around a rect ``2 * width`` px
+    smaller than ``size`` each way: three fading rings and the bright one."""
+    pad = width * 2
+    ring = pygame.Surface(size, pygame.SRCALPHA)
+    for i in range(3):
+        alpha = 50 - i * 15
+        pygame.draw.rect(ring, (*color[:3], alpha), ring.get_rect().inflate(-i * width, -i * width),
+                         width=width, border_radius=radius + pad - i * width // 2)
+    inner = pygame.Rect(pad, pad, size[0] - 2 * pad, size[1] - 2 * pad).inflate(width, width)
+    pygame.draw.rect(ring, color, inner, width=width, border_radius=radius + width // 2)
+    return ring
+
+
+def _ring_pieces(size: tuple[int, int], color, width: int, radius: int,
+                 band: int) -> list[tuple[pygame.Surface, tuple[int, int], pygame.Rect | None]]:
+    """A large ring as pieces to blit (picture, where, which part): drawn at
+    the smallest size with the same corners (every corner lies within ``band``
+    px of its edges), and each side stretched from its middle line of pixels,
+    which is the same all along a straight side. The same pixels as the ring
+    drawn whole, without a surface the size of what it surrounds (at 4K the
+    menu's focus ring would be some 3 MB of fresh memory on the first frame)."""
+    w, h = size
+    n = 2 * band + 1
+    small = glow_ring((n, n), color, width, radius)
+    sides = ((pygame.transform.scale(small.subsurface(band, 0, 1, band), (w - 2 * band, band)), (band, 0)),
+             (pygame.transform.scale(small.subsurface(band, n - band, 1, band), (w - 2 * band, band)),
+              (band, h - band)),
+             (pygame.transform.scale(small.subsurface(0, band, band, 1), (band, h - 2 * band)), (0, band)),
+             (pygame.transform.scale(small.subsurface(n - band, band, band, 1), (band, h - 2 * band)),
+              (w - band, band)))
+    corners = [(small, (x, y), pygame.Rect(sx, sy, band, band))
+               for (x, sx) in ((0, 0), (w - band, n - band)) for (y, sy) in ((0, 0), (h - band, n - band))]
+    return corners + [(side, at, None) for side, at in sides]
 
 
 def glow_rect(surface: pygame.Surface, rect: pygame.Rect, color, width: int,
@@ -305,36 +341,27 @@ def glow_rect(surface: pygame.Surface, rect: pygame.Rect, color, width: int,
     """A highlight ring with a soft outer glow (focus, legal targets, hints).
     Returns the area painted. The ring is drawn once per size and colour."""
     pad = width * 2
+    band = pad + radius + 2 * width
+    size = (rect.w + 2 * pad, rect.h + 2 * pad)
+    pos = (rect.x - pad, rect.y - pad)
     key = (rect.size, tuple(color), width, radius)
-    ring = _glow_cache.get(key)
-    if ring is None:
-        ring = pygame.Surface((rect.w + 2 * pad, rect.h + 2 * pad), pygame.SRCALPHA)
-        for i in range(3):
-            alpha = 50 - i * 15
-            pygame.draw.rect(ring, (*color[:3], alpha), ring.get_rect().inflate(-i * width, -i * width),
-                             width=width, border_radius=radius + pad - i * width // 2)
-        inner = pygame.Rect(pad, pad, rect.w, rect.h).inflate(width, width)
-        pygame.draw.rect(ring, color, inner, width=width, border_radius=radius + width // 2)
+    drawn = _glow_cache.get(key)
+    if drawn is None:
+        if 4 * band >= min(size):      # hardly any middle: drawn whole
+            drawn = glow_ring(size, color, width, radius)
+        else:
+            drawn = _ring_pieces(size, color, width, radius, band)
         if len(_glow_cache) > 64:
             _glow_cache.clear()
-        _glow_cache[key] = ring
-    return blit_frame(surface, ring, (rect.x - pad, rect.y - pad), pad + radius + 2 * width)
-
-
-def blit_frame(surface: pygame.Surface, frame: pygame.Surface, pos: tuple[int, int],
-               band: int) -> pygame.Rect:
-    """Blit ``frame``, a picture that is transparent everywhere but within
-    ``band`` px of its edges (a ring), as four strips along those edges: the
-    same pixels as one blit, without blending the empty middle (most of a
-    large ring's area). Returns the area of the whole frame."""
-    w, h = frame.get_size()
-    shown = pygame.Rect(pos, (w, h)).clip(surface.get_clip())
-    if 4 * band >= min(w, h) or not (shown.w and shown.h):   # hardly any middle, or out of sight
-        return surface.blit(frame, pos)
-    x, y = pos
-    for strip in ((0, 0, w, band), (0, h - band, w, band),
-                  (0, band, band, h - 2 * band), (w - band, band, band, h - 2 * band)):
-        surface.blit(frame, (x + strip[0], y + strip[1]), strip)
+        _glow_cache[key] = drawn
+    if isinstance(drawn, pygame.Surface):
+        return surface.blit(drawn, pos)
+    shown = pygame.Rect(pos, size).clip(surface.get_clip())
+    if not (shown.w and shown.h):
+        clip = surface.get_clip()          # out of sight: the empty area a blit answers
+        return pygame.Rect(max(pos[0], clip.x), max(pos[1], clip.y), 0, 0)
+    for piece, (x, y), part in drawn:
+        surface.blit(piece, (pos[0] + x, pos[1] + y), part)
     return shown
 
 

@@ -28,16 +28,16 @@ def _pixels(surface: pygame.Surface) -> bytes:
        width=st.integers(1, 8), radius=st.integers(0, 30),
        clip=st.none() | st.tuples(st.integers(0, 200), st.integers(0, 150), st.integers(1, 400),
                                   st.integers(1, 300)))
-def test_a_glow_ring_in_strips_is_the_ring_blitted_whole(size, rect, width, radius, clip):
-    strips, whole = pygame.Surface(size), pygame.Surface(size)
-    for surface in (strips, whole):
+def test_a_glow_ring_in_pieces_is_the_ring_drawn_and_blitted_whole(size, rect, width, radius, clip):
+    pieces, whole = pygame.Surface(size), pygame.Surface(size)
+    for surface in (pieces, whole):
         surface.fill((20, 90, 50))
         surface.set_clip(clip)
     rect = pygame.Rect(rect)
-    painted = ui.glow_rect(strips, rect, ui.FOCUS, width, radius)
-    ring = ui._glow_cache[(rect.size, tuple(ui.FOCUS), width, radius)]
+    painted = ui.glow_rect(pieces, rect, ui.FOCUS, width, radius)
+    ring = ui.glow_ring((rect.w + 4 * width, rect.h + 4 * width), ui.FOCUS, width, radius)
     assert painted == whole.blit(ring, (rect.x - 2 * width, rect.y - 2 * width))
-    assert _pixels(strips) == _pixels(whole)
+    assert _pixels(pieces) == _pixels(whole)
 
 
 @pytest.mark.parametrize("px, bold", [(20, False), (110, True), (330, True)])
