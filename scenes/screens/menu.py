@@ -6,8 +6,8 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
-from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_felt, draw_text, felt, glow_rect, layout_column,
-                       layout_row, rounded_panel, ui_scale, wrap_text)
+from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_text, felt, glow_rect,
+                       layout_column, layout_row, ui_scale, wrap_text)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
 from ..store.saves import clear_save, load_save
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
@@ -113,7 +113,7 @@ class MenuScene(Scene):
             x += tile_w + gap
         layout_row(self.buttons, (w // 2, top + tile_h + int(70 * s)), int(48 * s), int(20 * s),
                    int(24 * s))
-        self.tile_panel = rounded_panel((tile_w, tile_h), (12, 40, 28, 215), radius=int(18 * s))
+        self.tile_panel = TallPanel((tile_w, tile_h), (12, 40, 28, 215), radius=int(18 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -163,7 +163,7 @@ class MenuScene(Scene):
             focused = self.focus.focus == i
             lift = int(6 * s) if focused or self.focus.hover == i else 0
             rect = tile.rect.move(0, -lift)
-            surface.blit(self.tile_panel, rect)
+            self.tile_panel.blit_to(surface, rect.topleft)
             game.emblem(surface, pygame.Rect(rect.x, rect.y + int(rect.h * 0.08), rect.w, int(rect.h * 0.5)),
                         s, self.age)
             draw_text(surface, tile.label, 30 * s, (rect.centerx, rect.y + int(rect.h * 0.66)),

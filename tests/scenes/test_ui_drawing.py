@@ -45,3 +45,18 @@ def test_a_shadow_made_from_the_lit_line_is_the_line_rendered_in_black(px, bold)
     lit = ui.FONTS.text("Round Table", px, ui.GOLD, bold)
     black = ui.FONTS.font(px, bold).render("Round Table", True, (0, 0, 0))
     assert _pixels(ui.FONTS.shadow(lit, "Round Table", px, bold)) == _pixels(black)
+
+
+@given(size=st.tuples(st.integers(1, 300), st.integers(1, 600)), radius=st.integers(0, 40),
+       color=st.tuples(*[st.integers(0, 255)] * 4),
+       pos=st.tuples(st.integers(-100, 300), st.integers(-100, 400)),
+       clip=st.none() | st.tuples(st.integers(0, 200), st.integers(0, 300), st.integers(1, 300),
+                                  st.integers(1, 400)))
+def test_a_tall_panel_in_slices_is_the_panel_blitted_whole(size, radius, color, pos, clip):
+    sliced, whole = pygame.Surface((300, 400)), pygame.Surface((300, 400))
+    for surface in (sliced, whole):
+        surface.fill((20, 90, 50))
+        surface.set_clip(clip)
+    ui.TallPanel(size, color, radius).blit_to(sliced, pos)
+    whole.blit(ui.rounded_panel(size, color, radius), pos)
+    assert _pixels(sliced) == _pixels(whole)
