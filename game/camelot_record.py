@@ -83,6 +83,15 @@ class GameRecord:
         """The position the game started from."""
         return self.tag("Position") or START_POSITION
 
+    @property
+    def full_moves(self) -> int:
+        """How many moves, as the move numbers count them (a White ply and the
+        Black reply are one move): 23 plies from the start are 12 moves."""
+        if not self.moves:
+            return 0
+        first_black = self.position.split()[1:2] == ["b"]
+        return (len(self.moves) - 1 + first_black) // 2 + 1
+
     def to_game(self, plies: int | None = None) -> CamelotBoard:
         """The game after its moves (or its first ``plies``). Raises
         IllegalMoveError naming the first move the rules refuse."""

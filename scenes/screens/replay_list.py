@@ -42,14 +42,14 @@ class ReplayListScene(Scene):
     def _label(kept) -> str:
         record = kept.record
         return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " \
-               f"{RESULT_WORDS.get(record.result, record.result)}, {len(record.moves)} moves"
+               f"{RESULT_WORDS.get(record.result, record.result)}, {record.full_moves} moves"
 
     @staticmethod
     def _famous_label(famous) -> str:
         record = famous.record
         # the event last: a long one is what the row cuts
         extent = "Opening" if famous.is_opening else RESULT_WORDS.get(record.result, record.result)
-        return f"{famous.date}   {famous.players}   {extent}, {len(record.moves)} moves   " \
+        return f"{famous.date}   {famous.players}   {extent}, {record.full_moves} moves   " \
                f"{famous.event}"
 
     def _opener(self, record, name: str):

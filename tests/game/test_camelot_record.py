@@ -53,6 +53,18 @@ def test_a_record_starting_with_black_numbers_its_first_move_with_dots():
     assert parse(text).to_game().position_text() == game.position_text()
 
 
+def test_a_record_counts_its_moves_as_its_move_numbers_do():
+    # From the start: 1.W B 2.W is three plies and two moves.
+    start = parse(format(from_game(played(["C6-B6", "F10-F9", "D6-C5"]))))
+    assert len(start.moves) == 3 and start.full_moves == 2
+    # Black first: 1...B 2.W B is three plies and two moves; 1...B 2.W B 3.W is three.
+    position = CamelotBoard().position_text().replace(" w ", " b ")
+    black = from_game(played(["F10-F9", "C6-B6", "E10-E9"], position))
+    assert black.full_moves == 2
+    assert from_game(played(["F10-F9", "C6-B6", "E10-E9", "F7-F8"], position)).full_moves == 3
+    assert GameRecord(tags=(), moves=()).full_moves == 0
+
+
 def test_numbers_comments_and_lower_case_are_read():
     record = parse('[Event "x"]\n\n1. f7-f8 {a quiet move} 1... F11-F9\n2.D7-F7 *\n')
     assert record.moves == ("f7-f8", "F11-F9", "D7-F7") and record.result == "*"
