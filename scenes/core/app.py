@@ -312,9 +312,7 @@ class App:
             pygame.display.flip()
         if self.first_frame_seconds is None:
             # On screen now: the worker warm-up below comes after the first frame.
-            self.first_frame_seconds = time.perf_counter() - self.options.started_at
-            self.first_frame_wall = time.time()
-            self.first_frame_cpu = time.process_time()   # the process's CPU time, start-up included
+            self._note_first_frame()
             if self.options.after_first_frame is not None:
                 self.options.after_first_frame()
         if not self._work_warmed:
@@ -324,6 +322,13 @@ class App:
             # start-up: the process pool's modules load after the first frame
             from ..work.service import work_service
             work_service()
+
+    def _note_first_frame(self) -> None:
+        """When the first frame went up: since start, wall clock, and the
+        process's CPU time (start-up included), for --timing and the benches."""
+        self.first_frame_seconds = time.perf_counter() - self.options.started_at
+        self.first_frame_wall = time.time()
+        self.first_frame_cpu = time.process_time()
 
     def run(self, first_scene: Scene | None = None) -> int:
         """The main loop, until quit (or ``frames`` frames); returns the exit code."""
@@ -351,9 +356,7 @@ class App:
             self.frame_times.append(time.perf_counter() - started)
             self.frame_cpu_times.append(time.thread_time() - cpu_started)
             if self.first_frame_seconds is None:   # a first step that drew nothing (quit)
-                self.first_frame_seconds = time.perf_counter() - self.options.started_at
-                self.first_frame_wall = time.time()
-                self.first_frame_cpu = time.process_time()
+                self._note_first_frame()
             if limit is not None and self.frame_count >= limit:
                 self.running = False
         if self.options.screenshot:

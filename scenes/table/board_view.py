@@ -49,10 +49,15 @@ SQUARE_INDEX = {coords: sq for sq, coords in enumerate(SQUARE_COORDS)}
 START_COUNTS = {"knight": 4, "man": 10}
 
 
+def panel_spacing(scale: float) -> tuple[int, int]:
+    """The gap between the board and its side panel, and the panel's least width."""
+    return int(22 * scale), int(290 * scale)
+
+
 def board_cell(area: pygame.Rect, scale: float) -> int:
     """The side of a square, in px, for a board laid out in ``area`` beside
     its side panel."""
-    gap, panel_min = int(22 * scale), int(290 * scale)
+    gap, panel_min = panel_spacing(scale)
     cell_h = area.h / (16 + 2 * MARGIN_Y)
     cell_w = (area.w - panel_min - gap) / (12 + 2 * MARGIN_X)
     return max(8, int(min(cell_h, cell_w)))
@@ -119,8 +124,7 @@ class BoardView:
     def layout(self, area: pygame.Rect, scale: float, flipped: bool) -> None:
         s = self.scale = scale
         self.flipped = flipped
-        gap = int(22 * s)
-        panel_min = int(290 * s)
+        gap, panel_min = panel_spacing(s)
         cell = board_cell(area, scale)
         if self.art is None or self.art.cell != cell:
             self.art = shared_board_art(cell)

@@ -529,13 +529,13 @@ class CardArt:
         return self._warming
 
     def _prerender_quietly(self) -> None:
-        try:
-            for card in FULL_DECK:
+        def while_shown(cards):
+            for card in cards:
                 if pygame.display.get_surface() is None:
                     return      # the app has quit (or left the window): nothing is wanted
-                self.face(card)
-            self.back()
-            self.shadow()
+                yield card
+        try:
+            self.prerender(while_shown(FULL_DECK))
         except pygame.error:    # the display went away meanwhile
             pass
 
