@@ -183,8 +183,7 @@ class ReplayScene(BoardLayers, GameScene):
         self.last_move = None
         self.travel = Travel(after[move.path[-1]], steps, tuple(reversed(move.path)),
                              frozenset(move.captures), PATH_COMPUTER, 0.0,
-                             self.app.settings.speed_factor)
-        self.travel.backward = True
+                             self.app.settings.speed_factor, backward=True)
         self._appeared = 0
         self._ask_analysis()
         if self.travel.total <= 0:
@@ -199,7 +198,7 @@ class ReplayScene(BoardLayers, GameScene):
             coming[2] += dt * speed
         travel, coming_back = self.travel, self.appearing
         super().update_travel(dt)
-        if travel is not None and getattr(travel, "backward", False):
+        if travel is not None and travel.backward:
             for _, _, took in travel.steps[self._appeared:travel.taken]:
                 if took is not None:
                     coming_back.append([took[1], took[0], 0.0])

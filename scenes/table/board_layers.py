@@ -32,8 +32,10 @@ class Travel:
     """A move being shown: the path first (computer moves), then the piece
     travelling it step by step; captured pieces are taken as they are jumped."""
 
-    def __init__(self, piece, steps, path, captured, color, preview: float, speed: float) -> None:
+    def __init__(self, piece, steps, path, captured, color, preview: float, speed: float,
+                 backward: bool = False) -> None:
         self.piece = piece
+        self.backward = backward      # a move taken back (the replay): its captures come back
         self.steps = steps            # [(from, to, (square, piece) or None)]
         self.path = path
         self.captured = captured
