@@ -125,6 +125,15 @@ class Fonts:
 FONTS = Fonts()
 
 
+def fit_text(text: str, font: pygame.font.Font, width: int) -> str:
+    """``text``, cut with an ellipsis to fit ``width`` pixels in ``font``."""
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, float],
               color=INK, anchor: str = "topleft", shadow: bool = False,
               bold: bool | None = None) -> pygame.Rect:

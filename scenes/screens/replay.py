@@ -28,7 +28,7 @@ from game.camelot_record import BadRecordError
 from game.errors import IllegalMoveError
 
 from ..core.actions import Action, InputEvent
-from ..core.ui import FONTS, GOLD, INK, INK_DIM, Button, draw_text
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, Button, draw_text, fit_text
 from ..table.board_analysis import AnalysisView, bar_item, line_words, score_words
 from ..table.board_layers import COLORS, VANISH_TIME, BoardLayers, Travel
 from ..table.board_view import PATH_COMPUTER, PATH_HINT
@@ -317,7 +317,8 @@ class ReplayScene(BoardLayers, GameScene):
     # --- what is drawn ---------------------------------------------------------------------
     def status_line(self) -> str:
         if self.ply == 0:
-            return f"Start · {self.plies} moves · Right arrow: next move, Home/End, or click a move"
+            return (f"Start · {self.record.full_moves} moves · Right arrow: next move, Home/End, "
+                    f"or click a move")
         return f"Move {self.ply} of {self.plies}: {self.game.history[-1]}"
 
     def score_line(self) -> str:
@@ -327,7 +328,12 @@ class ReplayScene(BoardLayers, GameScene):
         texts = super()._hud_texts()
         s = self.scale
         title = "Replay" + (f" · {self.name}" if self.name else "")
-        texts["left"] = [(title, int(30 * s), (int(20 * s), self.hud_h // 2), GOLD, "midleft", True)]
+        # a record's name (a file's, say) can be long: cut to end before the status line
+        left, px = int(20 * s), int(30 * s)
+        centre = self._texts_rect(texts["centre"])
+        room = (centre.left if centre is not None else self.size[0] // 2) - left - int(16 * s)
+        title = fit_text(title, FONTS.font(px, bold=True), max(room, px))
+        texts["left"] = [(title, px, (left, self.hud_h // 2), GOLD, "midleft", True)]
         texts["right"] = texts["right"][:1]    # the result; no time played, no move count
         return texts
 

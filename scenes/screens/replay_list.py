@@ -13,7 +13,7 @@ from ..core.overlays import FocusButtons
 from ..core.scene import Scene
 from game.errors import IllegalMoveError
 
-from ..core.ui import FONTS, GOLD, INK_DIM, Button, draw_text, felt, ui_scale
+from ..core.ui import FONTS, GOLD, INK_DIM, Button, draw_text, felt, fit_text, ui_scale
 from ..store.famous import list_famous
 from ..store.records import KeptRecord, list_records, records_dir
 from .replay import RESULT_WORDS, ReplayScene, read_record
@@ -91,7 +91,7 @@ class ReplayListScene(Scene):
             shown = self.first <= i < self.first + self.ROWS
             b.rect = pygame.Rect(w // 2 - width // 2, top + (i - self.first) * (height + gap),
                                  width, height) if shown else pygame.Rect(-10, -10, 0, 0)
-            b.label = _fitted(self.labels[i], font, width - height)
+            b.label = fit_text(self.labels[i], font, width - height)
 
     def handle(self, event: InputEvent) -> None:
         if event.action == Action.BACK:
@@ -137,15 +137,6 @@ class ReplayListScene(Scene):
             parts.append(f"{len(self.kept)} of yours, newest first")
         more = " · wheel or arrows for more" if len(self.rows) > self.ROWS else ""
         return ", then ".join(parts) + more
-
-
-def _fitted(text: str, font, width: int) -> str:
-    """``text``, cut with an ellipsis to fit ``width`` pixels in ``font``."""
-    if font.size(text)[0] <= width:
-        return text
-    while len(text) > 1 and font.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def open_replay(app, path=None) -> None:

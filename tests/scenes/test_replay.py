@@ -476,3 +476,19 @@ def test_a_record_saved_beside_ours_by_online_play_is_listed_and_never_pruned(tm
     assert [k.record.tag("White") for k in kept] == ["Online", "Ours"] and problems == []
     assert kept[0].when == kept[0].record.tag("Date").replace(".", "-")
     assert records.prune(folder, keep=0) == 1 and online.exists()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_long_file_name_in_the_heading_stops_before_the_status_line(tmp_path, size):
+    path = tmp_path / ("a-record-with-a-long-name-from-a-tournament-" * 2 + ".camelot")
+    camelot_record.write(_record(), path)
+    app = make_app(size)
+    open_menu(app)
+    step(app, 2)
+    open_replay(app, path)
+    step(app, 2)
+    scene = app.scenes.top
+    texts = scene._hud_texts()
+    heading, centre = scene._texts_rect(texts["left"]), scene._texts_rect(texts["centre"])
+    assert texts["left"][0][0].startswith("Replay · a-record") and texts["left"][0][0].endswith("…")
+    assert heading.right <= centre.left
