@@ -174,8 +174,8 @@ MOVES = ("F7-E8", "E10-F9", "D7-D8", "F9xD7xD9", "H6-H5", "D9-E9", "H5-G4", "D10
          "I7xG9", "H10xF8")
 
 
-def _open(tmp_path, size=(1280, 720), moves=MOVES):
-    path = tmp_path / "game.camelot"
+def _open(tmp_path, size=(1280, 720), moves=MOVES, name="game.camelot"):
+    path = tmp_path / name
     camelot_record.write(_record(moves), path)
     app = make_app(size)
     open_menu(app)
@@ -480,14 +480,8 @@ def test_a_record_saved_beside_ours_by_online_play_is_listed_and_never_pruned(tm
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_a_long_file_name_in_the_heading_stops_before_the_status_line(tmp_path, size):
-    path = tmp_path / ("a-record-with-a-long-name-from-a-tournament-" * 2 + ".camelot")
-    camelot_record.write(_record(), path)
-    app = make_app(size)
-    open_menu(app)
-    step(app, 2)
-    open_replay(app, path)
-    step(app, 2)
-    scene = app.scenes.top
+    app, scene = _open(tmp_path, size, name="a-record-with-a-long-name-from-a-tournament-" * 2
+                       + ".camelot")
     texts = scene._hud_texts()
     heading, centre = scene._texts_rect(texts["left"]), scene._texts_rect(texts["centre"])
     assert texts["left"][0][0].startswith("Replay · a-record") and texts["left"][0][0].endswith("…")
