@@ -23,7 +23,6 @@ from .sound import Sound
 from .ui import FONTS, INK, draw_text, message_band, rounded_panel, ui_scale
 from ..store.files import LEFT_AS_IT_IS, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
-from ..store.stats import load_stats
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -91,14 +90,17 @@ class AppOptions:
 class App:
     def __init__(self, options: AppOptions | None = None, settings: Settings | None = None) -> None:
         self.options = options or AppOptions()
+        self._stats = None
         settings, messages = self._load_kept_files(settings)
         self.settings = settings
         # Only what the game uses: pygame.init() would also open the audio device
         # at once (and ALSA complains on the terminal when there is none); the
         # mixer starts quietly with the first sound (``Sound``).
+        # The joystick subsystem starts after the first frame (``_after_first_frame``):
+        # it scans the devices, which costs about a ms of every launch, and a pad
+        # there already is announced then as if just plugged in (JOYDEVICEADDED).
         pygame.display.init()
         pygame.font.init()
-        pygame.joystick.init()
         pygame.display.set_caption("Round Table")
         pygame.key.set_repeat(300, 60)
         desktop = pygame.display.get_desktop_sizes()
@@ -144,11 +146,24 @@ class App:
             messages.append(message)
             if message and message.endswith(LEFT_AS_IT_IS):
                 self.keep_settings = False
-        self.stats, message = load_stats()
-        messages.append(message)
-        if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
-            self.stats.keep = False
         return settings, [m for m in messages if m]
+
+    @property
+    def stats(self):
+        """The statistics: read after the first frame (start-up: no screen of the
+        menu shows them), or as soon as something asks for them."""
+        if self._stats is None:
+            from ..store.stats import load_stats  # start-up: see above
+            self._stats, message = load_stats()
+            if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
+                self._stats.keep = False
+            if message:
+                self.report(message)
+        return self._stats
+
+    @stats.setter
+    def stats(self, stats) -> None:
+        self._stats = stats
 
     # --- window -----------------------------------------------------------
     @property
@@ -313,8 +328,7 @@ class App:
         if self.first_frame_seconds is None:
             # On screen now: the worker warm-up below comes after the first frame.
             self._note_first_frame()
-            if self.options.after_first_frame is not None:
-                self.options.after_first_frame()
+            self._after_first_frame()
         if not self._work_warmed:
             # Once the first frame is up, the worker processes start in the
             # background: a game opened later asks them without waiting.
@@ -322,6 +336,17 @@ class App:
             # start-up: the process pool's modules load after the first frame
             from ..work.service import work_service
             work_service()
+
+    def _after_first_frame(self) -> None:
+        """What start-up leaves until the window shows the first frame."""
+        if self.options.after_first_frame is not None:
+            self.options.after_first_frame()
+        self.stats                      # read now, so a damaged file is said at once
+        try:
+            pygame.joystick.init()
+        except pygame.error:
+            pass                        # no joystick subsystem: keyboard and mouse
+        self.input.start_pads()
 
     def _note_first_frame(self) -> None:
         """When the first frame went up: since start, wall clock, and the

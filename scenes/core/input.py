@@ -82,11 +82,17 @@ class InputMapper:
         # commands: "a" types an a instead of switching on automatic play.
         self.typing = False
         self._pads = None        # the game-controller API, once started (_controller_api)
+        self.start_pads()
+
+    def start_pads(self) -> None:
+        """Open the pads plugged in, if any, once the joystick subsystem is up
+        (the app starts it after its first frame); else the game-controller API
+        starts with the first pad plugged in."""
         try:
             plugged = pygame.joystick.get_init() and pygame.joystick.get_count() > 0
         except pygame.error:
             plugged = False
-        if plugged:              # else it starts with the first pad plugged in
+        if plugged:
             self._controller_api()
 
     def _controller_api(self):

@@ -134,19 +134,27 @@ def fit_text(text: str, font: pygame.font.Font, width: int) -> str:
     return text.rstrip() + "…"
 
 
+def text_surfaces(text: str, px: float, color=INK, shadow: bool = False,
+                  bold: bool | None = None) -> tuple[pygame.Surface, pygame.Surface | None]:
+    """A line of text as :func:`draw_text` blits it: the line, and its shadow
+    (None without one), both rendered once and cached. Text with a shadow
+    (titles, the score) is bold unless ``bold`` says otherwise."""
+    bold = shadow if bold is None else bold
+    surf = FONTS.text(text, int(px), color, bold)
+    if not shadow:
+        return surf, None
+    if tuple(color)[3:] in ((), (255,)):           # opaque ink: its shadow is its copy in black
+        return surf, FONTS.shadow(surf, text, int(px), bold)
+    return surf, FONTS.text(text, int(px), (0, 0, 0), bold)
+
+
 def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, float],
               color=INK, anchor: str = "topleft", shadow: bool = False,
               bold: bool | None = None) -> pygame.Rect:
-    """Blit a line of text; ``anchor`` is a pygame.Rect attribute name. Text
-    with a shadow (titles, the score) is bold unless ``bold`` says otherwise."""
-    bold = shadow if bold is None else bold
-    surf = FONTS.text(text, int(px), color, bold)
+    """Blit a line of text; ``anchor`` is a pygame.Rect attribute name."""
+    surf, dark = text_surfaces(text, px, color, shadow, bold)
     rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
-    if shadow:
-        if tuple(color)[3:] in ((), (255,)):       # opaque ink: its shadow is its copy in black
-            dark = FONTS.shadow(surf, text, int(px), bold)
-        else:
-            dark = FONTS.text(text, int(px), (0, 0, 0), bold)
+    if dark is not None:
         off = max(1, int(px / 30))
         surface.blit(dark, rect.move(off, off))
     surface.blit(surf, rect)
@@ -182,11 +190,9 @@ def screen_layer(size: tuple[int, int]) -> pygame.Surface:
     return pygame.Surface(size, 0, display) if display is not None else pygame.Surface(size)
 
 
-def _coarse(size: tuple[int, int]) -> pygame.Surface:
-    surf = _felt_coarse.get(size)
-    if surf is not None:
-        return surf
-    # Draw the vignette tiny and smoothscale it up: cheap and perfectly smooth.
+@lru_cache(maxsize=1)
+def _vignette() -> pygame.Surface:
+    """The felt's vignette, tiny: smoothscaled up, it is cheap and perfectly smooth."""
     small = pygame.Surface((32, 18))
     for y in range(18):
         for x in range(32):
@@ -196,8 +202,15 @@ def _coarse(size: tuple[int, int]) -> pygame.Surface:
             small.set_at((x, y), (int(FELT[0] + (FELT_DARK[0] - FELT[0]) * t),
                                   int(FELT[1] + (FELT_DARK[1] - FELT[1]) * t),
                                   int(FELT[2] + (FELT_DARK[2] - FELT[2]) * t)))
+    return small
+
+
+def _coarse(size: tuple[int, int]) -> pygame.Surface:
+    surf = _felt_coarse.get(size)
+    if surf is not None:
+        return surf
     w, h = size
-    surf = pygame.transform.smoothscale(small, (-(-w // FELT_STEP), -(-h // FELT_STEP)))
+    surf = pygame.transform.smoothscale(_vignette(), (-(-w // FELT_STEP), -(-h // FELT_STEP)))
     _felt_coarse.clear()
     _felt_blocks.clear()
     _felt_coarse[size] = surf
@@ -260,6 +273,30 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
     paint_felt(surf)
     _felt_cache[size] = surf
     return surf
+
+
+def draw_felt_while(surface: pygame.Surface, work: Callable[[], None]) -> None:
+    """:func:`draw_felt` on a second core while ``work`` runs on this one: a
+    screen's first frame at a size renders its lines of text meanwhile. The
+    felt is a few C calls that let go of the interpreter's lock (scaling into
+    the window), so the two overlap; ``work`` must not touch ``surface``."""
+    failed: list[BaseException] = []
+    _vignette()     # its few Python steps here: the painter then only waits on C calls
+
+    def paint() -> None:
+        try:
+            draw_felt(surface)
+        except BaseException as exc:          # raised here, in the frame loop, below
+            failed.append(exc)
+
+    painter = threading.Thread(target=paint, name="felt", daemon=True)
+    painter.start()
+    try:
+        work()
+    finally:
+        painter.join()
+    if failed:
+        raise failed[0]
 
 
 def draw_felt(surface: pygame.Surface) -> None:
@@ -421,15 +458,19 @@ class Button:
     def __repr__(self) -> str:
         return f"Button({self.label!r}, enabled={self.enabled})"
 
+    def label_surface(self) -> pygame.Surface:
+        """The label as the button shows it (cached, as every line of text)."""
+        ink = INK if self.enabled else (120, 130, 125)
+        return text_surfaces(self.label, self.rect.h * 0.5, ink, bold=True)[0]
+
     def draw(self, surface: pygame.Surface, scale: float) -> None:
         color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON
         radius = max(4, int(10 * scale))
         pygame.draw.rect(surface, color, self.rect, border_radius=radius)
         edge = FOCUS if self.hot and self.enabled else (255, 255, 255, 60)
         pygame.draw.rect(surface, edge, self.rect, width=max(1, int(2 * scale)), border_radius=radius)
-        ink = INK if self.enabled else (120, 130, 125)
-        draw_text(surface, self.label, self.rect.h * 0.5, self.rect.center, ink, anchor="center",
-                  bold=True)
+        label = self.label_surface()
+        surface.blit(label, label.get_rect(center=self.rect.center))
 
     def contains(self, pos) -> bool:
         return self.rect is not None and self.rect.collidepoint(pos)

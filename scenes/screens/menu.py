@@ -6,10 +6,9 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
-from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_text, felt, glow_rect,
-                       layout_column, layout_row, ui_scale, wrap_text)
+from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
+                       felt, glow_rect, layout_column, layout_row, text_surfaces, ui_scale, wrap_text)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
-from ..store.saves import clear_save, load_save
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
@@ -34,11 +33,13 @@ class MenuScene(Scene):
             self.focus.focus = self.tile_ids.index(last)
         self.age = 0.0
 
-    def enter(self) -> None:
-        # Once a launch: a game left in the middle is offered again.
+    def offer_game_left(self) -> None:
+        """Once a launch, with the menu on screen: a game left in the middle is
+        offered again (start-up: the saved game is read after the first frame)."""
         if getattr(self.app, "_resume_offered", False):
             return
         self.app._resume_offered = True
+        from ..store.saves import load_save  # start-up: see above
         data, message = load_save(check_options=check_saved_options)
         if message:
             self.app.report(message)
@@ -54,6 +55,7 @@ class MenuScene(Scene):
             self.app.scenes.reset(game.resume(self.app, data))
 
         def discard():
+            from ..store.saves import clear_save  # start-up: see offer_game_left
             clear_save()
             self.app.scenes.remove(dialog)
 
@@ -114,6 +116,7 @@ class MenuScene(Scene):
         layout_row(self.buttons, (w // 2, top + tile_h + int(70 * s)), int(48 * s), int(20 * s),
                    int(24 * s))
         self.tile_panel = TallPanel((tile_w, tile_h), (12, 40, 28, 215), radius=int(18 * s))
+        self._first_frame = True
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -142,6 +145,7 @@ class MenuScene(Scene):
             # later (the worker processes are starting first) the games'
             # modules and art load in the background while the player chooses.
             self.app.sound.start()
+            self.offer_game_left()
             if self.age >= WARM_AFTER:
                 warm_scene_modules(self.size)
         self.age += dt
@@ -151,34 +155,59 @@ class MenuScene(Scene):
             # returns to the menu (GameScene.handle in demo mode).
             self.app.navigator.open_game(playable_games()[0], demo=True, cycle=True)
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def _tile_rect(self, i: int) -> pygame.Rect:
+        """Tile ``i`` where it is drawn: lifted a little under the focus or the pointer."""
+        lifted = self.focus.focus == i or self.focus.hover == i
+        return self.tiles[i].rect.move(0, -int(6 * self.scale) if lifted else 0)
+
+    def _lines(self) -> list[tuple]:
+        """The menu's lines of text but the buttons' labels, in the order drawn
+        (the footer last): (text, px, centre, colour, shadow)."""
         s = self.scale
         w, h = self.size
-        draw_felt(surface)
-        draw_text(surface, "Round Table", 110 * s, (w // 2, int(h * 0.12)), GOLD, anchor="center",
-                  shadow=True)
-        draw_text(surface, "Four classic games: three patiences and a board game of 1930",
-                  28 * s, (w // 2, int(h * 0.12 + 70 * s)), INK_DIM, anchor="center")
+        lines = [("Round Table", 110 * s, (w // 2, int(h * 0.12)), GOLD, True),
+                 ("Four classic games: three patiences and a board game of 1930", 28 * s,
+                  (w // 2, int(h * 0.12 + 70 * s)), INK_DIM, False)]
         for i, (game, tile) in enumerate(zip(self.games, self.tiles)):
-            focused = self.focus.focus == i
-            lift = int(6 * s) if focused or self.focus.hover == i else 0
-            rect = tile.rect.move(0, -lift)
+            rect = self._tile_rect(i)
+            lines.append((tile.label, 30 * s, (rect.centerx, rect.y + int(rect.h * 0.66)), INK, False))
+            lines.extend((line, 20 * s, (rect.centerx, rect.y + int(rect.h * (0.77 + 0.08 * k))),
+                          INK_DIM, False) for k, line in enumerate(game.blurb))
+        lines.append(("Arrows, D-pad or mouse to choose · Enter / A to play · F11 full screen",
+                      20 * s, (w // 2, h - int(24 * s)), INK_DIM, False))
+        return lines
+
+    def _render_lines(self, lines: list[tuple]) -> None:
+        for text, px, _, color, shadow in lines:
+            text_surfaces(text, px, color, shadow)
+        for button in self.buttons:
+            button.label_surface()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        s = self.scale
+        lines = self._lines()
+        if self._first_frame:
+            # Start-up: the first frame at a size renders its text (some ms at
+            # 4K) while the felt is painted on the other core.
+            self._first_frame = False
+            draw_felt_while(surface, lambda: self._render_lines(lines))
+        else:
+            draw_felt(surface)
+        for i, game in enumerate(self.games):
+            rect = self._tile_rect(i)
             self.tile_panel.blit_to(surface, rect.topleft)
             game.emblem(surface, pygame.Rect(rect.x, rect.y + int(rect.h * 0.08), rect.w, int(rect.h * 0.5)),
                         s, self.age)
-            draw_text(surface, tile.label, 30 * s, (rect.centerx, rect.y + int(rect.h * 0.66)),
-                      INK, anchor="center")
-            for k, line in enumerate(game.blurb):
-                draw_text(surface, line, 20 * s, (rect.centerx, rect.y + int(rect.h * (0.77 + 0.08 * k))),
-                          INK_DIM, anchor="center")
-            if focused:
-                glow_rect(surface, rect, FOCUS, max(2, int(3 * s)), int(18 * s))
+        for text, px, pos, color, shadow in lines[:-1]:
+            draw_text(surface, text, px, pos, color, anchor="center", shadow=shadow)
+        if self.focus.focus < len(self.tiles):
+            glow_rect(surface, self._tile_rect(self.focus.focus), FOCUS, max(2, int(3 * s)), int(18 * s))
         for k, b in enumerate(self.buttons):
             b.hot = self.focus.focus == len(self.tiles) + k
             b.hovered = self.focus.hover == len(self.tiles) + k
             b.draw(surface, s)
-        draw_text(surface, "Arrows, D-pad or mouse to choose · Enter / A to play · F11 full screen",
-                  20 * s, (w // 2, h - int(24 * s)), INK_DIM, anchor="center")
+        text, px, pos, color, shadow = lines[-1]
+        draw_text(surface, text, px, pos, color, anchor="center", shadow=shadow)
 
 
 class SettingsScene(Scene):

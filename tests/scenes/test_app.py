@@ -235,6 +235,37 @@ def test_the_controller_api_starts_with_the_first_pad(monkeypatch, pads_at_start
     assert mapper.gamepad_connected
 
 
+def test_the_pads_and_the_statistics_wait_for_the_first_frame_and_a_pad_there_is_opened(monkeypatch):
+    """Start-up: the joystick subsystem starts, and the statistics are read,
+    once the first frame is on screen; a pad plugged in before the launch is
+    then opened as a game controller."""
+    import scenes.core.input as input_module
+    from scenes.core.app import App, AppOptions
+    real_api = input_module._load_controller_api()
+    if real_api is not None:
+        real_api.quit()               # an earlier test's: it holds the joystick subsystem up
+    pygame.joystick.quit()
+    pads = FakePads()
+    monkeypatch.setattr(input_module, "_load_controller_api", lambda: pads)
+    monkeypatch.setattr(pygame.joystick, "get_count", lambda: 1)
+    app = App(AppOptions(size=(1280, 720), save_settings=False))
+    open_menu(app)
+    assert not pygame.joystick.get_init() and app._stats is None and not app.input.controllers
+    step(app)
+    assert pygame.joystick.get_init() and app._stats is not None
+    assert pads.started == 1 and list(app.input.controllers) == [7] and app.input.gamepad_connected
+
+
+def test_the_statistics_are_read_when_asked_for_before_the_first_frame():
+    from scenes.core.app import App, AppOptions
+    from scenes.store.settings import data_dir
+    data_dir().mkdir(parents=True, exist_ok=True)
+    (data_dir() / "stats.json").write_text("garbage")
+    app = App(AppOptions(size=(1280, 720), save_settings=False))
+    assert app.stats.game("clock").played == 0
+    assert [text for text, _ in app._toasts if text.startswith("Statistics file was unreadable")]
+
+
 def test_corrupt_settings_file_gives_a_toast_and_the_game_still_starts():
     from scenes.core.app import App, AppOptions
     from scenes.store.settings import config_dir

@@ -209,7 +209,7 @@ def test_every_save_that_loads_resumes(data):
     app._resume_offered = False       # the next launch
     app._toasts.clear()
     open_menu(app)
-    step(app)
+    step(app, 2)                      # the save is read with the menu on screen
     if not isinstance(app.scenes.top, DialogScene):
         assert isinstance(app.scenes.top, MenuScene)
         line, = [text for text, _ in app._toasts]

@@ -33,10 +33,11 @@ def _clock_in_play(seed: int = 41, moves: int = 7):
 
 
 def _launch():
-    """The next launch: a new App, the menu as the launcher opens it."""
+    """The next launch: a new App, the menu as the launcher opens it, and
+    the frame after its first (the saved game is read once it is on screen)."""
     app = make_app()
     open_menu(app)
-    step(app)
+    step(app, 2)
     return app
 
 
@@ -133,7 +134,7 @@ def test_nothing_saved_without_moves_or_for_a_demo_and_discard_clears():
     key(app, pygame.K_DOWN)
     key(app, pygame.K_RETURN)                         # Discard
     assert isinstance(app.scenes.top, MenuScene) and not save_path().exists()
-    app.scenes.top.enter()                            # offered once a launch, and gone now
+    app.scenes.top.offer_game_left()                  # offered once a launch, and gone now
     assert isinstance(app.scenes.top, MenuScene)
 
 
@@ -169,7 +170,7 @@ def _bad_save(text):
 def _check_moved_aside(path, text, words):
     app = App(AppOptions(size=(1280, 720)))           # the next launch, settings from the file
     open_menu(app)
-    step(app)
+    step(app, 2)                                      # the save is read with the menu on screen
     assert isinstance(app.scenes.top, MenuScene)      # no resume offered
     toasts = [t[0] for t in app._toasts]
     assert len(toasts) == 1 and toasts[0].startswith("Saved game was unreadable") and words in toasts[0]

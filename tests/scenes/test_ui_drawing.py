@@ -60,3 +60,26 @@ def test_a_tall_panel_in_slices_is_the_panel_blitted_whole(size, radius, color, 
     ui.TallPanel(size, color, radius).blit_to(sliced, pos)
     whole.blit(ui.rounded_panel(size, color, radius), pos)
     assert _pixels(sliced) == _pixels(whole)
+
+
+def test_the_felt_painted_on_another_core_is_the_felt_and_the_work_runs_meanwhile():
+    size = (640, 360)
+    window = pygame.display.set_mode(size)
+    ran = []
+    ui.draw_felt_while(window, lambda: ran.append(ui.text_surfaces("Round Table", 40, ui.GOLD, shadow=True)))
+    painted = _pixels(window)
+    window.fill((0, 0, 0))
+    ui.draw_felt(window)
+    assert painted == _pixels(window)
+    (lit, dark), = ran
+    assert dark is not None and lit.get_size() == dark.get_size()
+
+
+def test_a_failure_painting_the_felt_is_raised_in_the_frame_loop(monkeypatch):
+    window = pygame.display.set_mode((640, 360))
+
+    def broken(surface):
+        raise pygame.error("out of memory")
+    monkeypatch.setattr(ui, "draw_felt", broken)
+    with pytest.raises(pygame.error, match="out of memory"):
+        ui.draw_felt_while(window, lambda: None)
