@@ -9,7 +9,6 @@ one line.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from game import GAME_IDS
@@ -58,20 +57,36 @@ def prepare_folders() -> str | None:
     return None
 
 
-@dataclass
 class Settings:
-    """The player's choices, kept in settings.json. (Its docstring also spares
-    the dataclass an ``inspect.signature`` for one at every start-up.)"""
+    """The player's choices, kept in settings.json. A plain class, not a
+    dataclass: it is made before the first frame, and a dataclass's generated
+    methods cost half a ms of every launch (start-up)."""
 
-    fullscreen: bool = True
-    animation_speed: str = "normal"
-    sound: bool = True
-    volume: float = 0.8
-    card_back: str = "blue"
-    last_game: str | None = None
-    winnable_only: bool = True       # patience deals only from the proven-winnable lists
-    winnable_indicator: bool = True  # the HUD says whether the position can still be won
-    eval_bar: bool = False           # the board game: the engine's evaluation beside the board
+    FIELDS = ("fullscreen", "animation_speed", "sound", "volume", "card_back", "last_game",
+              "winnable_only", "winnable_indicator", "eval_bar")
+
+    def __init__(self, fullscreen: bool = True, animation_speed: str = "normal", sound: bool = True,
+                 volume: float = 0.8, card_back: str = "blue", last_game: str | None = None,
+                 winnable_only: bool = True, winnable_indicator: bool = True,
+                 eval_bar: bool = False) -> None:
+        self.fullscreen = fullscreen
+        self.animation_speed = animation_speed
+        self.sound = sound
+        self.volume = volume
+        self.card_back = card_back
+        self.last_game = last_game
+        self.winnable_only = winnable_only            # patience deals only from the proven-winnable lists
+        self.winnable_indicator = winnable_indicator  # the HUD says whether the position can still be won
+        self.eval_bar = eval_bar                      # the board game: the engine's evaluation beside the board
+
+    def to_json(self) -> dict:
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Settings) and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        return f"Settings({', '.join(f'{k}={v!r}' for k, v in self.to_json().items())})"
 
     @property
     def speed_factor(self) -> float:
@@ -79,7 +94,7 @@ class Settings:
 
     def validate(self) -> None:
         """Raise DamagedFileError (a ValueError) for a value outside the schema."""
-        Settings.from_json(asdict(self))
+        Settings.from_json(self.to_json())
 
     @classmethod
     def from_json(cls, data: dict) -> "Settings":
@@ -118,7 +133,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     crash the game)."""
     path = path or config_dir() / "settings.json"
     try:
-        write_json_atomic(path, {"version": SETTINGS_VERSION, **asdict(settings)})
+        write_json_atomic(path, {"version": SETTINGS_VERSION, **settings.to_json()})
     except (OSError, ValueError) as exc:
         return f"Could not save settings: {getattr(exc, 'strerror', None) or exc}"
     return None
