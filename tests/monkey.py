@@ -29,6 +29,7 @@ import importlib.util
 import multiprocessing
 import os
 import random
+import re
 import tempfile
 import time
 import traceback
@@ -160,7 +161,8 @@ def scene_kind(app: App, scene) -> str:
             return "game-over"
         if scene.title == "Camelot":
             return "board-setup"
-        return "dialog:" + scene.title
+        # A dialog by its kind: "Deal 101825" and "Deal 2308" are one kind of scene.
+        return "dialog:" + re.sub(r"\d+", "N", scene.title)
     name = type(scene).__name__
     return name[:-len("Scene")].lower() if name.endswith("Scene") else name
 
