@@ -250,8 +250,12 @@ def paint_felt(surface: pygame.Surface, area: pygame.Rect | None = None) -> None
     if not area.w or not area.h:
         return
     size = surface.get_size()
-    if area.size == size and size[0] % FELT_STEP == 0 and size[1] % FELT_STEP == 0:
-        pygame.transform.scale(_coarse(size), size, surface)   # the whole table at once
+    step = FELT_STEP
+    if not (area.x % step or area.y % step or area.w % step or area.h % step):
+        # On the quarter-size copy's grid (the whole table, a game's background
+        # block): scaled straight into place, nothing made or kept for it.
+        coarse = _coarse(size).subsurface((area.x // step, area.y // step, area.w // step, area.h // step))
+        pygame.transform.scale(coarse, area.size, surface.subsurface(area))
         return
     clip = surface.get_clip()
     surface.set_clip(area)

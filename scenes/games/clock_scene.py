@@ -232,6 +232,9 @@ class ClockScene(GameScene):
     def draw_resting(self, surface: pygame.Surface, clip) -> None:
         self.table.draw_static(surface, self.art, clip)
 
+    def busy_areas(self) -> list[pygame.Rect]:
+        return self.table.busy_areas()
+
     def resting_changes(self) -> list[pygame.Rect]:
         return self.table.static_changes()
 

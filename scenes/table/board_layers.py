@@ -91,6 +91,10 @@ def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
 class BoardLayers:
     """Drawing for the Camelot board scene (a mixin; the state is the scene's)."""
 
+    def busy_areas(self) -> list[pygame.Rect]:
+        """The pieces move on the board (GameScene keeps its background ready)."""
+        return [self.view.board_rect]
+
     def on_board(self) -> list:
         """The pieces still in play as shown: those at rest, and the one
         travelling its path (it is lifted off its square, not captured)."""

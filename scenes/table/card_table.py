@@ -400,6 +400,13 @@ class CardTable:
         rect = pygame.Rect(int(sprite.pos[0]), int(sprite.pos[1]), *self.card_size)
         return rect.inflate(lift * 6, lift * 6)
 
+    def busy_areas(self) -> list[pygame.Rect]:
+        """Where cards are and will be: each card where it is (a deal's stock),
+        then each pile's place (GameScene.busy_areas)."""
+        w, h = self.card_size
+        return ([self.sprite_rect(sprite) for sprite in self.sprites.values()]
+                + [pygame.Rect(int(slot.origin[0]), int(slot.origin[1]), w, h) for slot in self.slots.values()])
+
     def draw_placeholders(self, surface: pygame.Surface, art: CardArt) -> None:
         for slot in self.slots.values():
             surface.blit(art.placeholder(slot.label), (int(slot.origin[0]), int(slot.origin[1])))

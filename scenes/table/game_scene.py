@@ -577,6 +577,31 @@ class GameScene(Scene):
     def before_full_repaint(self) -> None:
         """The whole screen is about to be painted (subclasses note what is drawn)."""
 
+    def busy_areas(self) -> list[pygame.Rect]:
+        """Where things will move and be repainted first (the cards and their
+        piles, the board): the background there is kept in blocks when the
+        screen is painted whole, so the first moves (a deal) do not draw it."""
+        return []
+
+    def _keep_background_blocks(self, surface: pygame.Surface) -> OrderedDict:
+        """The background just painted whole, kept in blocks under the busy
+        areas (as many as are kept at all): each a copy of what is on screen."""
+        blocks: OrderedDict = OrderedDict()
+        screen = surface.get_rect()
+        for area in self.busy_areas():
+            area = area.clip(screen)
+            if not (area.w and area.h):
+                continue
+            for by in range(area.top // BLOCK, (area.bottom - 1) // BLOCK + 1):
+                for bx in range(area.left // BLOCK, (area.right - 1) // BLOCK + 1):
+                    key = (bx * BLOCK, by * BLOCK)
+                    if key not in blocks:
+                        if len(blocks) >= BLOCKS_KEPT:
+                            return blocks
+                        blocks[key] = surface.subsurface(
+                            pygame.Rect(key, (BLOCK, BLOCK)).clip(screen)).copy()
+        return blocks
+
     def _paint_all(self, surface: pygame.Surface) -> None:
         """Everything at rest, the whole screen."""
         release_felt()        # the menu's felt, if any: a game paints its own
@@ -584,6 +609,7 @@ class GameScene(Scene):
         self.before_full_repaint()
         surface.set_clip(None)
         self.draw_background(surface)
+        self._blocks = self._keep_background_blocks(surface)
         self.draw_resting(surface, None)
         self.resting_changes()          # all of it is painted now
         self.resting_rebuilt()

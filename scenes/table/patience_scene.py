@@ -717,6 +717,9 @@ class PatienceScene(GameScene):
     def resting_rebuilt(self) -> None:
         self.table.forget_static()
 
+    def busy_areas(self) -> list[pygame.Rect]:
+        return self.table.busy_areas()
+
     def before_full_repaint(self) -> None:
         # a whole repaint: the labels drawn are the ones current now
         self._labels_drawn = [(spec, self._label_rect(spec)) for spec in self.table_labels()]

@@ -83,3 +83,24 @@ def test_a_failure_painting_the_felt_is_raised_in_the_frame_loop(monkeypatch):
     monkeypatch.setattr(ui, "draw_felt", broken)
     with pytest.raises(pygame.error, match="out of memory"):
         ui.draw_felt_while(window, lambda: None)
+
+
+@given(size=st.tuples(st.integers(40, 700), st.integers(40, 500)),
+       area=st.tuples(st.integers(-40, 700), st.integers(-40, 500), st.integers(1, 700), st.integers(1, 500)),
+       aligned=st.booleans())
+def test_the_felt_painted_into_any_area_is_that_part_of_the_whole_felt(size, area, aligned):
+    """Painted on the quarter-size grid (scaled straight into place) or off it
+    (from the kept blocks), an area of felt is the same pixels as the felt
+    painted whole, and nothing outside the area is touched."""
+    area = pygame.Rect(area)
+    if aligned:
+        area = pygame.Rect(area.x // 4 * 4, area.y // 4 * 4, -(-area.w // 4) * 4, -(-area.h // 4) * 4)
+    whole, part = pygame.Surface(size), pygame.Surface(size)
+    ui.paint_felt(whole)
+    part.fill((1, 2, 3))
+    ui.paint_felt(part, area)
+    inside = area.clip(part.get_rect())
+    expected = pygame.Surface(size)
+    expected.fill((1, 2, 3))
+    expected.blit(whole, inside, inside)
+    assert _pixels(part) == _pixels(expected)
