@@ -102,6 +102,8 @@ HOSTILE = [
     ("version 1.0", b'{"version": 1.0}', "version 1.0, expected 1"),
     ("version as text", b'{"version": "1"}', "version '1', expected 1"),
     ("not UTF-8", b'{"version": 1, "x": "\xff\xfe"}', "not UTF-8 text (byte 21)"),
+    ("not UTF-8 after a byte-order mark", b'\xef\xbb\xbf{"version": 1, "x": "\xff\xfe"}',
+     "not UTF-8 text (byte 24)"),
     ("a list", b"[1, 2]", "not a JSON object"),
     ("cut short", b'{"version": 1, "x": [', "Expecting value: line 1 column 22"),
     ("empty", b"", "Expecting value: line 1 column 1"),
