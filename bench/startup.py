@@ -8,7 +8,9 @@ before the process is spawned to the wall-clock moment the app reports its first
 frame was on screen (interpreter start-up included). The same is measured for a
 bare window (``import pygame``, ``set_mode`` at the same size, fill, flip), run
 alternately with the app so both see the same machine; the ratio of the medians
-is the cost of the app over pygame itself (target ≤ 1.3×). The same is printed
+is the cost of the app over pygame itself (target ≤ 1.3×); the median of each
+pair's own ratio (an app run and the bare run just after it) is printed beside it,
+less moved by the machine's load drifting during the set. The same is printed
 for the process's CPU time at that moment (interpreter start-up included),
 which a busy machine stretches far less than the wall clock. Before each size,
 both are run a few times untimed, so neither pays for reading its files from disk
@@ -83,9 +85,10 @@ def main() -> int:
         for k, what in ((0, "wall clock"), (1, "process CPU")):
             a = statistics.median(r[k] for r in app)
             b = statistics.median(r[k] for r in bare)
+            paired = statistics.median(x[k] / y[k] for x, y in zip(app, bare))
             print(f"start to first menu frame at {size[0]}x{size[1]}, {what}: median {a * 1000:.0f} ms "
                   f"(max {max(r[k] for r in app) * 1000:.0f}); bare pygame window {b * 1000:.0f} ms; "
-                  f"ratio {a / b:.2f}x over {args.runs} runs")
+                  f"ratio {a / b:.2f}x over {args.runs} runs (median of each run's own ratio {paired:.2f}x)")
     return 0
 
 
