@@ -32,6 +32,7 @@ text (see :mod:`scenes.work.tasks`); nothing is pickled but those strings.
 from __future__ import annotations
 
 import atexit
+import gc
 import itertools
 import json
 import multiprocessing
@@ -247,6 +248,12 @@ def _end_pool(pool, timeout: float) -> None:
     """Stop a pool whose requests are cancelled and join its workers, killing
     one that has not stopped within ``timeout`` seconds."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # The pool's queues hold named semaphores, unlinked and struck off the
+    # resource tracker's list when the last reference to them goes. Held here
+    # until the pool's threads are over, so that last reference goes on this
+    # thread: let go by the pool's own threads as they end, it can be cut off
+    # at the interpreter's exit between the two (a "leaked semaphore" warning).
+    queues = [getattr(pool, "_call_queue", None), getattr(pool, "_result_queue", None)]
     pool.shutdown(wait=False, cancel_futures=True)
     processes += [p for p in (getattr(pool, "_processes", None) or {}).values()
                   if p not in processes]
@@ -261,6 +268,8 @@ def _end_pool(pool, timeout: float) -> None:
     # multiprocessing's resource tracker unlinks as they are collected) while
     # the interpreter exits: one cut off there is a "leaked semaphore" warning.
     pool.shutdown(wait=True)
+    del queues
+    gc.collect()        # and any cycle they are in, here too
 
 
 _service: WorkService | None = None

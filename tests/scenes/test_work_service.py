@@ -247,6 +247,7 @@ def test_the_repo_cache_lists_hold_proven_deals():
 
 @pytest.mark.parametrize("args", [
     ["--frames", "1", "--size", "640x360"],                  # quits while the pool starts
+    ["--frames", "30", "--size", "640x360"],                 # quits with the pool up, mostly
     ["--game", "hamilton", "--frames", "3", "--size", "640x360"],
     ["--timedemo", "clock", "--frames", "60", "--size", "640x360"],
 ])
