@@ -7,7 +7,7 @@ import pygame
 
 from .actions import Action, InputEvent
 from .scene import Scene
-from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, rounded_panel,
+from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
                  ui_scale, wrap_text)
 
 
@@ -103,7 +103,7 @@ class DialogScene(Scene):
         self.panel_rect.center = (size[0] // 2, size[1] // 2)
         layout_column(self.focus.buttons, self.panel_rect.centerx,
                       self.panel_rect.y + title_h + text_h, int(self.panel_w * 0.7), bh, gap)
-        self.panel = rounded_panel(self.panel_rect.size, radius=int(18 * s))
+        self.panel = TallPanel(self.panel_rect.size, radius=int(18 * s))   # no surface its size
 
     def handle(self, event: InputEvent) -> None:
         if self.focus.handle(event):
@@ -123,7 +123,7 @@ class DialogScene(Scene):
         t = min(1.0, self.age / 0.2)
         offset = int((1 - (1 - (1 - t) ** 3) if t < 1 else 0) * 40 * self.scale)
         rect = self.panel_rect.move(0, offset)
-        surface.blit(self.panel, rect)
+        self.panel.blit_to(surface, rect.topleft)
         s = self.scale
         draw_text(surface, self.title, 48 * s, (rect.centerx, rect.y + int(38 * s)),
                   self.accent, anchor="center", shadow=True)

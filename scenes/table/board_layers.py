@@ -91,10 +91,6 @@ def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
 class BoardLayers:
     """Drawing for the Camelot board scene (a mixin; the state is the scene's)."""
 
-    def busy_areas(self) -> list[pygame.Rect]:
-        """The pieces move on the board (GameScene keeps its background ready)."""
-        return [self.view.board_rect]
-
     def on_board(self) -> list:
         """The pieces still in play as shown: those at rest, and the one
         travelling its path (it is lifted off its square, not captured)."""
@@ -131,7 +127,7 @@ class BoardLayers:
     def draw_background(self, surface: pygame.Surface) -> None:
         paint_felt(surface)
         surface.blit(self.view.art.board(self.flipped), self.view.board_pos)
-        surface.blit(self.view.panel_background(), self.view.panel_rect)
+        self.view.panel_background().blit_to(surface, self.view.panel_rect.topleft)
 
     def _compute_items(self) -> list[tuple]:
         items: list[tuple] = []

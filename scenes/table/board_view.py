@@ -29,7 +29,7 @@ def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
     return frozenset(out)
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
-from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, rounded_panel, wrap_text
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, TallPanel, wrap_text
 
 # Colours of the overlays (one meaning each, throughout).
 HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus
@@ -270,12 +270,13 @@ class BoardView:
         return cached
 
     # --- the side panel -----------------------------------------------------------
-    def panel_background(self) -> pygame.Surface:
-        """The panel's rounded background, drawn once per size."""
+    def panel_background(self) -> TallPanel:
+        """The panel's rounded background, drawn once per size (as a
+        :class:`TallPanel`: no surface the panel's size, some 7 MB at 4K)."""
         key = (self.panel_rect.size, int(16 * self.scale))
         cached = getattr(self, "_panel_background", None)
         if cached is None or cached[0] != key:
-            cached = self._panel_background = (key, rounded_panel(key[0], radius=key[1]))
+            cached = self._panel_background = (key, TallPanel(key[0], radius=key[1]))
         return cached[1]
 
     def draw_panel(self, surface: pygame.Surface, info: dict) -> None:

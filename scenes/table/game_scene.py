@@ -579,8 +579,8 @@ class GameScene(Scene):
 
     def busy_areas(self) -> list[pygame.Rect]:
         """Where things will move and be repainted first (the cards and their
-        piles, the board): the background there is kept in blocks when the
-        screen is painted whole, so the first moves (a deal) do not draw it."""
+        piles): the background there is kept in blocks when the screen is
+        painted whole, so the first moves (a deal) do not draw it."""
         return []
 
     def _keep_background_blocks(self, surface: pygame.Surface) -> OrderedDict:

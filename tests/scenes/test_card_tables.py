@@ -192,16 +192,16 @@ def test_a_known_deal_is_won_by_every_kind_of_input(game_id):
     assert dialog.title == "You won!" and scene.table.celebrating and won(scene, dialog)
 
 
-@pytest.mark.parametrize("game_id", ["camelot-solitaire", "hamilton", "clock", "camelot-board"])
+@pytest.mark.parametrize("game_id", ["camelot-solitaire", "hamilton", "clock"])
 def test_a_whole_repaint_keeps_the_background_where_things_move_first(game_id):
     """Painted whole (a game opening), the screen's background is kept in
-    blocks under the cards and their piles (the board), so a deal does not
-    draw it again; each kept block is the background drawn there alone."""
+    blocks under the cards and their piles, so a deal does not draw it
+    again; each kept block is the background drawn there alone."""
     from scenes.table.game_scene import BLOCK, BLOCKS_KEPT, GameScene
     app = make_app((1920, 1080))
     open_game(app, game_id, seed=7)
     step(app)
-    scene, = [s for s in app.scenes.scenes if isinstance(s, GameScene)]   # the board: under its setup
+    scene, = [s for s in app.scenes.scenes if isinstance(s, GameScene)]
     kept = scene._blocks
     under = {(bx * BLOCK, by * BLOCK) for area in scene.busy_areas()
              for area in [area.clip(app.screen.get_rect())] if area.w and area.h
