@@ -211,6 +211,18 @@ def write_json_atomic(path: Path, data: dict) -> None:
         raise
 
 
+def shipped_data() -> Path:
+    """The data shipped with the app (the winnable-deal lists, the famous
+    games): ``data/`` next to the ``scenes`` package (a source checkout or an
+    editable install), else ``scenes/data`` inside the installed package (a
+    wheel; see pyproject's package data), as the fonts and sounds are found."""
+    here = Path(__file__).resolve().parents[1]  # the scenes package
+    for candidate in (here.parent / "data", here / "data"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "data"
+
+
 def clean_stale_temps(folder: Path, names, older_than: float = STALE_TEMP_SECONDS) -> int:
     """Remove temp files that an interrupted ``write_json_atomic`` of one of
     ``names`` left in ``folder``; returns how many. Young ones may belong to
@@ -249,5 +261,5 @@ def folder_problem(folder: Path) -> str | None:
 
 __all__ = ["DataFileError", "DamagedFileError", "UnreachableFileError", "read_json", "parse_json",
            "read_bytes", "check_version", "check_depth", "load_versioned", "moved_aside_message",
-           "move_aside", "write_json_atomic", "clean_stale_temps", "folder_problem", "shown",
+           "move_aside", "write_json_atomic", "shipped_data", "clean_stale_temps", "folder_problem", "shown",
            "one_line", "MAX_DEPTH", "LEFT_AS_IT_IS", "PROBE_PREFIX"]

@@ -7,14 +7,15 @@ solving random deals until one is proven winnable.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from game.parsing import read_deal_list
 from game.solver_common import WINNABLE, solver_for
 
+from ..store.files import shipped_data
+
 __all__ = ["winnable_deal", "cached_winnable_deals"]
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+DATA_DIR = shipped_data()
 
 
 def cached_winnable_deals(game_id: str) -> list[int]:
