@@ -66,6 +66,7 @@ ASPIRATION = 60        # half-width of the first window around the last iteratio
 ASPIRE_FROM = 4        # depth from which iterations start with that window
 GROWTH_MIN, GROWTH_MAX = 1.2, 3.0   # next iteration's time / the last one's, assumed
 ITERATION_SHARE = 1.0   # of the budget: an iteration expected to end later is not begun
+ROOT_SALT = 0x5BD1E995C3A4F00D   # table keys of a search played for Black (see Search)
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
 CHECK_EVERY = 31       # nodes between looks at the clock (a millisecond or two)
 
@@ -98,6 +99,11 @@ class Search:
         # A table kept from an earlier search (the same game, a move or two before)
         # starts this one with its results; None: a fresh one.
         self.tt: dict[int, tuple] = {} if table is None else table
+        # A draw's score depends on the side the search plays for (CONTEMPT):
+        # a kept table holds each side's entries under keys of their own, so a
+        # search for the other side (a hint, the engine thinking for both)
+        # never reads a draw scored the other way round.
+        self.salt = ROOT_SALT if pos.side else 0
         self.killers: list[list] = [[] for _ in range(128)]
         self.history: dict[tuple, int] = {}
         self.pst = pst_total(self.pos.board)
@@ -209,7 +215,7 @@ class Search:
         # The table serves quiescence too (capture sequences transpose): an entry
         # from this kind of node or a deeper one may answer, its move goes first.
         level = 0 if qdepth == Q_DEPTH else -1
-        entry = self.tt.get(pos.key)
+        entry = self.tt.get(pos.key ^ self.salt)
         tt_move = None
         if entry is not None:
             e_depth, e_flag, e_score, tt_move = entry
@@ -277,15 +283,15 @@ class Search:
                     if alpha >= beta:
                         break
         tt = self.tt
-        entry = tt.get(self.pos.key)
+        entry = tt.get(self.pos.key ^ self.salt)
         if entry is None or entry[0] <= level:
             # An upper bound is stored as alpha: moves pruned above were not searched.
             if best >= beta:
-                tt[self.pos.key] = (level, 1, _to_tt(best, ply), best_key)
+                tt[self.pos.key ^ self.salt] = (level, 1, _to_tt(best, ply), best_key)
             elif best <= alpha0:
-                tt[self.pos.key] = (level, -1, _to_tt(alpha0, ply), None)
+                tt[self.pos.key ^ self.salt] = (level, -1, _to_tt(alpha0, ply), None)
             else:
-                tt[self.pos.key] = (level, 0, _to_tt(best, ply), best_key)
+                tt[self.pos.key ^ self.salt] = (level, 0, _to_tt(best, ply), best_key)
         return best
 
     def _stand_pat(self, ply: int) -> int:
@@ -311,7 +317,7 @@ class Search:
             return score
         pos = self.pos
         pv_node = beta - alpha > 1
-        entry = self.tt.get(pos.key)
+        entry = self.tt.get(pos.key ^ self.salt)
         tt_key = None
         if entry is not None:
             e_depth, e_flag, e_score, tt_key = entry
@@ -423,7 +429,7 @@ class Search:
         flag = 1 if best >= beta else (-1 if best <= alpha0 else 0)
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
-        self.tt[pos.key] = (depth, flag, _to_tt(best, ply), best_key)
+        self.tt[pos.key ^ self.salt] = (depth, flag, _to_tt(best, ply), best_key)
         return best
 
     def _null_forces(self) -> bool:
@@ -481,7 +487,7 @@ class Search:
                     if alpha >= beta:
                         break
         if alpha0 < best < beta:
-            self.tt[pos.key] = (depth, 0, _to_tt(best, 0), best_key)
+            self.tt[pos.key ^ self.salt] = (depth, 0, _to_tt(best, 0), best_key)
         return best_key, best, scores
 
     def principal_variation(self, first, limit: int) -> tuple:
@@ -492,7 +498,7 @@ class Search:
         seen = {pos.key}
         try:
             while len(line) < limit:
-                entry = self.tt.get(pos.key)
+                entry = self.tt.get(pos.key ^ self.salt)
                 if entry is None or entry[3] is None or pos.outcome_without_moves() is not None:
                     break
                 key = entry[3]

@@ -130,6 +130,23 @@ def test_a_table_kept_between_moves_is_filled_and_saves_work():
     assert kept.nodes < fresh.nodes
 
 
+def test_a_table_kept_for_one_side_is_not_read_by_the_other():
+    # A draw scores -CONTEMPT for the side a search plays for: a table Black's
+    # search filled must not answer White's search of the position after Black's
+    # move (a hint, the engine thinking for both). With the entries apart, that
+    # search is the same as one with a fresh table, to the node.
+    game = CamelotBoard("2/8/10/12/12/2nmmmm1mn2/3nmmmmn3/12/6MN2N1/3NMMMMN3/3MMM1MM3/12/12"
+                        "/10/8/2 b 2 2")
+    table: dict = {}
+    black = choose_move(game, "hard", seed=1, time_limit=60, max_depth=4, table=table)
+    game.play(black.move)
+    fresh = choose_move(game, "hard", seed=1, time_limit=60, max_depth=3)
+    kept = choose_move(game, "hard", seed=1, time_limit=60, max_depth=3, table=table)
+    assert (kept.move, kept.score, kept.nodes) == (fresh.move, fresh.score, fresh.nodes)
+    again = choose_move(game, "hard", seed=1, time_limit=60, max_depth=3, table=table)
+    assert again.nodes < fresh.nodes          # its own entries, kept, do answer it
+
+
 def test_the_cycle_collector_is_left_as_it_was():
     # The search pauses Python's cycle collector (its pauses would overrun the
     # time limit) and must give it back in the state it found it, even on error.
