@@ -146,7 +146,9 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
     :class:`~game.camelot_search.Iteration`. ``table`` is a dict the caller keeps
     between the moves of a game (the search's transposition table): the next
     search starts from what this one found (to the same depth in about 40 %
-    fewer nodes, two plies later); None: a fresh table.
+    fewer nodes, two plies later); None: a fresh table. One table may serve
+    both sides (a hint, an engine asked for either): each side's entries are
+    kept apart, as a draw is scored for the side searched for.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
