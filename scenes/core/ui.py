@@ -309,8 +309,9 @@ def draw_felt(surface: pygame.Surface) -> None:
     surface, which at 4K costs tens of ms of fresh memory on the first frame),
     else blitted from :func:`felt` (block by block every frame would cost more)."""
     w, h = surface.get_size()
-    if (surface is pygame.display.get_surface() and w % FELT_STEP == 0 and h % FELT_STEP == 0
-            and surface.get_clip() == surface.get_rect()):
+    if surface.get_clip() != surface.get_rect():
+        paint_felt(surface)          # a part (the clip): from a few kept blocks
+    elif surface is pygame.display.get_surface() and w % FELT_STEP == 0 and h % FELT_STEP == 0:
         paint_felt(surface)
     else:
         surface.blit(felt((w, h)), (0, 0))

@@ -97,4 +97,5 @@ CLOCK = GameDescriptor(
     blurb=("Twelve hours, four kings:", "the automatic game"),
     emblem=draw_emblem,
     help=HELP,
+    emblem_moves=True,                 # its hands go round
 )

@@ -75,6 +75,7 @@ class GameDescriptor(NamedTuple):
     # Draws what the scene's first frame needs at a window size, ahead of time
     # (a background thread, while the menu is up); None: nothing worth it.
     warm: Callable[[tuple[int, int]], None] | None = None
+    emblem_moves: bool = False         # the emblem changes with time (the menu repaints it each frame)
 
     @property
     def id(self) -> str:

@@ -76,6 +76,7 @@ class MenuScene(Scene):
 
     def resume(self) -> None:
         self.idle = 0.0
+        self._drawn_look = None         # what was over the menu is on the screen: all again
 
     def _starter(self, game_id: str):
         return lambda: self.app.navigator.open_game(game_id)
@@ -117,6 +118,7 @@ class MenuScene(Scene):
                    int(24 * s))
         self.tile_panel = TallPanel((tile_w, tile_h), (12, 40, 28, 215), radius=int(18 * s))
         self._first_frame = True
+        self._drawn_look = None
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -183,6 +185,28 @@ class MenuScene(Scene):
         for button in self.buttons:
             button.label_surface()
 
+    def _emblem_rect(self, i: int) -> pygame.Rect:
+        rect = self._tile_rect(i)
+        return pygame.Rect(rect.x, rect.y + int(rect.h * 0.08), rect.w, int(rect.h * 0.5))
+
+    def draw_incremental(self, surface: pygame.Surface, restore: list[pygame.Rect]) -> list[pygame.Rect] | None:
+        """The menu is still but for a moving emblem (Clock's hands): only its
+        area is painted again each frame, and where a message was (``restore``);
+        all of it when the focus or the pointer's tile changed, or something
+        was over it. Returns the areas painted, or None for the whole screen."""
+        look = (self.focus.focus, self.focus.hover)
+        if self._first_frame or look != self._drawn_look:
+            self.draw(surface)
+            self._drawn_look = look
+            return None
+        areas = [self._emblem_rect(i) for i, game in enumerate(self.games) if game.emblem_moves]
+        areas += restore
+        for area in areas:
+            surface.set_clip(area)       # the whole menu drawn, within the area
+            self.draw(surface)
+        surface.set_clip(None)
+        return areas
+
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale
         lines = self._lines()
@@ -194,10 +218,8 @@ class MenuScene(Scene):
         else:
             draw_felt(surface)
         for i, game in enumerate(self.games):
-            rect = self._tile_rect(i)
-            self.tile_panel.blit_to(surface, rect.topleft)
-            game.emblem(surface, pygame.Rect(rect.x, rect.y + int(rect.h * 0.08), rect.w, int(rect.h * 0.5)),
-                        s, self.age)
+            self.tile_panel.blit_to(surface, self._tile_rect(i).topleft)
+            game.emblem(surface, self._emblem_rect(i), s, self.age)
         for text, px, pos, color, shadow in lines[:-1]:
             draw_text(surface, text, px, pos, color, anchor="center", shadow=shadow)
         if self.focus.focus < len(self.tiles):

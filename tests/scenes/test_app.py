@@ -341,3 +341,40 @@ def test_attract_mode_after_a_minute_alone_cycles_games_and_any_input_returns():
     assert following.game_id == games[(games.index(first) + 1) % len(games)] and following.demo
     key(app, pygame.K_SPACE)
     assert isinstance(app.scenes.top, MenuScene)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768)])
+def test_the_menu_paints_only_what_moves_and_looks_as_if_painted_whole(size):
+    """Between changes only Clock's moving emblem (and where a message was) is
+    painted again; every frame is still the menu painted whole: through a move
+    of the focus, the pointer over a tile, a message coming and going, and a
+    dialog over the menu and gone (1366 is no multiple of 4: the felt's other way)."""
+    app = make_app(size)
+    open_menu(app)
+    menu = app.scenes.top
+    painted = []
+    draw_incremental = menu.draw_incremental
+    menu.draw_incremental = lambda surface, restore: painted.append(draw_incremental(surface, restore)) \
+        or painted[-1]
+    whole = pygame.Surface(app.screen.get_size(), 0, app.screen)
+    for frame in range(60):
+        if frame == 10:
+            key(app, pygame.K_RIGHT)
+        elif frame == 20:
+            post(pygame.MOUSEMOTION, pos=menu.tiles[2].rect.center, rel=(0, 0), buttons=(0, 0, 0))
+        elif frame == 25:
+            app.toast("Settings saved", 0.2)
+        elif frame == 40:
+            menu.settings()
+        elif frame == 45:
+            key(app, pygame.K_ESCAPE)              # the settings screen closes
+        step(app)
+        if app.scenes.top is not menu:
+            continue
+        menu.draw(whole)
+        app._draw_toasts(whole)
+        assert pygame.image.tobytes(app.screen, "RGB") == pygame.image.tobytes(whole, "RGB"), frame
+    still = [areas for areas in painted[-8:]]
+    assert all(areas is not None for areas in still)
+    area = sum(r.w * r.h for areas in still for r in areas) / len(still)
+    assert area < 0.1 * size[0] * size[1]       # a still menu: a tenth of the screen at most

@@ -28,6 +28,8 @@ WORKER_WAIT = 30.0  # s: generous for a loaded machine; a hang fails, never bloc
 
 @pytest.fixture(autouse=True)
 def _no_stray_workers():
+    shutdown()      # the app's service an earlier test (another file) left running
+    assert not children_left()
     yield
     shutdown()
     left = children_left()
