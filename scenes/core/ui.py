@@ -294,11 +294,16 @@ def draw_felt_while(surface: pygame.Surface, work: Callable[[], None]) -> None:
             failed.append(exc)
 
     painter = threading.Thread(target=paint, name="felt", daemon=True)
-    painter.start()
+    try:
+        painter.start()
+    except RuntimeError:        # no thread to be had (a process at its limit): one after the other
+        painter = None
+        paint()
     try:
         work()
     finally:
-        painter.join()
+        if painter is not None:
+            painter.join()
     if failed:
         raise failed[0]
 

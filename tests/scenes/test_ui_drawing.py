@@ -104,3 +104,18 @@ def test_the_felt_painted_into_any_area_is_that_part_of_the_whole_felt(size, are
     expected.fill((1, 2, 3))
     expected.blit(whole, inside, inside)
     assert _pixels(part) == _pixels(expected)
+
+
+def test_without_a_thread_to_be_had_the_felt_is_painted_first_then_the_work(monkeypatch):
+    import threading
+    window = pygame.display.set_mode((640, 360))
+
+    def refused(self):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    ran = []
+    ui.draw_felt_while(window, lambda: ran.append("work"))
+    painted = _pixels(window)
+    window.fill((0, 0, 0))
+    ui.draw_felt(window)
+    assert ran == ["work"] and painted == _pixels(window)
