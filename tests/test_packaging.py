@@ -1,7 +1,7 @@
 """What a built wheel carries: every file the app reads from ``assets/`` and
 ``data/`` is matched by pyproject's package data (an installed game finds them
-inside the ``scenes`` package, as ``scenes.store.files.shipped_data`` and the
-fonts and sounds do), so a file added there is not left out of an install."""
+inside the ``scenes`` package: ``scenes.store.files.shipped``), so a file added
+there is not left out of an install."""
 from __future__ import annotations
 
 from fnmatch import fnmatch
@@ -36,7 +36,7 @@ def test_every_file_the_app_ships_is_in_the_package_data(package):
 
 
 def test_the_shipped_data_is_found_in_a_checkout():
-    from scenes.store.files import shipped_data
+    from scenes.store.files import shipped
     from scenes.work.deals import cached_winnable_deals
-    assert shipped_data() == ROOT / "data"
+    assert shipped("data") == ROOT / "data"
     assert cached_winnable_deals("hamilton")

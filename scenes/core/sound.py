@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pygame
 
+from ..store.files import shipped
+
 
 @contextlib.contextmanager
 def quiet_native_stderr():
@@ -52,11 +54,7 @@ def sounds_dir() -> Path:
     override = os.environ.get("ROUNDTABLE_SOUNDS")
     if override:
         return Path(override)
-    here = Path(__file__).resolve().parents[1]  # the scenes package
-    for candidate in (here.parent / "assets" / "sounds", here / "assets" / "sounds"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "assets" / "sounds"
+    return shipped("assets", "sounds")
 
 
 class Sound:

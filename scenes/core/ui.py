@@ -13,6 +13,8 @@ from typing import Callable
 
 import pygame
 
+from ..store.files import shipped
+
 FELT = (22, 92, 58)
 FELT_DARK = (10, 52, 32)
 INK = (245, 240, 225)
@@ -51,13 +53,8 @@ FACE_SCALE = 0.62   # DejaVu's em at a pixel size is larger than pygame's defaul
 
 @lru_cache(maxsize=1)
 def font_dir() -> Path:
-    """``assets/fonts`` next to the ``scenes`` package (a checkout), else inside
-    the installed package (see pyproject's package data). Looked for once."""
-    here = Path(__file__).resolve().parents[1]
-    for candidate in (here.parent / "assets" / "fonts", here / "assets" / "fonts"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "assets" / "fonts"
+    """``assets/fonts`` (see ``store.files.shipped``). Looked for once."""
+    return shipped("assets", "fonts")
 
 
 class Fonts:
@@ -314,9 +311,8 @@ def draw_felt(surface: pygame.Surface) -> None:
     surface, which at 4K costs tens of ms of fresh memory on the first frame),
     else blitted from :func:`felt` (block by block every frame would cost more)."""
     w, h = surface.get_size()
-    if surface.get_clip() != surface.get_rect():
-        paint_felt(surface)          # a part (the clip): from a few kept blocks
-    elif surface is pygame.display.get_surface() and w % FELT_STEP == 0 and h % FELT_STEP == 0:
+    if (surface.get_clip() != surface.get_rect()          # a part: from a few kept blocks
+            or surface is pygame.display.get_surface() and w % FELT_STEP == 0 and h % FELT_STEP == 0):
         paint_felt(surface)
     else:
         surface.blit(felt((w, h)), (0, 0))

@@ -6,7 +6,7 @@ of a game whose moves a public source gives, with its Event, Date, White,
 Black, Result and a Source tag (``data/famous-games/README.md`` says how to
 add one). The Replay screen lists them beside the kept games and the board
 game's demo replays them. The folder sits beside ``data/winnable-*.txt``, found
-the same way (``files.shipped_data``). The test suite replays every file to
+the same way (``files.shipped``). The test suite replays every file to
 its stated result, so a shipped file the rules refuse fails there, not here.
 """
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 from game import camelot_record
 from game.camelot_record import BadRecordError
 
-from .files import one_line, shipped_data
+from .files import one_line, shipped
 from .records import KeptRecord
 
-FAMOUS_DIR = shipped_data() / "famous-games"
+FAMOUS_DIR = shipped("data", "famous-games")
 SUFFIX = ".camelot"
 MAX_FAMOUS = 100          # read at most this many files (a few kB each)
 

@@ -114,7 +114,7 @@ def parse_json(raw: bytes):
     """JSON from a file's bytes, or DamagedFileError with the reason."""
     # A byte-order mark from a Windows editor is fine. (Dropped by hand: the
     # "utf-8-sig" codec is one more module to load at every start-up.)
-    body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+    body = raw.removeprefix(b"\xef\xbb\xbf")
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -211,16 +211,16 @@ def write_json_atomic(path: Path, data: dict) -> None:
         raise
 
 
-def shipped_data() -> Path:
-    """The data shipped with the app (the winnable-deal lists, the famous
-    games): ``data/`` next to the ``scenes`` package (a source checkout or an
-    editable install), else ``scenes/data`` inside the installed package (a
-    wheel; see pyproject's package data), as the fonts and sounds are found."""
+def shipped(*parts: str) -> Path:
+    """A folder shipped with the app (``"data"``, ``"assets", "fonts"``): next
+    to the ``scenes`` package (a source checkout or an editable install), else
+    inside it (``scenes/data``, ``scenes/assets``: a wheel; see pyproject's
+    package data)."""
     here = Path(__file__).resolve().parents[1]  # the scenes package
-    for candidate in (here.parent / "data", here / "data"):
+    for candidate in (here.parent.joinpath(*parts), here.joinpath(*parts)):
         if candidate.is_dir():
             return candidate
-    return here.parent / "data"
+    return here.parent.joinpath(*parts)
 
 
 def clean_stale_temps(folder: Path, names, older_than: float = STALE_TEMP_SECONDS) -> int:
@@ -261,5 +261,5 @@ def folder_problem(folder: Path) -> str | None:
 
 __all__ = ["DataFileError", "DamagedFileError", "UnreachableFileError", "read_json", "parse_json",
            "read_bytes", "check_version", "check_depth", "load_versioned", "moved_aside_message",
-           "move_aside", "write_json_atomic", "shipped_data", "clean_stale_temps", "folder_problem", "shown",
+           "move_aside", "write_json_atomic", "shipped", "clean_stale_temps", "folder_problem", "shown",
            "one_line", "MAX_DEPTH", "LEFT_AS_IT_IS", "PROBE_PREFIX"]

@@ -34,6 +34,16 @@ DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
 WIN_DIALOG_DELAY = 2.0  # s of celebration before the game-over dialog
 
 
+def blocks_over(area: pygame.Rect, screen: pygame.Rect) -> list[pygame.Rect]:
+    """The background blocks (``BLOCK`` px on the screen's grid) ``area`` lies
+    on, each clipped to the screen; none for an empty area."""
+    if not (area.w and area.h):
+        return []
+    return [pygame.Rect(bx * BLOCK, by * BLOCK, BLOCK, BLOCK).clip(screen)
+            for by in range(area.top // BLOCK, (area.bottom - 1) // BLOCK + 1)
+            for bx in range(area.left // BLOCK, (area.right - 1) // BLOCK + 1)]
+
+
 def paint_areas(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     """The areas to paint for ``rects``: two that overlap become one where
     their union is hardly larger (a card and where it was a frame ago), and stay
@@ -589,17 +599,11 @@ class GameScene(Scene):
         blocks: OrderedDict = OrderedDict()
         screen = surface.get_rect()
         for area in self.busy_areas():
-            area = area.clip(screen)
-            if not (area.w and area.h):
-                continue
-            for by in range(area.top // BLOCK, (area.bottom - 1) // BLOCK + 1):
-                for bx in range(area.left // BLOCK, (area.right - 1) // BLOCK + 1):
-                    key = (bx * BLOCK, by * BLOCK)
-                    if key not in blocks:
-                        if len(blocks) >= BLOCKS_KEPT:
-                            return blocks
-                        blocks[key] = surface.subsurface(
-                            pygame.Rect(key, (BLOCK, BLOCK)).clip(screen)).copy()
+            for block in blocks_over(area.clip(screen), screen):
+                if block.topleft not in blocks:
+                    if len(blocks) >= BLOCKS_KEPT:
+                        return blocks
+                    blocks[block.topleft] = surface.subsurface(block).copy()
         return blocks
 
     def _paint_all(self, surface: pygame.Surface) -> None:
@@ -624,9 +628,7 @@ class GameScene(Scene):
         ``rect``, grown to whole blocks where a block had to be drawn first."""
         blocks = self.__dict__.setdefault("_blocks", OrderedDict())
         screen = surface.get_rect()
-        grid = [pygame.Rect(bx * BLOCK, by * BLOCK, BLOCK, BLOCK).clip(screen)
-                for by in range(rect.top // BLOCK, (rect.bottom - 1) // BLOCK + 1)
-                for bx in range(rect.left // BLOCK, (rect.right - 1) // BLOCK + 1)]
+        grid = blocks_over(rect, screen)
         for block in grid:
             key = block.topleft
             if key in blocks:

@@ -11,11 +11,11 @@ import random
 from game.parsing import read_deal_list
 from game.solver_common import WINNABLE, solver_for
 
-from ..store.files import shipped_data
+from ..store.files import shipped
 
 __all__ = ["winnable_deal", "cached_winnable_deals"]
 
-DATA_DIR = shipped_data()
+DATA_DIR = shipped("data")
 
 
 def cached_winnable_deals(game_id: str) -> list[int]:

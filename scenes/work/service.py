@@ -249,10 +249,10 @@ def _end_pool(pool, timeout: float) -> None:
     one that has not stopped within ``timeout`` seconds."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     # The pool's queues hold named semaphores, unlinked and struck off the
-    # resource tracker's list when the last reference to them goes. Held here
-    # until the pool's threads are over, so that last reference goes on this
-    # thread: let go by the pool's own threads as they end, it can be cut off
-    # at the interpreter's exit between the two (a "leaked semaphore" warning).
+    # resource tracker's list when the last reference to them goes. That must
+    # happen on this thread, not on one of the pool's as it ends (the
+    # interpreter's exit can cut it off between the two: a "leaked semaphore"
+    # warning), so the queues are held here until the pool's threads are over.
     queues = [getattr(pool, "_call_queue", None), getattr(pool, "_result_queue", None)]
     pool.shutdown(wait=False, cancel_futures=True)
     processes += [p for p in (getattr(pool, "_processes", None) or {}).values()
@@ -263,11 +263,7 @@ def _end_pool(pool, timeout: float) -> None:
         if proc.is_alive():
             proc.kill()
             proc.join(1.0)
-    # Its manager thread ends now that its workers have: joined here, so that
-    # no thread of the pool is left to let go of its queues' semaphores (which
-    # multiprocessing's resource tracker unlinks as they are collected) while
-    # the interpreter exits: one cut off there is a "leaked semaphore" warning.
-    pool.shutdown(wait=True)
+    pool.shutdown(wait=True)    # its manager thread, now that its workers have ended
     del queues
     gc.collect()        # and any cycle they are in, here too
 
