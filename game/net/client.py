@@ -69,6 +69,39 @@ class Client:
             client.name = name
         return client
 
+    @classmethod
+    async def account(cls, url: str, name: str, password: str, *, register: bool = False,
+                      timeout: float = TIMEOUT, **options) -> "Client":
+        """Open a connection and sign in (or ``register`` a new account). The session
+        token (``client.session``) signs in again later without the password."""
+        return await cls._identify(url, {"type": "register" if register else "sign_in",
+                                         "version": PROTOCOL_VERSION, "name": name,
+                                         "password": password}, timeout, options)
+
+    @classmethod
+    async def with_session(cls, url: str, session: str, *, timeout: float = TIMEOUT,
+                           **options) -> "Client":
+        """Open a connection and come back signed in with a kept session token."""
+        return await cls._identify(url, {"type": "hello", "version": PROTOCOL_VERSION,
+                                         "session": session}, timeout, options)
+
+    @classmethod
+    async def _identify(cls, url: str, message: dict, timeout: float, options) -> "Client":
+        client = await cls.connect(url, None, timeout=timeout, **options)
+        try:
+            client.welcome = await client.request(message, "welcome", timeout=timeout,
+                                                  direct=True)
+        except BaseException:
+            await client.close()
+            raise
+        client.name = client.welcome["name"]
+        return client
+
+    @property
+    def session(self) -> str | None:
+        """The session token of a signed-in client (None for a guest)."""
+        return self.welcome.get("session")
+
     async def _read(self) -> None:
         try:
             async for frame in self.ws:
@@ -234,3 +267,85 @@ class Client:
         if invite:
             message["invite"] = invite
         return await self.request(message, "record", direct=True, table=table)
+
+    # --- accounts, and what players of game sites expect ---------------------------------
+    async def change_password(self, old: str, new: str) -> dict:
+        changed = await self.request({"type": "change_password", "old": old, "new": new},
+                                     "password_changed", direct=True)
+        self.welcome["session"] = changed["session"]
+        return changed
+
+    async def sign_out(self) -> dict:
+        return await self.request({"type": "sign_out"}, "signed_out", direct=True)
+
+    async def rematch(self, table: str) -> None:
+        """Ask for a rematch (colours swapped); the new table's ``seated`` comes
+        when the opponent asks too (see :meth:`seated`)."""
+        await self.send(self._seat_message("rematch", table))
+
+    async def seated(self, timeout: float = TIMEOUT) -> str:
+        """Wait for a ``seated`` the server sent unasked (a rematch, a seek paired):
+        keeps its token; returns the table."""
+        seated = await self.expect("seated", timeout)
+        self.tokens[seated["table"]] = (seated["color"], seated["token"])
+        return seated["table"]
+
+    async def seek(self, time: dict | None = None, rated: bool = False,
+                   min_rating: int | None = None, max_rating: int | None = None) -> dict:
+        """Ask for a game; returns ``seek_waiting`` or, when paired at once, ``seated``."""
+        message = {"type": "seek", "time": time, "rated": rated}
+        if min_rating is not None:
+            message["min_rating"] = min_rating
+        if max_rating is not None:
+            message["max_rating"] = max_rating
+        sent = await self.send(message)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            reply = await self.next(max(0.0, deadline - time.monotonic()))
+            if reply.get("re") == sent and reply.get("type") == "error":
+                raise ServerRefused(reply)
+            if reply.get("type") == "seated":
+                self.tokens[reply["table"]] = (reply["color"], reply["token"])
+                return reply
+            if reply.get("type") == "seek_waiting" and reply.get("re") == sent:
+                return reply
+
+    async def cancel_seek(self) -> dict:
+        return await self.request({"type": "cancel_seek"}, "seek_cancelled", direct=True)
+
+    async def _seat_request(self, kind: str, table: str, reply: str) -> dict:
+        return await self.request(self._seat_message(kind, table), reply, table=table)
+
+    async def takeback(self, table: str) -> dict:
+        """Ask to take back one's last move; returns the ``takeback_offer``."""
+        return await self._seat_request("takeback", table, "takeback_offer")
+
+    async def accept_takeback(self, table: str) -> dict:
+        return await self._seat_request("accept_takeback", table, "taken_back")
+
+    async def decline_takeback(self, table: str) -> dict:
+        return await self._seat_request("decline_takeback", table, "takeback_declined")
+
+    async def history(self, name: str, offset: int = 0) -> dict:
+        return await self.request({"type": "history", "name": name, "offset": offset},
+                                  "history", direct=True)
+
+    async def archive(self, player: str | None = None, offset: int = 0) -> dict:
+        message = {"type": "archive", "offset": offset}
+        if player is not None:
+            message["player"] = player
+        return await self.request(message, "archive", direct=True)
+
+    async def leaderboard(self, time_class: str | None = None, offset: int = 0) -> dict:
+        message = {"type": "leaderboard", "offset": offset}
+        if time_class is not None:
+            message["time_class"] = time_class
+        return await self.request(message, "leaderboard", direct=True)
+
+    async def ignore(self, name: str, on: bool = True) -> dict:
+        return await self.request({"type": "ignore" if on else "unignore", "name": name},
+                                  "ignoring", direct=True)
+
+    async def moderate(self, action: str, **fields) -> dict:
+        """``action``: mute (name, minutes), ban (name, reason), unban (name), close (table)."""
+        return await self.request({"type": f"mod_{action}", **fields}, "moderated", direct=True)

@@ -28,6 +28,12 @@ MAX_MOVE = 120                # the longest legal move path is far shorter
 MAX_POSITION = 200
 MAX_TIME_BASE = 3 * 3600      # seconds
 MAX_INCREMENT = 600
+MAX_PASSWORD = 256
+MAX_REASON = 200
+MAX_OFFSET = 1_000_000
+MAX_RATING = 4000
+MAX_MUTE_MINUTES = 30 * 24 * 60
+TIME_CLASS_NAMES = ("blitz", "rapid", "classical", "untimed")
 COLORS = ("white", "black")
 
 TABLE_ID = re.compile(r"T[0-9]{1,9}")
@@ -126,17 +132,53 @@ def _version(value, field: str) -> int:
     return value
 
 
+def _password(value, field: str) -> str:
+    # Never echoed: the refusal names the field, not the value.
+    if not isinstance(value, str) or not value or len(value) > MAX_PASSWORD:
+        raise ProtocolError("bad_field", f"{field} must be text of 1-{MAX_PASSWORD} characters")
+    return value
+
+
+def _offset(value, field: str) -> int:
+    return _whole(value, field, 0, MAX_OFFSET)
+
+
+def _rating_bound(value, field: str) -> int:
+    return _whole(value, field, 0, MAX_RATING)
+
+
+def _minutes(value, field: str) -> int:
+    return _whole(value, field, 1, MAX_MUTE_MINUTES)
+
+
+def _time_class(value, field: str) -> str:
+    if value not in TIME_CLASS_NAMES:
+        raise ProtocolError("bad_field", f"{field} must be one of {', '.join(TIME_CLASS_NAMES)}")
+    return value
+
+
 _table = _pattern(TABLE_ID, "a table id (T and digits)")
 _token = _pattern(TOKEN, "a seat token")
+_session = _pattern(TOKEN, "a session token")
+_reason = _bounded_text(MAX_REASON)
 _invite = _pattern(INVITE, "an invite code")
 
 # type → {field: (check, required)}; "id" is allowed on every message.
+_SEAT = {"table": (_table, True), "token": (_token, True)}
 CLIENT_MESSAGES: dict[str, dict[str, tuple]] = {
-    "hello": {"version": (_version, True), "name": (name_field, True)},
-    "lobby": {},
+    # Who you are: one of these first (hello with a name = a guest).
+    "hello": {"version": (_version, True), "name": (name_field, False),
+              "session": (_session, False)},
+    "register": {"version": (_version, True), "name": (name_field, True),
+                 "password": (_password, True)},
+    "sign_in": {"version": (_version, True), "name": (name_field, True),
+                "password": (_password, True)},
+    "change_password": {"old": (_password, True), "new": (_password, True)},
+    "sign_out": {},
+    "lobby": {"offset": (_offset, False)},
     "lobby_chat": {"text": (chat_field, True)},
     "create_table": {"private": (_bool, False), "time": (_time_control, False),
-                     "position": (_bounded_text(MAX_POSITION), False)},
+                     "position": (_bounded_text(MAX_POSITION), False), "rated": (_bool, False)},
     "watch": {"table": (_table, True), "invite": (_invite, False)},
     "sit": {"table": (_table, True), "color": (_color, True), "invite": (_invite, False)},
     "stand": {"table": (_table, True), "token": (_token, True)},
@@ -152,12 +194,32 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple]] = {
     "resign": {"table": (_table, True), "token": (_token, True)},
     "claim": {"table": (_table, True), "token": (_token, True)},
     "record": {"table": (_table, True), "token": (_token, False), "invite": (_invite, False)},
+    "rematch": _SEAT,
+    "takeback": _SEAT,
+    "accept_takeback": _SEAT,
+    "decline_takeback": _SEAT,
+    "seek": {"time": (_time_control, False), "rated": (_bool, False),
+             "min_rating": (_rating_bound, False), "max_rating": (_rating_bound, False)},
+    "cancel_seek": {},
+    "history": {"name": (name_field, True), "offset": (_offset, False)},
+    "archive": {"player": (name_field, False), "offset": (_offset, False)},
+    "leaderboard": {"time_class": (_time_class, False), "offset": (_offset, False)},
+    "ignore": {"name": (name_field, True)},
+    "unignore": {"name": (name_field, True)},
+    "mod_mute": {"name": (name_field, True), "minutes": (_minutes, True)},
+    "mod_ban": {"name": (name_field, True), "reason": (_reason, False)},
+    "mod_unban": {"name": (name_field, True)},
+    "mod_close": {"table": (_table, True), "reason": (_reason, False)},
 }
+# The messages that may come before the client is someone (all of them say who).
+IDENTIFYING = ("hello", "register", "sign_in")
 
 # What the server sends (documented in docs/protocol.md; listed for the client's checks).
 SERVER_MESSAGES = ("welcome", "lobby", "lobby_chat", "table_created", "table", "seated",
                    "moved", "chat", "draw_offer", "draw_declined", "game_over", "record",
-                   "error")
+                   "password_changed", "signed_out", "takeback_offer", "takeback_declined",
+                   "taken_back", "seek_waiting", "seek_cancelled", "history", "archive",
+                   "leaderboard", "ignoring", "moderated", "error")
 
 
 def parse_client_message(frame) -> dict:

@@ -21,6 +21,8 @@ import signal
 import sqlite3
 import sys
 import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 from websockets.asyncio.server import broadcast, serve
 from websockets.exceptions import ConnectionClosed
@@ -29,17 +31,21 @@ from ..base import Status
 from ..camelot_board import START_POSITION, CamelotBoard
 from ..errors import BadPositionError
 from .probe import LoadProbe
-from .protocol import ABANDON_SECONDS, GRACE_SECONDS
+from .limits import Limits
+from .members import Members
+from .protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
 from .protocol import (MAX_FRAME_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
                        encode, error, parse_client_message)
-from .storage import SQLiteStorage, Storage, TableRecord
+from .ratings import rate_game
+from .storage import RatingChange, SQLiteStorage, Storage, TableRecord
 from .table import Table, hash_token
 
 RATE_PER_SECOND = 15.0        # sustained messages per connection
 RATE_BURST = 30               # messages a connection may send at once
-MAX_WAITING_TABLES = 5        # tables one connection may have open and not started
 LOBBY_DELAY = 0.25            # lobby news is gathered for this long, then sent once
-LOBBY_ROWS = 500
+ALIVE_EVERY = 0.5             # the server stores its sign of life this often (clocks, crashes)
+RATED_PLIES = 2               # a rated game ended before each side moved is not rated
+HASH_THREADS = 2              # password hashes run on these (never on the event loop)
 MAX_TIMINGS = 1_000_000
 MAX_BACKLOG_BYTES = 1 << 20   # a client that leaves this much unread is disconnected
 GEN2_EVERY = 100              # middle-generation collections per full one (Python: 10)
@@ -84,29 +90,47 @@ class TokenBucket:
 
 
 class Connection:
-    def __init__(self, ws, rate: float, burst: int) -> None:
+    def __init__(self, ws, rate: float, burst: int, address: str) -> None:
         self.ws = ws
+        self.address = address
         self.name: str | None = None
+        self.key: str | None = None          # the name's key (accounts.name_key)
+        self.account = None                  # an AccountRecord, or None for a guest
+        self.session_hash: str | None = None
         self.in_lobby = False
+        self.lobby_offset = 0
         self.bucket = TokenBucket(rate, burst)
-        self.created: set[str] = set()       # tables this connection created
+        self.ignored: set[str] = set()       # name keys whose chat this person does not get
+        self.seek = None
+        self.muted_until = 0.0               # a moderator's mute (wall-clock)
+        self.auth = None                     # (hashing job, what to do with its result)
+
+    @property
+    def identity(self) -> str:
+        """Who limits count: the account, or for a guest the address."""
+        return f"account:{self.account.id}" if self.account else f"guest:{self.address}"
 
 
 class StorageFailure(Exception):
     pass
 
 
-class GameServer:
+class GameServer(Members):
     def __init__(self, storage: Storage, *, grace: float = GRACE_SECONDS,
                  rate: float = RATE_PER_SECOND, burst: int = RATE_BURST,
-                 abandon_after: float = ABANDON_SECONDS) -> None:
+                 abandon_after: float = ABANDON_SECONDS, limits: Limits = Limits()) -> None:
         self.storage = storage
         self.grace, self.rate, self.burst = grace, rate, burst
         self.abandon_after = abandon_after
-        self._sweeper = None
+        self.limits = limits
+        self._sweeper = self._beater = None
         self.connections: set[Connection] = set()
-        self.names: dict[str, Connection] = {}
+        self.per_address: Counter = Counter()      # open connections per address
+        self.online: Counter = Counter()           # connections per identity that said who
+        self.names: dict[str, Connection] = {}     # name key → who is online under it
         self.tables: dict[str, Table] = {}
+        self.hasher = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="roundtable-hash")
+        Members.__init__(self)
         self.failure: Exception | None = None
         self.stopped = asyncio.Event()
         self._lobby_pending = False
@@ -124,16 +148,25 @@ class GameServer:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Load the open tables, listen, return the port (useful with port 0)."""
         now, wall = time.monotonic(), time.time()
+        alive = self.storage.last_alive()
         for record in self.storage.open_tables():
+            # The side to move is charged what it had used before the crash, up to
+            # the last sign of life (within ALIVE_EVERY); the downtime is charged to nobody.
+            used = 0.0
+            if record.status == "playing" and record.turn_wall is not None and alive:
+                used = max(0.0, min(alive, wall) - record.turn_wall)
+                record.turn_wall = wall - used
             try:
-                table = Table(record, now)
+                table = Table(record, now, used)
             except ValueError as exc:
                 log(f"table T{record.id} cannot be rebuilt ({exc}); left out")
                 continue
             self.tables[table.id] = table
-            if table.note_presence(wall):          # every seat is empty after a restart
-                self.storage.save_table(table.record)
+            self._load_ratings(table)
+            table.note_presence(wall)              # every seat is empty after a restart
+            self.storage.save_table(table.record)
             self._schedule_flag(table)
+        self._beat()
         self._sweep()                              # tables deserted while we were down
         self._server = await serve(
             self._serve_connection, host, port, max_size=MAX_FRAME_BYTES, compression=None,
@@ -142,8 +175,10 @@ class GameServer:
         return self.port
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for timer in (self._sweeper, self._beater):
+            if timer is not None:
+                timer.cancel()
+        self.hasher.shutdown(wait=True)
         for table in self.tables.values():
             if table.timer is not None:
                 table.timer.cancel()
@@ -158,12 +193,32 @@ class GameServer:
         self.stopped.set()
 
     # --- connections -----------------------------------------------------------
+    def _beat(self) -> None:
+        """Store the server's sign of life (a crash's clock charge is measured to it)."""
+        try:
+            self._store(self.storage.mark_alive, time.time())
+        except StorageFailure:
+            return
+        self._beater = asyncio.get_running_loop().call_later(ALIVE_EVERY, self._beat)
+
     async def _serve_connection(self, ws) -> None:
-        conn = Connection(ws, self.rate, self.burst)
+        address = ws.remote_address[0] if ws.remote_address else "?"
+        if self.per_address[address] >= self.limits.connections_per_address \
+                or address in self.banned_addresses:
+            why = ("banned" if address in self.banned_addresses
+                   else f"at most {self.limits.connections_per_address} connections per address")
+            await ws.close(1008, why)
+            return
+        self.per_address[address] += 1
+        conn = Connection(ws, self.rate, self.burst, address)
         self.connections.add(conn)
         try:
             async for frame in ws:
                 self.handle_frame(conn, frame)
+                if conn.auth is not None:
+                    # A password is being hashed on a worker thread: this client's next
+                    # frames wait (its order holds); everyone else goes on meanwhile.
+                    await self._finish_auth(conn)
                 if ws.transport is not None \
                         and ws.transport.get_write_buffer_size() > MAX_BACKLOG_BYTES:
                     await ws.close(1008, "too many unread messages")
@@ -173,12 +228,29 @@ class GameServer:
         except Exception as exc:      # a bug of ours: one line, and the others go on
             log(f"connection of {conn.name or 'a visitor'} ended by an error: {exc!r}")
         finally:
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
             self._disconnect(conn)
+
+    async def _finish_auth(self, conn: Connection) -> None:
+        (job, finish), kind, re_id = conn.auth
+        try:
+            result = await job
+        except Exception as exc:
+            result = exc
+        conn.auth = None
+        self._speak(conn, lambda: self._guarded(conn, kind, re_id, lambda: finish(result)))
 
     def _disconnect(self, conn: Connection) -> None:
         self.connections.discard(conn)
-        if conn.name is not None and self.names.get(conn.name) is conn:
-            del self.names[conn.name]
+        self._drop_seek(conn)
+        if conn.name is not None:
+            self.online[conn.identity] -= 1
+            if not self.online[conn.identity]:
+                del self.online[conn.identity]
+            if self.names.get(conn.key) is conn:
+                del self.names[conn.key]
             self._lobby_changed()
         now = time.monotonic()
         for table in list(self.tables.values()):
@@ -201,18 +273,24 @@ class GameServer:
         """Close every table nobody has sat at for ``abandon_after`` seconds (it
         leaves the lobby; its record says why), then look again later."""
         wall, now = time.time(), time.monotonic()
+        close_waiting = self.limits.waiting_close
         for table in list(self.tables.values()):
             away = table.deserted_for(wall)
-            if away is None or away < self.abandon_after:
+            if away is None:
+                continue
+            waiting_gone = (table.record.status == "waiting" and away >= close_waiting
+                            and table.record.owner not in self.online)
+            if away < self.abandon_after and not waiting_gone:
                 continue
             try:
-                table.abandon(now, duration(self.abandon_after))
+                table.abandon(now, duration(min(away, self.abandon_after) if waiting_gone
+                                            else self.abandon_after))
                 self._finished(table)
             except StorageFailure:
                 return
             if not table.watchers:
                 self.tables.pop(table.id, None)   # its record stays in storage
-        every = min(SWEEP_MAX_SECONDS, max(0.05, self.abandon_after / 4))
+        every = min(SWEEP_MAX_SECONDS, max(0.05, min(self.abandon_after, close_waiting) / 4))
         self._sweeper = asyncio.get_running_loop().call_later(every, self._sweep)
 
     def _after_leaving(self, table: Table, now: float) -> None:
@@ -226,18 +304,24 @@ class GameServer:
         others — all written before this returns, so every client sees events in
         the order they happened. Returns the direct replies (for tests)."""
         started, stamp = time.perf_counter(), time.monotonic()
-        self._pending, self._kind, self._move_marks = [], None, None
-        replies = self._handle(conn, frame)
-        pending, self._pending = self._pending, None
-        for reply in replies:
-            broadcast([conn.ws], encode(reply))
-        for targets, text in pending:
-            broadcast(targets, text)
+        self._kind, self._move_marks = None, None
+        replies = self._speak(conn, lambda: self._handle(conn, frame))
         if self._kind == "move" and len(self.move_seconds) < MAX_TIMINGS:
             self.move_seconds.append(time.perf_counter() - started)
             if self.keep_stamps and self._move_marks is not None:
                 table, ply, engine, stored = self._move_marks
                 self.move_stamps.append((table, ply, stamp, engine, stored, time.monotonic()))
+        return replies
+
+    def _speak(self, conn: Connection, work) -> list[dict]:
+        """Run a handler: its direct replies are written to ``conn``, then its news."""
+        self._pending = []
+        replies = work()
+        pending, self._pending = self._pending, None
+        for reply in replies:
+            broadcast([conn.ws], encode(reply))
+        for targets, text in pending:
+            broadcast(targets, text)
         return replies
 
     def _handle(self, conn: Connection, frame) -> list[dict]:
@@ -252,10 +336,16 @@ class GameServer:
         self._kind = kind
         if self.failure is not None:
             return [error("stopping", "the server is stopping", re_id, kind)]
+        if conn.name is None and kind not in IDENTIFYING:
+            return [error("not_hello", "say who you are first: hello, register or sign_in",
+                          re_id, kind)]
+        return self._guarded(conn, kind, re_id,
+                             lambda: getattr(self, f"_on_{kind}")(conn, message, now))
+
+    def _guarded(self, conn: Connection, kind: str, re_id: int | None, work) -> list[dict]:
+        """``work()``'s replies, or the error that refuses the message (nothing changed)."""
         try:
-            if conn.name is None and kind != "hello":
-                raise ProtocolError("not_hello", "say hello (with your name) first")
-            replies = getattr(self, f"_on_{kind}")(conn, message, now) or []
+            replies = work() or []
         except ProtocolError as exc:
             return [error(exc.code, str(exc), re_id, kind)]
         except StorageFailure:
@@ -287,19 +377,61 @@ class GameServer:
             asyncio.get_running_loop().call_later(LOBBY_DELAY, self._push_lobby)
 
     def _push_lobby(self) -> None:
+        """Lobby news: one text per page and person with tables of their own (most
+        listeners share the first page's)."""
         self._lobby_pending = False
-        listeners = [c.ws for c in self.connections if c.in_lobby]
-        if listeners:
-            broadcast(listeners, encode(self._lobby()))
+        groups: dict[tuple, list] = {}
+        for c in self.connections:
+            if c.in_lobby:
+                mine = tuple(t.id for t in self._own_tables(c))
+                groups.setdefault((c.lobby_offset, mine), []).append(c)
+        if not groups:
+            return
+        rows, common = self._public_rows(), self._lobby_common()
+        for (offset, mine), listeners in groups.items():
+            message = self._lobby_page(rows, common, offset, listeners[0])
+            broadcast([c.ws for c in listeners], encode(message))
 
-    def _lobby(self) -> dict:
-        rows = [t.summary() for t in self.tables.values()
+    def _public_rows(self) -> list[dict]:
+        """Every public table not finished, newest first."""
+        return [t.summary() for t in reversed(self.tables.values())
                 if not t.record.private and t.record.status != "finished"]
-        return {"type": "lobby", "users": sorted(self.names), "tables": rows[:LOBBY_ROWS]}
 
-    def _store(self, method, record: TableRecord) -> None:
+    def _lobby_common(self) -> dict:
+        names = sorted((c.name for c in self.names.values()), key=str.casefold)
+        shown = names[:self.limits.lobby_names]
+        return {"users": shown, "guests": [c.name for c in self.names.values()
+                                           if c.account is None and c.name in shown],
+                "online": len(names), "seeks": self._seek_rows()}
+
+    def _own_tables(self, conn: Connection) -> list[Table]:
+        """Tables not finished that ``conn``'s player created or sits at."""
+        account = conn.account.id if conn.account else None
+        own = []
+        for table in self.tables.values():
+            r = table.record
+            if r.status == "finished":
+                continue
+            if r.owner == conn.identity or conn in table.seat_conn.values() \
+                    or (account is not None and any(s.account == account
+                                                    for s in r.seats.values())):
+                own.append(table)
+        return own
+
+    def _lobby_page(self, rows, common, offset: int, conn: Connection) -> dict:
+        page = self.limits.lobby_page
+        return {"type": "lobby", **common, "tables": rows[offset:offset + page],
+                "total": len(rows), "offset": offset,
+                "next": offset + page if offset + page < len(rows) else None,
+                "mine": [t.summary() for t in self._own_tables(conn)]}
+
+    def _lobby(self, conn: Connection) -> dict:
+        return self._lobby_page(self._public_rows(), self._lobby_common(), conn.lobby_offset,
+                                conn)
+
+    def _store(self, method, *args) -> None:
         try:
-            method(record)
+            method(*args)
         except (sqlite3.Error, OSError) as exc:
             self._fail(exc)
             raise StorageFailure from exc
@@ -323,11 +455,40 @@ class GameServer:
         table = self._table(message)
         return table, table.seated_color(conn, message["token"])
 
-    def _finished(self, table: Table) -> None:
+    def _load_ratings(self, table: Table) -> None:
+        for color, seat in table.record.seats.items():
+            if seat.account is not None:
+                table.ratings[color] = self.storage.rating(seat.account, table.record.time_class)
+
+    def _rating_changes(self, table: Table) -> tuple[RatingChange, ...]:
+        """Both players' rating changes for a finished rated game between accounts
+        (none for a casual one, an abandoned one or one ended before each side moved)."""
+        r = table.record
+        if not r.rated or r.abandoned or len(r.moves) < RATED_PLIES \
+                or any(c not in r.seats or r.seats[c].account is None for c in COLORS):
+            return ()
+        kind = r.time_class
+        before = {c: self.storage.rating(r.seats[c].account, kind) for c in COLORS}
+        after = dict(zip(COLORS, rate_game(before["white"], before["black"], r.winner)))
+        return tuple(RatingChange(r.seats[c].account, kind, before[c], after[c]) for c in COLORS)
+
+    def _finished(self, table: Table, changes: tuple | None = None, action=None) -> None:
+        """The game is over: store the result with its rating changes (one
+        transaction; ``changes`` given: stored with the last move already), then tell."""
         if table.timer is not None:
             table.timer.cancel()
-        self._store(self.storage.save_table, table.record)
-        self._send_table(table, table.game_over())
+        if changes is None:
+            changes = self._rating_changes(table)
+            self._store(self.storage.save_table, table.record, changes, action)
+        over = table.game_over()
+        if changes:
+            over["ratings"] = {}
+            for color, change in zip(COLORS, changes):
+                table.ratings[color] = change.after
+                over["ratings"][color] = {
+                    "before": round(change.before.rating, 1), "after": round(change.after.rating, 1),
+                    "rd": round(change.after.rd, 1), "provisional": change.after.provisional}
+        self._send_table(table, over)
         self._lobby_changed()
 
     def _schedule_flag(self, table: Table) -> None:
@@ -353,34 +514,38 @@ class GameServer:
             self._finished(table)
 
     # --- handlers: each returns its direct replies --------------------------------
-    def _on_hello(self, conn, m, now):
-        if conn.name is not None:
-            raise ProtocolError("already_hello", f"you are already {conn.name}")
-        if m["name"] in self.names:
-            raise ProtocolError("name_taken", f"{m['name']!r} is already online")
-        conn.name, conn.in_lobby = m["name"], True
-        self.names[conn.name] = conn
-        self._lobby_changed()
-        return [{"type": "welcome", "version": PROTOCOL_VERSION, "name": conn.name,
-                 "grace": self.grace, "abandon_after": self.abandon_after,
-                 "limits": {"message_bytes": MAX_MESSAGE_BYTES, "per_second": self.rate,
-                            "burst": self.burst}},
-                self._lobby()]
-
     def _on_lobby(self, conn, m, now):
         conn.in_lobby = True
-        return [self._lobby()]
+        conn.lobby_offset = m.get("offset", 0)
+        return [self._lobby(conn)]
 
     def _on_lobby_chat(self, conn, m, now):
-        listeners = {c.ws for c in self.connections if c.in_lobby} | {conn.ws}
-        self._send(listeners, {"type": "lobby_chat", "from": conn.name, "text": m["text"]})
+        self._check_voice(conn)
+        listeners = {c for c in self.connections if c.in_lobby} | {conn}
+        self._send([c.ws for c in self._hearing(listeners, conn)],
+                   {"type": "lobby_chat", "from": conn.name, "text": m["text"]})
+
+    def _waiting_of(self, conn: Connection) -> tuple[int, int]:
+        """Tables waiting for players that ``conn``'s player created, and that
+        anyone from its address created."""
+        mine = here = 0
+        for table in self.tables.values():
+            if table.record.status == "waiting":
+                mine += table.record.owner == conn.identity
+                here += table.owner_address == conn.address
+        return mine, here
 
     def _on_create_table(self, conn, m, now):
-        waiting = [t for t in conn.created if t in self.tables
-                   and self.tables[t].record.status == "waiting"]
-        if len(waiting) >= MAX_WAITING_TABLES:
-            raise ProtocolError("too_many_tables", f"you have {len(waiting)} tables waiting "
+        mine, here = self._waiting_of(conn)
+        if mine >= self.limits.waiting_per_player:
+            raise ProtocolError("too_many_tables", f"you have {mine} tables waiting "
                                                    f"for players already")
+        if here >= self.limits.waiting_per_address:
+            raise ProtocolError("too_many_tables", f"{here} tables from your address are "
+                                                   f"waiting for players already")
+        if m.get("rated") and conn.account is None:
+            raise ProtocolError("rated_needs_account", "sign in to play rated games "
+                                                       "(guests play casual games)")
         position = m.get("position", START_POSITION)
         try:
             board = CamelotBoard(position)
@@ -394,12 +559,13 @@ class GameServer:
             invite=secrets.token_hex(4).upper() if m.get("private") else None,
             start_position=board.position_text(),
             time_base=time_control["base"] if time_control else None,
-            time_increment=time_control["increment"] if time_control else 0)
+            time_increment=time_control["increment"] if time_control else 0,
+            rated=m.get("rated", False), owner=conn.identity)
         record.deserted_since = record.created     # until someone sits
         self._store(self.storage.create_table, record)
         table = Table(record, now)
+        table.owner_address = conn.address
         self.tables[table.id] = table
-        conn.created.add(table.id)
         table.watchers.add(conn)
         conn.in_lobby = False
         self._lobby_changed()
@@ -414,7 +580,10 @@ class GameServer:
 
     def _on_sit(self, conn, m, now):
         table = self._entered(conn, m)
-        token = table.sit(conn, conn.name, m["color"])
+        account = conn.account.id if conn.account else None
+        rating = (self.storage.rating(account, table.record.time_class)
+                  if account is not None else None)
+        token = table.sit(conn, conn.name, m["color"], account, rating)
         table.note_presence(time.time())
         self._store(self.storage.save_table, table.record)
         table.watchers.add(conn)
@@ -443,7 +612,7 @@ class GameServer:
         self._after_leaving(table, now)
         conn.in_lobby = True
         self._lobby_changed()
-        return [self._lobby()]
+        return [self._lobby(conn)]
 
     def _on_resume(self, conn, m, now):
         table = self._table(m)
@@ -471,11 +640,15 @@ class GameServer:
         self._check_flag(table, now)
         moved = table.move(color, m["move"], now)
         engine_done = time.monotonic()
-        self._store(self.storage.add_move, table.record)      # stored before anyone hears
+        over = table.record.status == "finished"
+        changes = self._rating_changes(table) if over else ()
+        # Stored before anyone hears: the move, and with the last one the result and
+        # the rating changes, in one transaction.
+        self._store(self.storage.add_move, table.record, changes)
         self._move_marks = (table.id, moved["ply"], engine_done, time.monotonic())
         self._send_table(table, moved)
-        if table.record.status == "finished":
-            self._finished(table)
+        if over:
+            self._finished(table, changes)
         else:
             self._schedule_flag(table)
 
@@ -483,24 +656,35 @@ class GameServer:
         table = self._table(m)
         if conn not in table.watchers:
             raise ProtocolError("not_at_table", f"watch or sit at {table.id} to chat there")
-        self._send_table(table, {"type": "chat", "table": table.id, "from": conn.name,
-                                 "text": m["text"]})
+        self._check_voice(conn)
+        self._send([c.ws for c in self._hearing(table.watchers, conn)],
+                   {"type": "chat", "table": table.id, "from": conn.name, "text": m["text"]})
 
-    def _on_offer_draw(self, conn, m, now):
+    def _offer(self, conn, m, now, kind: str) -> None:
+        """A draw offer or a takeback request (``kind``): the opponent is asked."""
         table, color = self._seat(conn, m)
         self._check_flag(table, now)
-        table.offer_draw(color)
-        self._send_table(table, {"type": "draw_offer", "table": table.id, "by": color,
-                                 "to": table.draw_offer})
+        (table.offer_draw if kind == "draw" else table.ask_takeback)(color)
+        self._send_table(table, {"type": f"{kind}_offer", "table": table.id, "by": color,
+                                 "to": table.draw_offer if kind == "draw" else table.takeback_offer})
+
+    def _answer(self, conn, m, now, kind: str, accept: bool) -> Table | None:
+        """The answer to an offer; the table when it was accepted."""
+        table, color = self._seat(conn, m)
+        self._check_flag(table, now)
+        (table.answer_draw if kind == "draw" else table.answer_takeback)(color, accept, now)
+        if not accept:
+            self._send_table(table, {"type": f"{kind}_declined", "table": table.id, "by": color})
+            return None
+        return table
 
     def _answer_draw(self, conn, m, now, accept: bool):
-        table, color = self._seat(conn, m)
-        self._check_flag(table, now)
-        table.answer_draw(color, accept, now)
-        if accept:
+        table = self._answer(conn, m, now, "draw", accept)
+        if table is not None:
             self._finished(table)
-        else:
-            self._send_table(table, {"type": "draw_declined", "table": table.id, "by": color})
+
+    def _on_offer_draw(self, conn, m, now):
+        self._offer(conn, m, now, "draw")
 
     def _on_accept_draw(self, conn, m, now):
         self._answer_draw(conn, m, now, True)
@@ -557,8 +741,10 @@ def tune_garbage_collector() -> None:
 
 
 async def run(host: str, port: int, db: str, grace: float = GRACE_SECONDS,
-              stats: str | None = None, abandon_after: float = ABANDON_SECONDS) -> int:
-    server = GameServer(SQLiteStorage(db), grace=grace, abandon_after=abandon_after)
+              stats: str | None = None, abandon_after: float = ABANDON_SECONDS,
+              limits: Limits = Limits()) -> int:
+    server = GameServer(SQLiteStorage(db), grace=grace, abandon_after=abandon_after,
+                        limits=limits)
     try:
         bound = await server.start(host, port)
     except OSError as exc:

@@ -8,11 +8,14 @@ told about. (SQLite in WAL mode with ``synchronous=NORMAL`` keeps every commit
 through a process crash; only a power cut could cost the last few.)
 
 A shared database for several server instances would be a second class with
-the same five methods (see docs/design-notes.md).
+the same methods (see docs/design-notes.md): nothing SQLite-specific leaves
+this module, and each method is one transaction.
 """
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sqlite3
 import threading
 import time
@@ -20,11 +23,52 @@ from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from .accounts import name_key
+from .ratings import Rating, time_class
+
+PAGE = 50                        # rows per page of the archive, a history, the leaderboard
+
+
+class NameTaken(Exception):
+    """An account with that name (or one that looks the same) exists."""
+
 
 @dataclass
 class SeatRecord:
     name: str
     token_hash: str     # sha256 of the seat token: the database never holds a usable token
+    account: int | None = None    # the account that sits here; None for a guest
+
+
+@dataclass(frozen=True)
+class AccountRecord:
+    id: int
+    name: str
+    key: str                      # accounts.name_key(name): unique
+    password_hash: str
+    created: float
+    moderator: bool = False
+    banned: bool = False
+    muted_until: float = 0.0      # wall-clock; a moderator's mute on chat
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One player's rating before and after a rated game."""
+    account: int
+    time_class: str
+    before: Rating
+    after: Rating
+
+
+@dataclass(frozen=True)
+class ModAction:
+    """What a moderator did, kept in the store with the change it made."""
+    moderator: str
+    action: str                   # mute, ban, unban, close
+    target: str                   # a name or a table id
+    detail: str
+    at: float
 
 
 @dataclass
@@ -49,6 +93,17 @@ class TableRecord:
     # table; None while one does. Kept in the database so that the time counts
     # across restarts: a table deserted long enough is closed as abandoned.
     deserted_since: float | None = None
+    rated: bool = False
+    owner: str | None = None              # who created it: "account:ID" or "guest:ADDRESS"
+    # Wall-clock time the running clock's turn began: after a crash the side to move
+    # is charged what it had used up to the server's last sign of life.
+    turn_wall: float | None = None
+    ended: float | None = None            # wall-clock time the game finished
+
+    @property
+    def time_class(self) -> str:
+        return time_class(None if self.time_base is None
+                          else (self.time_base, self.time_increment))
 
     @property
     def table_id(self) -> str:
@@ -64,19 +119,26 @@ class TableRecord:
 class Storage(ABC):
     """The server's only way to persist anything. Each method is one transaction."""
 
+    # --- tables and moves ------------------------------------------------------------
     @abstractmethod
     def create_table(self, record: TableRecord) -> int:
         """Store a new table; returns its number (also set on ``record.id``)."""
 
     @abstractmethod
-    def save_table(self, record: TableRecord) -> None:
+    def save_table(self, record: TableRecord, ratings: tuple[RatingChange, ...] = (),
+                   action: ModAction | None = None) -> None:
         """Store the table's seats, status, clocks, result and since when it is
-        deserted (not its moves)."""
+        deserted (not its moves) — with the rating changes its result made and the
+        moderator's action that made it, all in the one transaction."""
 
     @abstractmethod
-    def add_move(self, record: TableRecord) -> None:
-        """Store ``record.moves[-1]`` as the next move, with the table's new state,
-        in one transaction."""
+    def add_move(self, record: TableRecord, ratings: tuple[RatingChange, ...] = ()) -> None:
+        """Store ``record.moves[-1]`` as the next move, with the table's new state
+        (and the rating changes, when the move ended a rated game), in one transaction."""
+
+    @abstractmethod
+    def take_back(self, record: TableRecord) -> None:
+        """Forget the stored moves after ``len(record.moves)`` and store the state."""
 
     @abstractmethod
     def open_tables(self) -> list[TableRecord]:
@@ -85,6 +147,73 @@ class Storage(ABC):
     @abstractmethod
     def load_table(self, number: int) -> TableRecord | None:
         """Any table by number, finished ones too (for game records)."""
+
+    # --- accounts ----------------------------------------------------------------
+    @abstractmethod
+    def create_account(self, name: str, key: str, password_hash: str,
+                       session_hash: str, now: float) -> AccountRecord:
+        """A new account with its first session; NameTaken if ``key`` is in use."""
+
+    @abstractmethod
+    def find_account(self, key: str) -> AccountRecord | None:
+        """The account whose name has this key."""
+
+    @abstractmethod
+    def account_by_id(self, number: int) -> AccountRecord | None: ...
+
+    @abstractmethod
+    def set_password(self, account: int, password_hash: str, session_hash: str) -> None:
+        """A new password: every session ends but the one given (kept or added)."""
+
+    @abstractmethod
+    def add_session(self, account: int, session_hash: str, now: float) -> None: ...
+
+    @abstractmethod
+    def session_account(self, session_hash: str) -> AccountRecord | None: ...
+
+    @abstractmethod
+    def drop_session(self, session_hash: str) -> None: ...
+
+    @abstractmethod
+    def set_moderator(self, key: str, moderator: bool) -> AccountRecord | None: ...
+
+    @abstractmethod
+    def moderate(self, action: ModAction, account: int | None = None,
+                 banned: bool | None = None, muted_until: float | None = None) -> None:
+        """Change an account's ban or mute (if given) and log ``action``, at once."""
+
+    @abstractmethod
+    def moderation_log(self, count: int = PAGE) -> list[ModAction]:
+        """The latest moderators' actions, newest first."""
+
+    @abstractmethod
+    def set_ignore(self, account: int, key: str, ignore: bool) -> None: ...
+
+    @abstractmethod
+    def ignored(self, account: int) -> set[str]:
+        """The name keys an account ignores."""
+
+    # --- ratings -----------------------------------------------------------------
+    @abstractmethod
+    def rating(self, account: int, time_class: str) -> Rating:
+        """The account's rating in a time class (the default one before a rated game)."""
+
+    # --- the server's sign of life ------------------------------------------------------
+    @abstractmethod
+    def mark_alive(self, wall: float) -> None: ...
+
+    @abstractmethod
+    def last_alive(self) -> float | None: ...
+
+    # --- what the pages show (docs/http-api.md's shapes) ----------------------------------
+    @abstractmethod
+    def player_profile(self, name: str, offset: int = 0) -> dict | None: ...
+
+    @abstractmethod
+    def leaderboard(self, time_class: str | None = None, offset: int = 0) -> dict: ...
+
+    @abstractmethod
+    def archive(self, player: str | None = None, offset: int = 0) -> dict: ...
 
     def close(self) -> None:
         """Release the database."""
@@ -114,10 +243,88 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (table_id, ply)
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
+CREATE TABLE IF NOT EXISTS accounts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created REAL NOT NULL,
+    moderator INTEGER NOT NULL DEFAULT 0,
+    banned INTEGER NOT NULL DEFAULT 0,
+    muted_until REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash TEXT PRIMARY KEY,
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    time_class TEXT NOT NULL,
+    rating REAL NOT NULL,
+    rd REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (account, time_class)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings(time_class, rating);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    time_class TEXT NOT NULL,
+    rating_before REAL NOT NULL,
+    rd_before REAL NOT NULL,
+    rating_after REAL NOT NULL,
+    rd_after REAL NOT NULL,
+    PRIMARY KEY (table_id, account)
+);
+CREATE TABLE IF NOT EXISTS ignores (
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    name_key TEXT NOT NULL,
+    PRIMARY KEY (account, name_key)
+);
+CREATE TABLE IF NOT EXISTS moderation (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at REAL NOT NULL,
+    moderator TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS alive (
+    id INTEGER PRIMARY KEY,
+    wall REAL NOT NULL
+);
+"""
+# Columns added after the first release: added to an older database when it opens.
+_ADDED_COLUMNS = (("deserted_since", "REAL"), ("rated", "INTEGER NOT NULL DEFAULT 0"),
+                  ("owner", "TEXT"), ("turn_wall", "REAL"), ("ended", "REAL"),
+                  ("ply", "INTEGER NOT NULL DEFAULT 0"), ("time_class", "TEXT"),
+                  ("white_account", "INTEGER"), ("black_account", "INTEGER"))
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS tables_ended ON tables(status, ended);
+CREATE INDEX IF NOT EXISTS tables_white ON tables(white_account, ended);
+CREATE INDEX IF NOT EXISTS tables_black ON tables(black_account, ended);
 """
 
 _COLUMNS = ("id, private, invite, start_position, time_base, time_increment, seats, status, "
-            "clocks, winner, reason, record_text, created, deserted_since")
+            "clocks, winner, reason, record_text, created, deserted_since, rated, owner, "
+            "turn_wall, ended")
+_ACCOUNT = "id, name, name_key, password_hash, created, moderator, banned, muted_until"
+_GAME_ROW = "id, seats, winner, status, deserted_since, rated, time_class, ended, ply"
+_RESULTS = {"white": "1-0", "black": "0-1", None: "1/2-1/2"}
+_FAULT = os.environ.get("ROUNDTABLE_FAULT", "")   # tests: die at a named point (below)
+
+
+def _fault(point: str) -> None:
+    """The crash tests' hook: with ROUNDTABLE_FAULT=point the process is killed
+    here (SIGKILL, as a power cut or an OOM kill would), inside a transaction."""
+    if _FAULT == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _iso(wall: float | None) -> str | None:
+    return None if wall is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(wall))
 
 
 class SQLiteStorage(Storage):
@@ -132,8 +339,10 @@ class SQLiteStorage(Storage):
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
-        if "deserted_since" not in columns:        # a database from before abandonment
-            self._db.execute("ALTER TABLE tables ADD COLUMN deserted_since REAL")
+        for name, kind in _ADDED_COLUMNS:
+            if name not in columns:        # a database from an earlier version
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
+        self._db.executescript(_INDEXES)
         self._stop = threading.Event()
         self._checkpointer = None
         if path != ":memory:" and not path.startswith("file::memory:"):
@@ -154,38 +363,6 @@ class SQLiteStorage(Storage):
         finally:
             db.close()
 
-    # --- writing ---------------------------------------------------------------
-    def _state(self, r: TableRecord) -> tuple:
-        seats = {c: {"name": s.name, "token_hash": s.token_hash} for c, s in r.seats.items()}
-        return (json.dumps(seats), r.status, json.dumps(r.clocks), r.winner, r.reason,
-                r.record_text, r.deserted_since)
-
-    def create_table(self, record: TableRecord) -> int:
-        with self._transaction():
-            cur = self._db.execute(
-                "INSERT INTO tables (private, invite, start_position, time_base, time_increment,"
-                " seats, status, clocks, winner, reason, record_text, deserted_since, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (int(record.private), record.invite, record.start_position, record.time_base,
-                 record.time_increment, *self._state(record), record.created))
-        record.id = cur.lastrowid
-        return record.id
-
-    def _update(self, record: TableRecord) -> None:
-        self._db.execute(
-            "UPDATE tables SET seats=?, status=?, clocks=?, winner=?, reason=?, record_text=?,"
-            " deserted_since=? WHERE id=?", (*self._state(record), record.id))
-
-    def save_table(self, record: TableRecord) -> None:
-        with self._transaction():
-            self._update(record)
-
-    def add_move(self, record: TableRecord) -> None:
-        with self._transaction():
-            self._db.execute("INSERT INTO moves (table_id, ply, notation) VALUES (?, ?, ?)",
-                             (record.id, len(record.moves), record.moves[-1]))
-            self._update(record)
-
     @contextmanager
     def _transaction(self):
         self._db.execute("BEGIN IMMEDIATE")
@@ -196,10 +373,80 @@ class SQLiteStorage(Storage):
             raise
         self._db.execute("COMMIT")
 
-    # --- reading ---------------------------------------------------------------
+    # --- tables ---------------------------------------------------------------------
+    def _state(self, r: TableRecord) -> tuple:
+        seats = {c: {"name": s.name, "token_hash": s.token_hash, "account": s.account}
+                 for c, s in r.seats.items()}
+        accounts = [r.seats[c].account if c in r.seats else None for c in ("white", "black")]
+        return (json.dumps(seats), r.status, json.dumps(r.clocks), r.winner, r.reason,
+                r.record_text, r.deserted_since, int(r.rated), r.owner, r.turn_wall, r.ended,
+                len(r.moves), r.time_class, *accounts)
+
+    _STATE = ("seats=?, status=?, clocks=?, winner=?, reason=?, record_text=?, deserted_since=?,"
+              " rated=?, owner=?, turn_wall=?, ended=?, ply=?, time_class=?, white_account=?,"
+              " black_account=?")
+
+    def create_table(self, record: TableRecord) -> int:
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO tables (private, invite, start_position, time_base, time_increment,"
+                " created, reason, seats, status, clocks, winner, record_text) VALUES"
+                " (?, ?, ?, ?, ?, ?, '', '{}', '', '{}', NULL, '')",
+                (int(record.private), record.invite, record.start_position, record.time_base,
+                 record.time_increment, record.created))
+            record.id = cur.lastrowid
+            self._update(record)
+        return record.id
+
+    def _update(self, record: TableRecord) -> None:
+        self._db.execute(f"UPDATE tables SET {self._STATE} WHERE id=?",
+                         (*self._state(record), record.id))
+
+    def _write_ratings(self, table: int, ratings) -> None:
+        for change in ratings:
+            _fault("between_result_and_rating")
+            after = change.after
+            self._db.execute(
+                "INSERT INTO ratings (account, time_class, rating, rd, sigma, games)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account, time_class) DO UPDATE SET"
+                " rating=excluded.rating, rd=excluded.rd, sigma=excluded.sigma,"
+                " games=excluded.games",
+                (change.account, change.time_class, after.rating, after.rd, after.sigma,
+                 after.games))
+            self._db.execute(
+                "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table, change.account, change.time_class, change.before.rating,
+                 change.before.rd, after.rating, after.rd))
+
+    def _log(self, action: ModAction) -> None:
+        self._db.execute("INSERT INTO moderation (at, moderator, action, target, detail)"
+                         " VALUES (?, ?, ?, ?, ?)",
+                         (action.at, action.moderator, action.action, action.target,
+                          action.detail))
+
+    def save_table(self, record, ratings=(), action=None) -> None:
+        with self._transaction():
+            self._update(record)
+            self._write_ratings(record.id, ratings)
+            if action is not None:
+                self._log(action)
+
+    def add_move(self, record, ratings=()) -> None:
+        with self._transaction():
+            self._db.execute("INSERT INTO moves (table_id, ply, notation) VALUES (?, ?, ?)",
+                             (record.id, len(record.moves), record.moves[-1]))
+            self._update(record)
+            self._write_ratings(record.id, ratings)
+
+    def take_back(self, record) -> None:
+        with self._transaction():
+            self._db.execute("DELETE FROM moves WHERE table_id=? AND ply>?",
+                             (record.id, len(record.moves)))
+            self._update(record)
+
     def _record(self, row) -> TableRecord:
         (number, private, invite, start, base, increment, seats, status, clocks, winner,
-         reason, record_text, created, deserted_since) = row
+         reason, record_text, created, deserted_since, rated, owner, turn_wall, ended) = row
         moves = [n for (n,) in self._db.execute(
             "SELECT notation FROM moves WHERE table_id=? ORDER BY ply", (number,))]
         return TableRecord(
@@ -208,7 +455,8 @@ class SQLiteStorage(Storage):
             seats={c: SeatRecord(**s) for c, s in json.loads(seats).items()},
             status=status, moves=moves, clocks=json.loads(clocks), winner=winner,
             reason=reason, record_text=record_text, created=created,
-            deserted_since=deserted_since)
+            deserted_since=deserted_since, rated=bool(rated), owner=owner,
+            turn_wall=turn_wall, ended=ended)
 
     def open_tables(self) -> list[TableRecord]:
         rows = self._db.execute(
@@ -218,6 +466,173 @@ class SQLiteStorage(Storage):
     def load_table(self, number: int) -> TableRecord | None:
         row = self._db.execute(f"SELECT {_COLUMNS} FROM tables WHERE id=?", (number,)).fetchone()
         return None if row is None else self._record(row)
+
+    # --- accounts -------------------------------------------------------------------
+    def _account(self, where: str, value) -> AccountRecord | None:
+        row = self._db.execute(f"SELECT {_ACCOUNT} FROM accounts WHERE {where}=?",
+                               (value,)).fetchone()
+        if row is None:
+            return None
+        number, name, key, password_hash, created, moderator, banned, muted = row
+        return AccountRecord(number, name, key, password_hash, created, bool(moderator),
+                             bool(banned), muted)
+
+    def create_account(self, name, key, password_hash, session_hash, now) -> AccountRecord:
+        try:
+            with self._transaction():
+                cur = self._db.execute(
+                    "INSERT INTO accounts (name, name_key, password_hash, created)"
+                    " VALUES (?, ?, ?, ?)", (name, key, password_hash, now))
+                self._db.execute("INSERT INTO sessions VALUES (?, ?, ?)",
+                                 (session_hash, cur.lastrowid, now))
+        except sqlite3.IntegrityError:
+            raise NameTaken(name) from None
+        return AccountRecord(cur.lastrowid, name, key, password_hash, now)
+
+    def find_account(self, key):
+        return self._account("name_key", key)
+
+    def account_by_id(self, number):
+        return self._account("id", number)
+
+    def set_password(self, account, password_hash, session_hash) -> None:
+        with self._transaction():
+            self._db.execute("UPDATE accounts SET password_hash=? WHERE id=?",
+                             (password_hash, account))
+            self._db.execute("DELETE FROM sessions WHERE account=? AND token_hash!=?",
+                             (account, session_hash))
+            self._db.execute("INSERT INTO sessions VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                             (session_hash, account, time.time()))
+
+    def add_session(self, account, session_hash, now) -> None:
+        with self._transaction():
+            self._db.execute("INSERT INTO sessions VALUES (?, ?, ?)", (session_hash, account, now))
+
+    def session_account(self, session_hash):
+        row = self._db.execute("SELECT account FROM sessions WHERE token_hash=?",
+                               (session_hash,)).fetchone()
+        return None if row is None else self.account_by_id(row[0])
+
+    def drop_session(self, session_hash) -> None:
+        with self._transaction():
+            self._db.execute("DELETE FROM sessions WHERE token_hash=?", (session_hash,))
+
+    def set_moderator(self, key, moderator):
+        with self._transaction():
+            self._db.execute("UPDATE accounts SET moderator=? WHERE name_key=?",
+                             (int(moderator), key))
+        return self.find_account(key)
+
+    def moderate(self, action, account=None, banned=None, muted_until=None) -> None:
+        with self._transaction():
+            if account is not None and banned is not None:
+                self._db.execute("UPDATE accounts SET banned=? WHERE id=?", (int(banned), account))
+                if banned:
+                    self._db.execute("DELETE FROM sessions WHERE account=?", (account,))
+            if account is not None and muted_until is not None:
+                self._db.execute("UPDATE accounts SET muted_until=? WHERE id=?",
+                                 (muted_until, account))
+            self._log(action)
+
+    def moderation_log(self, count=PAGE):
+        rows = self._db.execute("SELECT moderator, action, target, detail, at FROM moderation"
+                                " ORDER BY id DESC LIMIT ?", (count,))
+        return [ModAction(*row) for row in rows]
+
+    def set_ignore(self, account, key, ignore) -> None:
+        with self._transaction():
+            if ignore:
+                self._db.execute("INSERT INTO ignores VALUES (?, ?) ON CONFLICT DO NOTHING",
+                                 (account, key))
+            else:
+                self._db.execute("DELETE FROM ignores WHERE account=? AND name_key=?",
+                                 (account, key))
+
+    def ignored(self, account):
+        return {k for (k,) in self._db.execute("SELECT name_key FROM ignores WHERE account=?",
+                                                (account,))}
+
+    # --- ratings ----------------------------------------------------------------------
+    def rating(self, account, time_class):
+        row = self._db.execute("SELECT rating, rd, sigma, games FROM ratings"
+                               " WHERE account=? AND time_class=?",
+                               (account, time_class)).fetchone()
+        return Rating() if row is None else Rating(*row)
+
+    # --- sign of life ---------------------------------------------------------------------
+    def mark_alive(self, wall) -> None:
+        with self._transaction():
+            self._db.execute("INSERT INTO alive (id, wall) VALUES (1, ?) ON CONFLICT (id)"
+                             " DO UPDATE SET wall=excluded.wall", (wall,))
+
+    def last_alive(self):
+        row = self._db.execute("SELECT wall FROM alive WHERE id=1").fetchone()
+        return None if row is None else row[0]
+
+    # --- pages ------------------------------------------------------------------------------
+    def _game_rows(self, where: str, params: tuple, offset: int) -> dict:
+        rows = self._db.execute(
+            f"SELECT {_GAME_ROW} FROM tables WHERE status='finished' AND private=0{where}"
+            f" ORDER BY ended DESC, id DESC LIMIT ? OFFSET ?",
+            (*params, PAGE + 1, offset)).fetchall()
+        games = []
+        for number, seats, winner, _, deserted, rated, kind, ended, ply in rows[:PAGE]:
+            names = {c: v["name"] for c, v in json.loads(seats).items()}
+            games.append({"id": number, "white": names.get("white", "?"),
+                          "black": names.get("black", "?"),
+                          "result": None if deserted is not None and winner is None
+                          else _RESULTS[winner],
+                          "reason": None, "rated": bool(rated),
+                          "time_class": kind or "untimed", "ended": _iso(ended), "moves": ply})
+        reasons = dict(self._db.execute(
+            f"SELECT id, reason FROM tables WHERE id IN ({','.join('?' * len(games))})",
+            [g["id"] for g in games])) if games else {}
+        for game in games:
+            game["reason"] = reasons.get(game["id"]) or None
+        return {"games": games, "next": offset + PAGE if len(rows) > PAGE else None}
+
+    def player_profile(self, name, offset=0):
+        try:
+            account = self.find_account(name_key(name))
+        except ValueError:
+            return None
+        if account is None:
+            return None
+        ratings = {kind: {"rating": r, "rd": rd, "games": games,
+                          "provisional": Rating(r, rd).provisional}
+                   for kind, r, rd, games in self._db.execute(
+                       "SELECT time_class, rating, rd, games FROM ratings WHERE account=?",
+                       (account.id,))}
+        page = self._game_rows(" AND (white_account=? OR black_account=?)",
+                               (account.id, account.id), offset)
+        return {"name": account.name, "guest": False, "created": _iso(account.created),
+                "ratings": ratings, **page}
+
+    def leaderboard(self, time_class=None, offset=0):
+        kinds = [k for (k,) in self._db.execute(
+            "SELECT DISTINCT time_class FROM ratings ORDER BY time_class")]
+        kind = time_class or (kinds[0] if kinds else "untimed")
+        rows = self._db.execute(
+            "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a"
+            " ON a.id = r.account WHERE r.time_class=? AND a.banned=0"
+            " ORDER BY r.rating DESC, a.id LIMIT ? OFFSET ?",
+            (kind, PAGE + 1, offset)).fetchall()
+        return {"time_class": kind, "time_classes": kinds,
+                "rows": [{"rank": offset + n + 1, "name": name, "rating": rating, "rd": rd,
+                          "games": games} for n, (name, rating, rd, games) in enumerate(rows[:PAGE])],
+                "next": offset + PAGE if len(rows) > PAGE else None}
+
+    def archive(self, player=None, offset=0):
+        if player is None:
+            return self._game_rows("", (), offset)
+        try:
+            account = self.find_account(name_key(player))
+        except ValueError:
+            account = None
+        if account is None:
+            return {"games": [], "next": None}
+        return self._game_rows(" AND (white_account=? OR black_account=?)",
+                               (account.id, account.id), offset)
 
     def close(self) -> None:
         self._stop.set()

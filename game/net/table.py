@@ -21,6 +21,7 @@ from ..camelot_record import GameRecord
 from ..camelot_moves import SQUARE_NAMES
 from ..errors import IllegalMoveError, NotationError
 from .protocol import COLORS, ProtocolError
+from .ratings import Rating
 from .storage import SeatRecord, TableRecord
 
 RESULTS = {"white": "1-0", "black": "0-1", None: "1/2-1/2"}
@@ -53,18 +54,33 @@ def game_record(record: TableRecord, game: CamelotBoard) -> GameRecord:
     return replace(made, tags=kept + tuple(ended), result=result)
 
 
+def seat_view(seat: SeatRecord, rating: Rating | None) -> dict:
+    """A seat as the lobby, the table and the pages show it (docs/protocol.md)."""
+    return {"name": seat.name, "guest": seat.account is None,
+            "rating": None if rating is None else round(rating.rating, 1),
+            "rd": None if rating is None else round(rating.rd, 1),
+            "provisional": rating is not None and rating.provisional}
+
+
 class Table:
-    def __init__(self, record: TableRecord, now: float | None = None) -> None:
+    def __init__(self, record: TableRecord, now: float | None = None,
+                 used: float = 0.0) -> None:
+        """``used``: seconds the side to move had already thought before a restart
+        (charged again; the time the server was down is not)."""
         self.record = record
         self.game = CamelotBoard(record.start_position)
         for notation in record.moves:          # the stored moves were checked when played
             self.game.play(notation)
         now = time.monotonic() if now is None else now
-        self.turn_started = now                # a restart does not charge the downtime
+        self.turn_started = now - used
         self.seat_conn: dict[str, object | None] = {c: None for c in COLORS}
         self.absent_since: dict[str, float] = {c: now for c in COLORS}
         self.watchers: set = set()             # every connection that gets this table's news
         self.draw_offer: str | None = None
+        self.takeback_offer: str | None = None  # the colour that must answer a takeback request
+        self.rematch: set[str] = set()          # colours that asked for a rematch
+        self.ratings: dict[str, Rating | None] = {c: None for c in COLORS}   # the seats'
+        self.owner_address: str | None = None   # where its creator connected from (limits)
         self.timer = None                      # the server's flag-fall timer handle
 
     @property
@@ -93,7 +109,8 @@ class Table:
                                               f"{color} seat of {self.id} on this connection")
         return color
 
-    def sit(self, conn, name: str, color: str) -> str:
+    def sit(self, conn, name: str, color: str, account: int | None = None,
+            rating: Rating | None = None) -> str:
         """Seat ``name`` as ``color``; returns the seat's secret token."""
         if self.record.status != "waiting":
             raise ProtocolError("already_started", f"the game at {self.id} has started")
@@ -101,9 +118,13 @@ class Table:
             raise ProtocolError("seat_taken", f"the {color} seat of {self.id} is taken")
         if any(c is conn for c in self.seat_conn.values()):
             raise ProtocolError("already_seated", f"you already sit at {self.id}")
+        if self.record.rated and account is None:
+            raise ProtocolError("rated_needs_account", f"{self.id} is rated: sign in to play "
+                                                       f"there (guests play casual games)")
         token = secrets.token_urlsafe(24)
-        self.record.seats[color] = SeatRecord(name, hash_token(token))
+        self.record.seats[color] = SeatRecord(name, hash_token(token), account)
         self.seat_conn[color] = conn
+        self.ratings[color] = rating
         return token
 
     def stand(self, color: str) -> None:
@@ -147,9 +168,15 @@ class Table:
     def abandon(self, now: float, after: str) -> None:
         """Close the table: nobody held a seat for ``after`` ("24 h"). No winner
         and no result: neither player stayed to claim, and neither lost."""
-        self._stop_clock(now)
         reason = (f"Abandoned: both players were away for {after}"
                   if self.record.status == "playing" else f"Closed: nobody played here for {after}")
+        self.close(now, reason)
+
+    def close(self, now: float, reason: str) -> None:
+        """End the game with no result (abandoned, or closed by a moderator)."""
+        self._stop_clock(now)
+        if self.record.deserted_since is None:      # what marks a game with no result
+            self.record.deserted_since = time.time()
         self.finish(None, reason)
 
     def absent_for(self, color: str, now: float) -> float | None:
@@ -170,6 +197,7 @@ class Table:
         if self.timed:
             self.record.clocks = {c: self.record.time_base * 1000 for c in COLORS}
         self.turn_started = now
+        self.record.turn_wall = time.time()
 
     def clocks(self, now: float) -> dict | None:
         """Each side's time left in ms (the side to move's clock is running)."""
@@ -213,9 +241,11 @@ class Table:
             spent = int((now - self.turn_started) * 1000)
             self.record.clocks[color] += self.record.time_increment * 1000 - spent
         self.turn_started = now
+        self.record.turn_wall = time.time()
         self.record.moves.append(played.notation)
         if self.draw_offer == color:            # offered a draw, the side moved on instead
             self.draw_offer = None
+        self.takeback_offer = None              # a request is about the position it was made in
         if played.status is not Status.PLAYING:
             self.finish(self.game.winner, self.game.status_reason)
         move = played.move
@@ -231,7 +261,8 @@ class Table:
         self.record.status = "finished"
         self.record.winner = winner
         self.record.reason = reason
-        self.draw_offer = None
+        self.record.ended = time.time()
+        self.draw_offer = self.takeback_offer = None
         self.record.record_text = camelot_record.format(game_record(self.record, self.game))
 
     def resign(self, color: str, now: float) -> None:
@@ -254,6 +285,33 @@ class Table:
             self._stop_clock(now)
             self.finish(None, "Draw agreed")
 
+    def ask_takeback(self, color: str) -> None:
+        """``color`` asks to take back its last move (the opponent has not moved since)."""
+        self._require_playing()
+        if not self.record.moves or self.game.turn == color:
+            raise ProtocolError("no_takeback", "you can take back only your own last move, "
+                                               "before your opponent replies")
+        if self.takeback_offer is not None:
+            raise ProtocolError("offer_pending", "a takeback request is waiting for an answer")
+        self.takeback_offer = other(color)
+
+    def answer_takeback(self, color: str, accept: bool, now: float) -> None:
+        """The opponent answers; on yes the last move is undone (the game is rebuilt
+        from its start and the moves before it) and the mover's clock runs again."""
+        self._require_playing()
+        if self.takeback_offer != color:
+            raise ProtocolError("no_offer", "there is no takeback request for you to answer")
+        self.takeback_offer = None
+        if not accept:
+            return
+        self._stop_clock(now)
+        self.record.moves.pop()
+        self.game = CamelotBoard(self.record.start_position)
+        for notation in self.record.moves:
+            self.game.play(notation)
+        self.turn_started = now
+        self.record.turn_wall = time.time()
+
     def claim(self, color: str, now: float, grace: float) -> None:
         """Win against an opponent who has been away longer than the grace period."""
         self._require_playing()
@@ -273,7 +331,8 @@ class Table:
     def state(self, now: float) -> dict:
         """The ``table`` message: everything a newcomer needs to draw the table."""
         r = self.record
-        seats = {c: ({"name": r.seats[c].name, "present": self.seat_conn[c] is not None}
+        seats = {c: ({**seat_view(r.seats[c], self.ratings[c]),
+                      "present": self.seat_conn[c] is not None}
                      if c in r.seats else None) for c in COLORS}
         seated = {id(c) for c in self.seat_conn.values() if c is not None}
         spectators = sorted(w.name for w in self.watchers if id(w) not in seated and w.name)
@@ -284,6 +343,8 @@ class Table:
                 "start_position": r.start_position, "seats": seats, "spectators": spectators,
                 "status": r.status, "moves": list(r.moves), "position": self.game.position_text(),
                 "turn": self.game.turn, "clocks": self.clocks(now), "draw_offer": self.draw_offer,
+                "takeback_offer": self.takeback_offer, "rated": r.rated,
+                "time_class": r.time_class, "rematch": sorted(self.rematch),
                 "winner": r.winner, "reason": r.reason, "result": self.result()}
 
     def result(self) -> str | None:
@@ -306,4 +367,7 @@ class Table:
                 "black": r.seats["black"].name if "black" in r.seats else None,
                 "time": ({"base": r.time_base, "increment": r.time_increment}
                          if self.timed else None),
-                "moves": len(r.moves), "watchers": len(self.watchers)}
+                "moves": len(r.moves), "watchers": len(self.watchers),
+                "rated": r.rated, "time_class": r.time_class,
+                "seats": {c: seat_view(r.seats[c], self.ratings[c]) if c in r.seats else None
+                          for c in COLORS}}

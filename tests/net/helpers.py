@@ -11,6 +11,7 @@ from pathlib import Path
 
 from game.camelot_board import position_from_pieces
 from game.net.client import Client
+from game.net.limits import Limits
 from game.net.server import GameServer
 from game.net.storage import SQLiteStorage
 
@@ -32,10 +33,23 @@ CASTLE_GAME = ("D6-F8 C11-E9 C6-E8-G8 D11-F9 J6-H8 I11-G9 E6-E8 J11-H9 D7-D8 E9x
 OPENING = ["D6-C5", "D11-C12", "I6-J5", "I11-J12"]
 
 
+# Cheap password hashes for the tests that are not about hashing (the stored
+# parameters go with each hash; the default cost is tested on its own).
+FAST_HASH = Limits(scrypt_n=1 << 10)
+PASSWORD = "correct horse battery"
+
+
+async def signed_in(url: str, *names: str, password: str = PASSWORD, **options) -> list[Client]:
+    """A new account for each name, signed in."""
+    return [await Client.account(url, name, password, register=True, **options)
+            for name in names]
+
+
 def run_scenario(scenario, *, grace: float = 60.0, storage=None,
                  seconds: float = SCENARIO_SECONDS, **server_options):
     """Run ``await scenario(server, url)`` against an in-process server on 127.0.0.1."""
     async def main():
+        server_options.setdefault("limits", FAST_HASH)
         server = GameServer(storage or SQLiteStorage(":memory:"), grace=grace, **server_options)
         port = await server.start("127.0.0.1", 0)
         try:
@@ -64,8 +78,8 @@ async def seated_pair(url: str, position: str | None = None, time_control=None,
 class ServerProcess:
     """``python -m game serve`` as a subprocess on an ephemeral port."""
 
-    def __init__(self, db: str, grace: float = 60.0, *options: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    def __init__(self, db: str, grace: float = 60.0, *options: str, fault: str = "") -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "ROUNDTABLE_FAULT": fault}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0",
              "--db", db, "--grace", str(grace), *options],

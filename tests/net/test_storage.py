@@ -49,7 +49,7 @@ def test_a_move_is_stored_once_per_ply(tmp_path):
 class FailingStorage(SQLiteStorage):
     """A disk that fills up after the game has started."""
 
-    def add_move(self, record):
+    def add_move(self, record, ratings=()):
         raise sqlite3.OperationalError("database or disk is full")
 
 
