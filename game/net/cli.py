@@ -5,9 +5,11 @@ import the network library.
 """
 from __future__ import annotations
 
+import sys
 from functools import partial
 
 from ..parsing import parse_float, parse_int
+from .limits import Limits
 from .protocol import ABANDON_SECONDS, GRACE_SECONDS
 
 DEFAULT_PORT = 8765
@@ -34,6 +36,45 @@ def add_serve_parser(sub, number) -> None:
                         "(default 86400: 24 h; no winner, it leaves the lobby)")
     s.add_argument("--stats", metavar="FILE",
                    help="on exit, write the time each move took the server here (benchmarks)")
+    s.add_argument("--waiting-close", metavar="SECONDS",
+                   type=number("--waiting-close", 1.0, MAX_ABANDON, parse_float),
+                   default=Limits.waiting_close,
+                   help="close a table waiting for players that nobody sits at, once its "
+                        "creator has gone, after this long (default 120)")
+    s.add_argument("--tables-per-player", metavar="N",
+                   type=number("--tables-per-player", 1, 1000, parse_int),
+                   default=Limits.waiting_per_player,
+                   help="tables one account (or guest address) may have waiting (default 5)")
+    s.add_argument("--connections-per-address", metavar="N",
+                   type=number("--connections-per-address", 1, 100_000, parse_int),
+                   default=Limits.connections_per_address,
+                   help="connections one address may hold open (default 20)")
+    s.add_argument("--make-moderator", metavar="NAME",
+                   help="make the account NAME a moderator, then exit (no server runs)")
+    s.add_argument("--remove-moderator", metavar="NAME",
+                   help="take moderation away from the account NAME, then exit")
+
+
+def set_moderator(db: str, name: str, moderator: bool) -> int:
+    """The moderator flag of an account, from the server's command line."""
+    from .accounts import name_key
+    from .protocol import ProtocolError
+    from .storage import SQLiteStorage
+    try:
+        key = name_key(name)
+    except ProtocolError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    storage = SQLiteStorage(db)
+    try:
+        account = storage.set_moderator(key, moderator)
+    finally:
+        storage.close()
+    if account is None:
+        print(f"error: there is no account named {name!r} in {db}", file=sys.stderr)
+        return 1
+    print(f"{account.name} is {'now' if moderator else 'no longer'} a moderator")
+    return 0
 
 
 def cmd_serve(args) -> int:
@@ -41,9 +82,14 @@ def cmd_serve(args) -> int:
     import sqlite3
 
     from .server import log, run
+    limits = Limits(waiting_close=args.waiting_close, waiting_per_player=args.tables_per_player,
+                    connections_per_address=args.connections_per_address)
     try:
+        if args.make_moderator or args.remove_moderator:
+            return set_moderator(args.db, args.make_moderator or args.remove_moderator,
+                                 bool(args.make_moderator))
         return asyncio.run(run(args.host, args.port, args.db, args.grace, args.stats,
-                               args.abandon_after))
+                               args.abandon_after, limits))
     except KeyboardInterrupt:
         return 0
     except sqlite3.Error as exc:

@@ -196,10 +196,12 @@ class Client:
                                   **{"from": self.name})
 
     async def create_table(self, private: bool = False, time: dict | None = None,
-                           position: str | None = None) -> dict:
+                           position: str | None = None, rated: bool = False) -> dict:
         message = {"type": "create_table", "private": private, "time": time}
         if position is not None:
             message["position"] = position
+        if rated:
+            message["rated"] = True
         return await self.request(message, "table_created", direct=True)
 
     async def watch(self, table: str, invite: str | None = None) -> dict:

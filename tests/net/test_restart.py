@@ -1,5 +1,6 @@
 """The server as a subprocess, killed with SIGKILL mid-game and restarted on its database."""
 import asyncio
+import time
 
 from game.net.client import Client
 
@@ -90,3 +91,39 @@ def test_garbage_on_the_socket_prints_no_traceback(tmp_path):
     finally:
         errors = server.stop()
     assert "Traceback" not in errors
+
+
+def test_after_kill_9_mid_move_the_side_to_move_is_charged_the_time_it_had_used(tmp_path):
+    """White thinks about 2.2 s, the server is killed (SIGKILL) before White moves
+    and restarted: White's clock has lost those 2.2 s (within a second), not the
+    time the server was down."""
+    db = str(tmp_path / "clocks.sqlite3")
+    first = ServerProcess(db)
+    try:
+        async def before_kill():
+            alice = await Client.connect(first.url, "Alice")
+            bob = await Client.connect(first.url, "Bob")
+            table = (await alice.create_table(time={"base": 600, "increment": 0}))["table"]
+            await alice.sit(table, "white")
+            await bob.sit(table, "black")
+            await alice.start(table)
+            await alice.move(table, OPENING[0])
+            last = await bob.move(table, OPENING[1])         # White's clock runs from here
+            await asyncio.sleep(2.2)
+            return table, alice.token(table), last["clocks"]["white"]
+        table, token, white_before = asyncio.run(asyncio.wait_for(before_kill(), 20))
+        first.kill()
+    finally:
+        first.proc.poll() is None and first.kill()
+    time.sleep(1.5)                                          # the server is down: not charged
+    second = ServerProcess(db)
+    try:
+        async def after_restart():
+            _, state = await reconnect(second.url, "Alice", table, token)
+            return state["clocks"]
+        clocks = asyncio.run(asyncio.wait_for(after_restart(), 20))
+    finally:
+        second.stop()
+    used = (white_before - clocks["white"]) / 1000
+    assert clocks["running"] == "white"
+    assert abs(used - 2.2) < 1.0, used
