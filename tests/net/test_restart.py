@@ -4,7 +4,7 @@ import time
 
 from game.net.client import Client
 
-from .helpers import CASTLE_LINE, CASTLE_POSITION, OPENING, ServerProcess
+from .helpers import CASTLE_LINE, CASTLE_POSITION, OPENING, ServerProcess, seated_pair
 
 
 async def reconnect(url, name, table, token):
@@ -101,12 +101,8 @@ def test_after_kill_9_mid_move_the_side_to_move_is_charged_the_time_it_had_used(
     first = ServerProcess(db)
     try:
         async def before_kill():
-            alice = await Client.connect(first.url, "Alice")
-            bob = await Client.connect(first.url, "Bob")
-            table = (await alice.create_table(time={"base": 600, "increment": 0}))["table"]
-            await alice.sit(table, "white")
-            await bob.sit(table, "black")
-            await alice.start(table)
+            alice, bob, _, table = await seated_pair(first.url,
+                                                     time_control={"base": 600, "increment": 0})
             await alice.move(table, OPENING[0])
             last = await bob.move(table, OPENING[1])         # White's clock runs from here
             await asyncio.sleep(2.2)
