@@ -301,9 +301,10 @@ class Client:
         if max_rating is not None:
             message["max_rating"] = max_rating
         sent = await self.send(message)
-        deadline = time.monotonic() + TIMEOUT
+        clock = asyncio.get_running_loop().time         # (``time`` is the time control here)
+        deadline = clock() + TIMEOUT
         while True:
-            reply = await self.next(max(0.0, deadline - time.monotonic()))
+            reply = await self.next(max(0.0, deadline - clock()))
             if reply.get("re") == sent and reply.get("type") == "error":
                 raise ServerRefused(reply)
             if reply.get("type") == "seated":
