@@ -1,10 +1,18 @@
-"""Game server under load: N simultaneous games of scripted clients on loopback.
+"""Game server under load: N simultaneous games of signed-in players on loopback.
 
     python bench/server_load.py [--games 200] [--seconds 20] [--think 1.0]
+                                [--waiting 1000] [--finished 10000]
 
-Starts ``python -m game serve`` as a subprocess on 127.0.0.1 (an ephemeral
-port, a fresh database in a temporary folder), connects two clients per game,
-and lets every pair play a scripted line of legal moves (random games from the
+First the restart: a database holding ``--finished`` finished games (40 moves
+each) is opened by ``python -m game serve`` and the time to its listening line is
+measured, beside the same start on an empty database (3 runs each, medians).
+Then the load: the server starts on a fresh database (an ephemeral port); guests
+from many loopback addresses open ``--waiting`` tables waiting for players (the
+server's memory before and after: memory per waiting table); then two players per
+game register accounts (real password hashes; each pair from its own address in
+127.1.0.0/16, as the limits count per address) and sit at a started game (memory
+per game, its two connections included). Every pair plays a scripted line of legal
+moves (random games from the
 start position, computed once here, so the clients spend no time on rules):
 each side waits ``--think`` seconds (± 50 %) after its opponent's move, then
 moves. Prints moves per second, the round trip of a move (sent → its record
@@ -38,8 +46,10 @@ sys.path.insert(0, str(ROOT))
 
 from game.base import Status  # noqa: E402
 from game.camelot_board import CamelotBoard  # noqa: E402
+from game.camelot_board import START_POSITION  # noqa: E402
 from game.net.client import Client  # noqa: E402
 from game.net.server import tune_garbage_collector  # noqa: E402
+from game.net.storage import SeatRecord, SQLiteStorage, TableRecord  # noqa: E402
 
 LINE_PLIES = 400
 CONNECT_BATCH = 50
@@ -166,9 +176,19 @@ def split_round_trips(client_stamps: list[tuple], server_stamps: list) -> list[s
     return lines
 
 
+def address(number: int, base: int = 1) -> tuple[str, int]:
+    """A loopback source address of its own for each number (127.base.x.y)."""
+    return (f"127.{base}.{number // 250}.{number % 250 + 1}", 0)
+
+
+PASSWORD = "load bench password"
+
+
 async def set_up_game(url: str, number: int) -> tuple[Client, Client, str]:
-    white = await Client.connect(url, f"W{number}")
-    black = await Client.connect(url, f"B{number}")
+    white = await Client.account(url, f"W{number}", PASSWORD, register=True,
+                                 local_addr=address(number), timeout=60)
+    black = await Client.account(url, f"B{number}", PASSWORD, register=True,
+                                 local_addr=address(number), timeout=60)
     table = (await white.create_table())["table"]
     await white.sit(table, "white")
     await black.sit(table, "black")
@@ -176,15 +196,37 @@ async def set_up_game(url: str, number: int) -> tuple[Client, Client, str]:
     return white, black, table
 
 
-async def run(url: str, pid: int, games: int, seconds: float, think: float, seed: int) -> dict:
+async def open_waiting_tables(url: str, count: int) -> list[Client]:
+    """``count`` tables waiting for players, 5 per guest, each guest from its own address."""
+    guests = []
+    for first in range(0, count, 5 * CONNECT_BATCH):
+        batch = range(first // 5, min(count, first + 5 * CONNECT_BATCH) // 5)
+        guests += await asyncio.gather(*(Client.connect(url, f"Wait{n}", local_addr=address(n, 2))
+                                         for n in batch))
+    for guest in guests:
+        for _ in range(5):
+            await guest.create_table()
+    return guests
+
+
+async def run(url: str, pid: int, games: int, seconds: float, think: float, seed: int,
+              waiting: int) -> dict:
     lines = scripted_lines(min(games, 16), seed)
     stats = Stats()
+    # Twenty accounts registered at once first: the hashing threads' memory (scrypt takes
+    # 16 MiB each, kept by the allocator) is then in the baseline, not in the games'.
+    warm_up = await asyncio.gather(*(Client.account(url, f"Warm{n}", PASSWORD, register=True,
+                                                    local_addr=address(n, 3)) for n in range(20)))
+    rss_empty, _ = server_memory(pid)
+    guests = await open_waiting_tables(url, waiting) + warm_up
+    rss_waiting, _ = server_memory(pid)
     setup_started = time.perf_counter()
     pairs = []
     for first in range(0, games, CONNECT_BATCH):
         batch = range(first, min(games, first + CONNECT_BATCH))
         pairs += await asyncio.gather(*(set_up_game(url, n) for n in batch))
     setup = time.perf_counter() - setup_started
+    rss_games, _ = server_memory(pid)
     # The 400 clients' process keeps every message it receives (Client.received):
     # the same full-collection pauses as the server's would stall it and count
     # in the round trips, so it gets the server's tuning.
@@ -213,7 +255,8 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     user, system = (after - before for after, before in zip(server_cpu_seconds(pid), cpu_before))
     cpu = user + system
     clients_cpu = time.process_time() - clients_cpu_before
-    await asyncio.gather(*(c.close() for white, black, _ in pairs for c in (white, black)))
+    await asyncio.gather(*(c.close() for white, black, _ in pairs for c in (white, black)),
+                         *(g.close() for g in guests))
     trips = stats.round_trips
     return {"games": games, "connections": 2 * games, "setup_s": setup, "seconds": elapsed,
             "moves": len(trips), "moves_per_s": len(trips) / elapsed if elapsed else 0.0,
@@ -222,14 +265,51 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
             "mean_ms": 1000 * statistics.fmean(trips) if trips else 0.0,
             "games_finished": stats.games_over, "server_cpu_s": cpu, "server_system_s": system,
             "clients_cpu_s": clients_cpu, "load": os.getloadavg()[0], "rss_kib_idle": rss_before, "rss_kib": rss,
-            "peak_rss_kib": peak, "errors": stats.errors, "errors_on_wire": errors_on_wire,
+            "peak_rss_kib": peak, "waiting": waiting, "rss_kib_empty": rss_empty,
+            "kib_per_waiting": (rss_waiting - rss_empty) / max(1, waiting),
+            "kib_per_game": (rss_games - rss_waiting) / max(1, games), "errors": stats.errors, "errors_on_wire": errors_on_wire,
             "stamps": stats.stamps, "loop_lag": stats.loop_lag}
 
 
-def start_server(db: str, stats: str) -> tuple[subprocess.Popen, str]:
+def fill_finished_games(db: str, count: int, plies: int = 40) -> None:
+    """``count`` finished rated-looking games between two accounts, ``plies`` moves each:
+    the tables through the storage's own calls, the moves in one transaction."""
+    line = scripted_lines(1, 7)[0][:plies]
+    storage = SQLiteStorage(db)
+    alice = storage.create_account("Alice", "alice", "scrypt$-", "s-a", time.time())
+    bob = storage.create_account("Bob", "bob", "scrypt$-", "s-b", time.time())
+    numbers = []
+    for n in range(count):
+        record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION,
+                             time_base=300, time_increment=3, rated=True, status="finished",
+                             winner="white", reason="Black resigned", moves=list(line),
+                             ended=time.time(),
+                             seats={"white": SeatRecord("Alice", "-", alice.id),
+                                    "black": SeatRecord("Bob", "-", bob.id)})
+        numbers.append(storage.create_table(record))
+    storage.close()
+    import sqlite3
+    with sqlite3.connect(db) as db_file:
+        db_file.executemany("INSERT INTO moves VALUES (?, ?, ?)",
+                            [(t, ply + 1, move) for t in numbers for ply, move in enumerate(line)])
+
+
+def time_start(db: str, runs: int = 3) -> float:
+    """Median seconds from spawning ``serve`` on ``db`` to its listening line."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        proc, _ = start_server(db, None)
+        times.append(time.perf_counter() - started)
+        proc.terminate()
+        proc.wait(10)
+    return statistics.median(times)
+
+
+def start_server(db: str, stats: str | None) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
-         "--stats", stats],
+         *(["--stats", stats] if stats else [])],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -247,13 +327,28 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a side waits before its move")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--waiting", type=int, default=1000,
+                        help="tables waiting for players opened before the games (memory)")
+    parser.add_argument("--finished", type=int, default=10000,
+                        help="finished games in the database whose restart is timed")
     args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as folder:
+        empty, full = str(Path(folder) / "empty.sqlite3"), str(Path(folder) / "full.sqlite3")
+        SQLiteStorage(empty).close()
+        filled = time.perf_counter()
+        fill_finished_games(full, args.finished)
+        filled = time.perf_counter() - filled
+        bare_start, full_start = time_start(empty), time_start(full)
+        print(f"restart with {args.finished} finished games stored: {full_start:.2f} s to listening "
+              f"(an empty database: {bare_start:.2f} s, ratio {full_start / bare_start:.2f}; "
+              f"filled in {filled:.1f} s; load {os.getloadavg()[0]:.1f})")
     with tempfile.TemporaryDirectory() as folder:
         stats = Path(folder) / "stats.json"
         proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats))
         try:
             out = asyncio.run(asyncio.wait_for(
-                run(url, proc.pid, args.games, args.seconds, args.think, args.seed),
+                run(url, proc.pid, args.games, args.seconds, args.think, args.seed, args.waiting),
                 args.seconds + 120))
         finally:
             proc.terminate()
@@ -295,7 +390,10 @@ def main() -> int:
           f"the clients' process: {out['clients_cpu_s']:.2f} s; load average {out['load']:.1f} "
           f"on {os.cpu_count()} cores")
     print(f"server memory: RSS {out['rss_kib'] / 1024:.1f} MiB "
-          f"(after set-up {out['rss_kib_idle'] / 1024:.1f} MiB, peak {out['peak_rss_kib'] / 1024:.1f} MiB)")
+          f"(empty {out['rss_kib_empty'] / 1024:.1f} MiB, after set-up {out['rss_kib_idle'] / 1024:.1f} MiB, "
+          f"peak {out['peak_rss_kib'] / 1024:.1f} MiB); per waiting table "
+          f"{out['kib_per_waiting']:.1f} KiB (over {out['waiting']}), per game "
+          f"{out['kib_per_game']:.1f} KiB (two signed-in connections and a started table)")
     errors = out["errors"] + ([f"{out['errors_on_wire']} error messages on the wire"]
                               if out["errors_on_wire"] else [])
     if "Traceback" in server_errors:
