@@ -115,6 +115,52 @@ class StorageFailure(Exception):
     pass
 
 
+class LobbyView:
+    """The lobby as of now: the public tables newest first, who owns what (one pass
+    over the tables), and each row made once however many pages show it."""
+
+    def __init__(self, server: "GameServer") -> None:
+        self.limits = server.limits
+        self.public: list[Table] = []
+        self.owned: dict[str, list[Table]] = {}
+        for table in reversed(server.tables.values()):
+            r = table.record
+            if r.status == "finished":
+                continue
+            if not r.private:
+                self.public.append(table)
+            # Who may call it theirs: its creator, the accounts and the people seated.
+            owners = {r.owner} | {f"account:{seat.account}" for seat in r.seats.values()
+                                  if seat.account is not None}
+            owners |= {c.identity for c in table.seat_conn.values() if c is not None}
+            for owner in owners - {None}:
+                self.owned.setdefault(owner, []).append(table)
+        names = sorted((c.name for c in server.names.values()), key=str.casefold)
+        shown = names[:self.limits.lobby_names]
+        guests = {c.name for c in server.names.values() if c.account is None}
+        self.common = {"users": shown, "guests": [n for n in shown if n in guests],
+                       "online": len(names), "seeks": server._seek_rows()}
+        self._rows: dict[str, dict] = {}
+
+    def own(self, conn: Connection) -> list[Table]:
+        """Tables not finished that ``conn``'s player created or sits at, newest first."""
+        return self.owned.get(conn.identity, [])
+
+    def _row(self, table: Table) -> dict:
+        row = self._rows.get(table.id)
+        if row is None:
+            row = self._rows[table.id] = table.summary()
+        return row
+
+    def page(self, offset: int, conn: Connection) -> dict:
+        size, total = self.limits.lobby_page, len(self.public)
+        return {"type": "lobby", **self.common,
+                "tables": [self._row(t) for t in self.public[offset:offset + size]],
+                "total": total, "offset": offset,
+                "next": offset + size if offset + size < total else None,
+                "mine": [self._row(t) for t in self.own(conn)]}
+
+
 class GameServer(Members):
     def __init__(self, storage: Storage, *, grace: float = GRACE_SECONDS,
                  rate: float = RATE_PER_SECOND, burst: int = RATE_BURST,
@@ -377,57 +423,22 @@ class GameServer(Members):
             asyncio.get_running_loop().call_later(LOBBY_DELAY, self._push_lobby)
 
     def _push_lobby(self) -> None:
-        """Lobby news: one text per page and person with tables of their own (most
-        listeners share the first page's)."""
+        """Lobby news: one text per page and set of own tables (most listeners share
+        the first page's); each table's row is made once."""
         self._lobby_pending = False
-        groups: dict[tuple, list] = {}
-        for c in self.connections:
-            if c.in_lobby:
-                mine = tuple(t.id for t in self._own_tables(c))
-                groups.setdefault((c.lobby_offset, mine), []).append(c)
-        if not groups:
+        listeners = [c for c in self.connections if c.in_lobby]
+        if not listeners:
             return
-        rows, common = self._public_rows(), self._lobby_common()
-        for (offset, mine), listeners in groups.items():
-            message = self._lobby_page(rows, common, offset, listeners[0])
-            broadcast([c.ws for c in listeners], encode(message))
-
-    def _public_rows(self) -> list[dict]:
-        """Every public table not finished, newest first."""
-        return [t.summary() for t in reversed(self.tables.values())
-                if not t.record.private and t.record.status != "finished"]
-
-    def _lobby_common(self) -> dict:
-        names = sorted((c.name for c in self.names.values()), key=str.casefold)
-        shown = names[:self.limits.lobby_names]
-        return {"users": shown, "guests": [c.name for c in self.names.values()
-                                           if c.account is None and c.name in shown],
-                "online": len(names), "seeks": self._seek_rows()}
-
-    def _own_tables(self, conn: Connection) -> list[Table]:
-        """Tables not finished that ``conn``'s player created or sits at."""
-        account = conn.account.id if conn.account else None
-        own = []
-        for table in self.tables.values():
-            r = table.record
-            if r.status == "finished":
-                continue
-            if r.owner == conn.identity or conn in table.seat_conn.values() \
-                    or (account is not None and any(s.account == account
-                                                    for s in r.seats.values())):
-                own.append(table)
-        return own
-
-    def _lobby_page(self, rows, common, offset: int, conn: Connection) -> dict:
-        page = self.limits.lobby_page
-        return {"type": "lobby", **common, "tables": rows[offset:offset + page],
-                "total": len(rows), "offset": offset,
-                "next": offset + page if offset + page < len(rows) else None,
-                "mine": [t.summary() for t in self._own_tables(conn)]}
+        view = LobbyView(self)
+        groups: dict[tuple, list] = {}
+        for c in listeners:
+            mine = tuple(t.id for t in view.own(c))
+            groups.setdefault((c.lobby_offset, mine), []).append(c)
+        for (offset, _), group in groups.items():
+            broadcast([c.ws for c in group], encode(view.page(offset, group[0])))
 
     def _lobby(self, conn: Connection) -> dict:
-        return self._lobby_page(self._public_rows(), self._lobby_common(), conn.lobby_offset,
-                                conn)
+        return LobbyView(self).page(conn.lobby_offset, conn)
 
     def _store(self, method, *args) -> None:
         try:

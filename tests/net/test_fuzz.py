@@ -11,6 +11,8 @@ from game.net.protocol import (CLIENT_MESSAGES, SERVER_MESSAGES, ProtocolError,
 from game.net.server import Connection, GameServer
 from game.net.storage import SQLiteStorage
 
+from .helpers import FAST_HASH
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
@@ -51,7 +53,7 @@ def test_the_server_answers_random_frames_with_errors_and_keeps_its_game(frame_l
     sent = []
 
     async def scenario():
-        server = GameServer(SQLiteStorage(":memory:"), rate=1e9, burst=10**9)
+        server = GameServer(SQLiteStorage(":memory:"), rate=1e9, burst=10**9, limits=FAST_HASH)
         server_module.broadcast, original = (lambda targets, text: sent.append(text)), \
             server_module.broadcast
         try:
