@@ -198,10 +198,10 @@ class GameServer(Members):
         for record in self.storage.open_tables():
             # The side to move is charged what it had used before the crash, up to
             # the last sign of life (within ALIVE_EVERY); the downtime is charged to nobody.
-            used = 0.0
+            used, charged = 0.0, False
             if record.status == "playing" and record.turn_wall is not None and alive:
                 used = max(0.0, min(alive, wall) - record.turn_wall)
-                record.turn_wall = wall - used
+                record.turn_wall, charged = wall - used, True   # the downtime left out
             try:
                 table = Table(record, now, used)
             except ValueError as exc:
@@ -209,8 +209,8 @@ class GameServer(Members):
                 continue
             self.tables[table.id] = table
             self._load_ratings(table)
-            table.note_presence(wall)              # every seat is empty after a restart
-            self.storage.save_table(table.record)
+            if table.note_presence(wall) or charged:   # every seat is empty after a restart
+                self.storage.save_table(table.record)
             self._schedule_flag(table)
         self._beat()
         self._sweep()                              # tables deserted while we were down

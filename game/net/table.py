@@ -359,6 +359,18 @@ class Table:
         return {"type": "game_over", "table": self.id, "winner": r.winner, "reason": r.reason,
                 "result": self.result(), "moves": len(r.moves)}
 
+    def site_summary(self) -> dict:
+        """The table as the web pages' TableSummary shows it (docs/http-api.md)."""
+        r = self.record
+        seated = sum(c is not None for c in self.seat_conn.values())
+        return {"id": r.id, "status": r.status,
+                **{c: seat_view(r.seats[c], self.ratings[c]) if c in r.seats else None
+                   for c in COLORS},
+                "time_control": (f"{r.time_base}+{r.time_increment}" if self.timed
+                                 else "untimed"),
+                "time_class": r.time_class, "rated": r.rated, "ply": len(r.moves),
+                "spectators": max(0, len(self.watchers) - seated)}
+
     def summary(self) -> dict:
         """A row of the lobby's table list."""
         r = self.record

@@ -84,6 +84,12 @@ def test_rated_games_change_both_ratings_in_their_time_class_and_the_leaderboard
         seat = state["seats"]["white"]
         assert seat["rating"] == over["ratings"]["white"]["after"] and seat["provisional"]
         assert seat["guest"] is False and state["rated"] and state["time_class"] == "blitz"
+        summary = server.tables[second].site_summary()           # what the web pages read
+        assert (summary["id"], summary["white"], summary["black"], summary["time_control"],
+                summary["time_class"], summary["rated"], summary["ply"]) == \
+            (int(second[1:]), {k: seat[k] for k in ("name", "guest", "rating", "rd",
+                                                    "provisional")},
+             None, "180+0", "blitz", True, 0)
         row = next(r for r in (await bob.lobby())["tables"] if r["table"] == second)
         assert row["seats"]["white"]["rating"] == seat["rating"] and row["time_class"] == "blitz"
         # Another class starts from the default rating.
