@@ -30,12 +30,12 @@ from websockets.exceptions import ConnectionClosed
 from ..base import Status
 from ..camelot_board import START_POSITION, CamelotBoard
 from ..errors import BadPositionError
-from .probe import LoadProbe
 from .limits import Limits
+from .lobby import LobbyView
 from .members import Members
+from .probe import LoadProbe
 from .protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
-from .protocol import (MAX_FRAME_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
-                       encode, error, parse_client_message)
+from .protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_client_message
 from .ratings import rate_game
 from .storage import RatingChange, SQLiteStorage, Storage, TableRecord
 from .table import Table, hash_token
@@ -113,52 +113,6 @@ class Connection:
 
 class StorageFailure(Exception):
     pass
-
-
-class LobbyView:
-    """The lobby as of now: the public tables newest first, who owns what (one pass
-    over the tables), and each row made once however many pages show it."""
-
-    def __init__(self, server: "GameServer") -> None:
-        self.limits = server.limits
-        self.public: list[Table] = []
-        self.owned: dict[str, list[Table]] = {}
-        for table in reversed(server.tables.values()):
-            r = table.record
-            if r.status == "finished":
-                continue
-            if not r.private:
-                self.public.append(table)
-            # Who may call it theirs: its creator, the accounts and the people seated.
-            owners = {r.owner} | {f"account:{seat.account}" for seat in r.seats.values()
-                                  if seat.account is not None}
-            owners |= {c.identity for c in table.seat_conn.values() if c is not None}
-            for owner in owners - {None}:
-                self.owned.setdefault(owner, []).append(table)
-        names = sorted((c.name for c in server.names.values()), key=str.casefold)
-        shown = names[:self.limits.lobby_names]
-        guests = {c.name for c in server.names.values() if c.account is None}
-        self.common = {"users": shown, "guests": [n for n in shown if n in guests],
-                       "online": len(names), "seeks": server._seek_rows()}
-        self._rows: dict[str, dict] = {}
-
-    def own(self, conn: Connection) -> list[Table]:
-        """Tables not finished that ``conn``'s player created or sits at, newest first."""
-        return self.owned.get(conn.identity, [])
-
-    def _row(self, table: Table) -> dict:
-        row = self._rows.get(table.id)
-        if row is None:
-            row = self._rows[table.id] = table.summary()
-        return row
-
-    def page(self, offset: int, conn: Connection) -> dict:
-        size, total = self.limits.lobby_page, len(self.public)
-        return {"type": "lobby", **self.common,
-                "tables": [self._row(t) for t in self.public[offset:offset + size]],
-                "total": total, "offset": offset,
-                "next": offset + size if offset + size < total else None,
-                "mine": [self._row(t) for t in self.own(conn)]}
 
 
 class GameServer(Members):

@@ -10,7 +10,7 @@ from game.net.client import Client, ConnectionLost, ServerRefused
 from game.net.ratings import Rating, period, rate_game, time_class, update
 from game.net.storage import SQLiteStorage
 
-from .helpers import OPENING, PASSWORD, ServerProcess, run_scenario, signed_in
+from .helpers import OPENING, ServerProcess, run_scenario, signed_in
 
 
 def test_the_worked_example_of_glickmans_paper_to_its_printed_digits():

@@ -1,7 +1,6 @@
 """What players of game sites expect: rematch, seeks, takebacks, histories, the
 archive with every record downloadable, ignoring, and moderators whose every
 action is logged."""
-import asyncio
 import subprocess
 import sys
 
