@@ -9,6 +9,11 @@ without awaiting, so a table never sees two messages interleaved.
 A client's mistake is an ``error`` message on the wire, never a traceback; a
 storage failure stops the server (fail-stop: what was not stored was never
 acknowledged, and a restart resumes from the database).
+
+People — guests, accounts, sessions, seeks, rematches, moderators — are handled
+in :mod:`game.net.members`; the limits (per account, per address for guests) in
+:mod:`game.net.limits`; a password hash, the one slow step, runs on a worker
+thread while that client's next frames wait (``_finish_auth``).
 """
 from __future__ import annotations
 
