@@ -288,8 +288,10 @@ class GameServer(Members):
             if away < self.abandon_after and not waiting_gone:
                 continue
             try:
-                table.abandon(now, duration(min(away, self.abandon_after) if waiting_gone
-                                            else self.abandon_after))
+                if away >= self.abandon_after:
+                    table.abandon(now, duration(self.abandon_after))
+                else:
+                    table.close(now, "Closed: its creator left and nobody sat down")
                 self._finished(table)
             except StorageFailure:
                 return

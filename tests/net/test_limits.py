@@ -134,7 +134,9 @@ def test_a_waiting_table_whose_creator_left_closes_and_one_still_watched_stays()
         while left_behind in server.tables and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.05)
         assert left_behind not in server.tables           # closed: its record stays
-        assert server.storage.load_table(int(left_behind[1:])).status == "finished"
+        closed = server.storage.load_table(int(left_behind[1:]))
+        assert closed.status == "finished" and closed.abandoned
+        assert closed.reason == "Closed: its creator left and nobody sat down"
         assert kept in server.tables                       # its creator is online
         tables = [row["table"] for row in (await watcher.lobby())["tables"]]
         assert tables == [kept]
