@@ -23,7 +23,6 @@ import json
 import logging
 import secrets
 import signal
-import sqlite3
 import sys
 import time
 from collections import Counter
@@ -42,7 +41,7 @@ from .probe import LoadProbe
 from .protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
 from .protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_client_message
 from .ratings import rate_game
-from .storage import RatingChange, SQLiteStorage, Storage, TableRecord
+from .storage import RatingChange, SQLiteStorage, Storage, StorageError, TableRecord
 from .table import Table, hash_token
 
 RATE_PER_SECOND = 15.0        # sustained messages per connection
@@ -404,7 +403,7 @@ class GameServer(Members):
     def _store(self, method, *args) -> None:
         try:
             method(*args)
-        except (sqlite3.Error, OSError) as exc:
+        except (StorageError, OSError) as exc:
             self._fail(exc)
             raise StorageFailure from exc
 

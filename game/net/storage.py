@@ -29,6 +29,14 @@ from .ratings import Rating, time_class
 PAGE = 50                        # rows per page of the archive, a history, the leaderboard
 
 
+class StorageError(Exception):
+    """The store could not do a call (disk full, database gone): the server stops."""
+
+
+class Conflict(StorageError):
+    """A write broke a uniqueness rule (a ply stored twice, a name taken): nothing changed."""
+
+
 class NameTaken(Exception):
     """An account with that name (or one that looks the same) exists."""
 
@@ -365,13 +373,19 @@ class SQLiteStorage(Storage):
 
     @contextmanager
     def _transaction(self):
-        self._db.execute("BEGIN IMMEDIATE")
+        """One transaction; SQLite's errors leave as the interface's own."""
         try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
 
     # --- tables ---------------------------------------------------------------------
     def _state(self, r: TableRecord) -> tuple:
@@ -485,7 +499,7 @@ class SQLiteStorage(Storage):
                     " VALUES (?, ?, ?, ?)", (name, key, password_hash, now))
                 self._db.execute("INSERT INTO sessions VALUES (?, ?, ?)",
                                  (session_hash, cur.lastrowid, now))
-        except sqlite3.IntegrityError:
+        except Conflict:
             raise NameTaken(name) from None
         return AccountRecord(cur.lastrowid, name, key, password_hash, now)
 

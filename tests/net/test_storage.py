@@ -1,12 +1,11 @@
 """SQLite storage: what is written is what a restart reads back."""
-import sqlite3
 import time
 
 import pytest
 
 from game.camelot_board import START_POSITION
 from game.net.client import ServerRefused
-from game.net.storage import SeatRecord, SQLiteStorage, TableRecord
+from game.net.storage import Conflict, SeatRecord, SQLiteStorage, StorageError, TableRecord
 
 from .helpers import OPENING, run_scenario, seated_pair
 
@@ -41,7 +40,7 @@ def test_a_move_is_stored_once_per_ply(tmp_path):
     store.create_table(record)
     record.moves.append("F7-F8")
     store.add_move(record)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(Conflict):
         store.add_move(record)                      # the same ply again: refused, rolled back
     assert store.load_table(record.id).moves == ["F7-F8"]
 
@@ -50,7 +49,7 @@ class FailingStorage(SQLiteStorage):
     """A disk that fills up after the game has started."""
 
     def add_move(self, record, ratings=()):
-        raise sqlite3.OperationalError("database or disk is full")
+        raise StorageError("database or disk is full")
 
 
 def test_a_move_that_cannot_be_stored_is_never_announced_and_the_server_stops():
