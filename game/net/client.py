@@ -82,8 +82,10 @@ class Client:
     async def with_session(cls, url: str, session: str, *, timeout: float = TIMEOUT,
                            **options) -> "Client":
         """Open a connection and come back signed in with a kept session token."""
-        return await cls._identify(url, {"type": "hello", "version": PROTOCOL_VERSION,
-                                         "session": session}, timeout, options)
+        client = await cls._identify(url, {"type": "hello", "version": PROTOCOL_VERSION,
+                                           "session": session}, timeout, options)
+        client.welcome["session"] = client.welcome.get("session") or session   # still valid
+        return client
 
     @classmethod
     async def _identify(cls, url: str, message: dict, timeout: float, options) -> "Client":

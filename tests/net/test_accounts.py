@@ -48,6 +48,7 @@ def test_register_sign_in_with_the_session_change_password_and_sign_out():
         # The app keeps the session: it signs in once.
         again = await Client.with_session(url, session)
         assert again.name == "Alice" and again.welcome["guest"] is False
+        assert again.session == session                  # kept for the next time
         changed = await again.change_password(PASSWORD, "a new long password")
         assert changed["session"] != session
         # The old session ended with the old password; the new one works.
