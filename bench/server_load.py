@@ -365,7 +365,7 @@ def main() -> int:
         try:
             out = asyncio.run(asyncio.wait_for(
                 run(url, proc.pid, args.games, args.seconds, args.think, args.seed, args.waiting),
-                args.seconds + 120))
+                args.seconds + 900))   # registering 2 × games accounts takes a while
         finally:
             proc.terminate()
             try:
