@@ -176,3 +176,29 @@ def test_passwords_appear_in_no_log_line_and_no_stored_column(tmp_path):
         (hashed,), = check.execute("SELECT password_hash FROM accounts").fetchall()
     assert hashed.startswith("scrypt$16384$8$1$")
     assert verify_password(secrets[2], hashed)
+
+
+def test_while_a_password_is_hashed_the_other_players_are_answered(monkeypatch):
+    """The hash runs on a worker thread: held there (until another client has been
+    answered), it keeps only its own client waiting."""
+    import threading
+
+    import game.net.members as members
+    held, real_hash = threading.Event(), members.hash_password
+
+    def held_hash(password, n):
+        held.wait(10)
+        return real_hash(password, n)
+    monkeypatch.setattr(members, "hash_password", held_hash)
+
+    async def scenario(server, url):
+        other = await Client.connect(url, "Other")
+        newcomer = await Client.connect(url, None)
+        await newcomer.send({"type": "register", "version": 1, "name": "Nell",
+                             "password": PASSWORD})
+        await asyncio.sleep(0.05)                        # the hash has started, and waits
+        assert (await other.lobby())["type"] == "lobby"  # the loop goes on meanwhile
+        assert newcomer.drain() == []
+        held.set()
+        assert (await newcomer.next())["type"] == "welcome"
+    run_scenario(scenario)
