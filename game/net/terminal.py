@@ -1,4 +1,6 @@
-"""Join a game server from a terminal: ``python -m game.net.terminal URL NAME``.
+"""Join a game server from a terminal: ``python -m game.net.terminal URL NAME``
+(a guest), or with ``--sign-in`` / ``--register`` an account: the password is read
+from ROUNDTABLE_PASSWORD when set, else asked for without echo.
 
 A small line client on top of :class:`~game.net.client.Client` (the app's online
 screens will use the same library). Type ``help`` for the commands; a line
@@ -8,13 +10,15 @@ watched is the *current* one, so ``m F7-F8`` is enough to move.
 from __future__ import annotations
 
 import asyncio
+import getpass
 import json
+import os
 import re
 import sys
 
 from ..camelot_board import CamelotBoard
 from ..camelot_moves import rank_span
-from .client import Client, ConnectionLost
+from .client import Client, ConnectionLost, ServerRefused
 
 HELP = """commands (T = a table id such as T3; the current table if left out):
   lobby                      who is online and the open tables
@@ -26,6 +30,8 @@ HELP = """commands (T = a table id such as T3; the current table if left out):
   draw / accept / decline    offer, accept or decline a draw
   resign | claim | record    resign; claim an abandoned game; print the game record
   resume T TOKEN             take your seat back after a reconnection
+  rematch | takeback         after a game: ask for a rematch; ask to take back a move
+  history NAME               a player's ratings and games
   leave | board | quit       back to the lobby; print the board; leave"""
 
 
@@ -55,6 +61,10 @@ class Session:
         table = next((a for a in args if re.fullmatch(r"T\d+", a)), None)
         if word == "lobby":
             return {"type": "lobby"}
+        if word in ("rematch", "takeback"):
+            return self.seat(word, table)
+        if word == "history" and args:
+            return {"type": "history", "name": rest}
         if word == "say":
             return {"type": "lobby_chat", "text": rest}
         if word == "chat":
@@ -134,7 +144,8 @@ def describe(message: dict) -> str:
     if kind == "error":
         return f"! {message.get('message')} ({message.get('code')})"
     if kind == "welcome":
-        return f"welcome, {message['name']} (protocol {message['version']})"
+        who = "a guest" if message.get("guest", True) else "signed in"
+        return f"welcome, {message['name']} ({who}; protocol {message['version']})"
     if kind == "lobby":
         rows = [f"  {t['table']}: {t['white'] or '-'} v {t['black'] or '-'}, {t['status']}, "
                 f"{t['moves']} moves" for t in message["tables"]]
@@ -163,6 +174,11 @@ def describe(message: dict) -> str:
         return f"game over at {message['table']}: {message['result']} — {message['reason']}"
     if kind == "record":
         return message["text"]
+    if kind == "history":
+        ratings = ", ".join(f"{kind} {r['rating']:.0f} ±{r['rd']:.0f}"
+                            + ("?" if r["provisional"] else "")
+                            for kind, r in message["ratings"].items()) or "no rated games"
+        return f"{message['name']}: {ratings}; {len(message['games'])} games shown"
     if kind == "draw_offer":
         return f"{message['by']} offers a draw (accept / decline)"
     if kind == "draw_declined":
@@ -170,11 +186,18 @@ def describe(message: dict) -> str:
     return json.dumps(message)
 
 
-async def main_async(url: str, name: str) -> int:
+async def main_async(url: str, name: str, how: str | None = None,
+                     password: str | None = None) -> int:
     try:
-        client = await Client.connect(url, name)
+        if how is None:
+            client = await Client.connect(url, name)
+        else:
+            client = await Client.account(url, name, password, register=how == "--register")
     except (OSError, asyncio.TimeoutError) as exc:
         print(f"error: cannot reach {url}: {exc}", file=sys.stderr)
+        return 1
+    except ServerRefused as exc:
+        print(f"error: {exc.message.get('message')} ({exc.code})", file=sys.stderr)
         return 1
     session = Session()
     print(describe(client.welcome) + "\ntype help for the commands")
@@ -221,11 +244,16 @@ async def main_async(url: str, name: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2:
-        print("usage: python -m game.net.terminal ws://HOST:PORT NAME", file=sys.stderr)
+    how = argv[2] if len(argv) == 3 else None
+    if len(argv) not in (2, 3) or how not in (None, "--sign-in", "--register"):
+        print("usage: python -m game.net.terminal ws://HOST:PORT NAME [--sign-in|--register]",
+              file=sys.stderr)
         return 2
+    password = None
+    if how is not None:
+        password = os.environ.get("ROUNDTABLE_PASSWORD") or getpass.getpass("password: ")
     try:
-        return asyncio.run(main_async(*argv))
+        return asyncio.run(main_async(argv[0], argv[1], how, password))
     except KeyboardInterrupt:
         return 0
     except ValueError as exc:

@@ -41,46 +41,73 @@ def test_describe_shows_a_move_with_its_captures_and_the_board():
     assert "10 . . . . M . . . . . . ." in text
 
 
-def test_a_terminal_session_creates_a_table_and_sits(tmp_path):
-    host = ServerThread(str(tmp_path / "t.sqlite3"))
-    host.start()
-    proc = subprocess.Popen([sys.executable, "-m", "game.net.terminal", host.url, "Tess"],
-                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    # A thread reads the client's lines into a queue: select() on the pipe would
-    # miss a line already read into the file's buffer along with the one before.
-    lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
+class Terminal:
+    """``python -m game.net.terminal`` as a subprocess, read line by line."""
 
-    def read_until(fragment, seconds=10.0):
+    def __init__(self, *args: str, **env: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "game.net.terminal", *args],
+                                     cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        # A thread reads the client's lines into a queue: select() on the pipe would
+        # miss a line already read into the file's buffer along with the one before.
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(line) for line in self.proc.stdout],
+                         daemon=True).start()
+
+    def read_until(self, fragment: str, seconds: float = 10.0) -> str:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:
-                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 break
             if fragment in line:
                 return line
         raise AssertionError(f"no {fragment!r} in time")
 
+    def say(self, line: str) -> None:
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def quit(self) -> None:
+        self.say("quit")
+        assert self.proc.wait(10) == 0
+        assert "Traceback" not in self.proc.stderr.read()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+def test_a_terminal_session_creates_a_table_and_sits(tmp_path):
+    host = ServerThread(str(tmp_path / "t.sqlite3"))
+    host.start()
+    terminal = Terminal(host.url, "Tess")
     try:
-        read_until("welcome, Tess")
-        proc.stdin.write("new\n")
-        proc.stdin.flush()
-        read_until("created T1")
-        proc.stdin.write("sit T1 white\n")
-        proc.stdin.flush()
-        assert "white at T1" in read_until("you sit as")
-        proc.stdin.write("m F7-F8\n")
-        proc.stdin.flush()
-        read_until("has not started")                 # the server's refusal, one line
-        proc.stdin.write("quit\n")
-        proc.stdin.flush()
-        assert proc.wait(10) == 0
-        assert "Traceback" not in proc.stderr.read()
+        assert "a guest" in terminal.read_until("welcome, Tess")
+        terminal.say("new")
+        terminal.read_until("created T1")
+        terminal.say("sit T1 white")
+        assert "white at T1" in terminal.read_until("you sit as")
+        terminal.say("m F7-F8")
+        terminal.read_until("has not started")        # the server's refusal, one line
+        terminal.quit()
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
+        terminal.kill()
+        host.stop()
+
+
+def test_a_terminal_registers_an_account_with_the_password_from_the_environment(tmp_path):
+    host = ServerThread(str(tmp_path / "t.sqlite3"))
+    host.start()
+    terminal = Terminal(host.url, "Tess", "--register", ROUNDTABLE_PASSWORD="terminal password")
+    try:
+        assert "signed in" in terminal.read_until("welcome, Tess")
+        terminal.say("history tess")
+        assert "no rated games; 0 games shown" in terminal.read_until("Tess: ")
+        terminal.quit()
+    finally:
+        terminal.kill()
         host.stop()
