@@ -119,6 +119,10 @@ def test_an_ignored_player_is_not_heard_and_the_choice_is_kept_with_the_account(
         assert heard["text"] == "hello"
         assert not any(m.get("type") == "lobby_chat" and m.get("from") == "Pest"
                        for m in alice.received)
+        # Nor are they paired by seeks (a guest and an account otherwise would be).
+        assert (await pest.seek())["type"] == "seek_waiting"
+        assert (await alice.seek())["type"] == "seek_waiting"
+        await alice.cancel_seek()
         session = alice.session
         await alice.close()
         again = await Client.with_session(url, session)
