@@ -215,12 +215,3 @@ class InProcessBus(Bus):
             self.hub.subscriptions.discard(subscription)
         self.hub.presence.pop(self.node, None)
 
-
-def connect(address: str | None, node: str) -> Bus:
-    """The bus a ``--bus`` address names: none for one process, ``redis://…`` for Redis."""
-    if not address:
-        return InProcessBus(node)
-    if address.startswith(("redis://", "rediss://", "unix://")):
-        from .redis_bus import RedisBus   # redis-py is the server extra's, loaded only here
-        return RedisBus(address, node)
-    raise ValueError(f"unknown bus address {address!r}: use redis://host:port/db")

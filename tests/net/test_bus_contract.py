@@ -310,13 +310,3 @@ def test_presence_and_counters_refuse_in_one_line_while_redis_is_down(redis_serv
         await bus.close()
     run(scenario())
 
-
-def test_a_bus_address_names_its_bus(redis_url):
-    from game.net.bus import connect
-    from game.net.redis_bus import RedisBus
-    assert isinstance(connect(None, "n1"), InProcessBus)
-    remote = connect(redis_url, "n2")
-    assert isinstance(remote, RedisBus) and remote.node == "n2"
-    run(remote.close())
-    with pytest.raises(ValueError, match="unknown bus address 'amqp://x'"):
-        connect("amqp://x", "n3")
