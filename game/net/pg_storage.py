@@ -224,6 +224,13 @@ class PostgresStorage(LeasedStorage):
                 (ttl, table, node, fence)).fetchone()
         return row is not None
 
+    def renew_leases(self, node: str, ttl: float) -> dict[int, int]:
+        with self._transaction() as db:
+            rows = db.execute(
+                "UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
+                f" WHERE node=%s AND {_LIVE} RETURNING table_id, fence", (ttl, node)).fetchall()
+        return dict(rows)
+
     def release_lease(self, table: int, node: str, fence: int) -> None:
         with self._transaction() as db:
             db.execute("UPDATE leases SET expires_at = clock_timestamp()"

@@ -136,6 +136,18 @@ def test_a_lease_has_one_holder_and_each_takeover_raises_the_fence(store):
     assert lease.expires_at > time.time() + TTL / 2
 
 
+def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(store):
+    tables = [new_table(store).id for _ in range(4)]
+    fences = {t: store.acquire_lease(t, "n1", TTL) for t in tables[:3]}
+    store.acquire_lease(tables[3], "n2", TTL)
+    assert store.renew_leases("n1", TTL) == fences
+    store.release_lease(tables[0], "n1", fences[tables[0]])       # as if lost
+    store.acquire_lease(tables[0], "n2", TTL)
+    assert store.renew_leases("n1", TTL) == {t: fences[t] for t in tables[1:3]}
+    assert store.renew_leases("n3", TTL) == {}
+    assert set(store.renew_leases("n2", TTL)) == {tables[0], tables[3]}
+
+
 def test_a_lapsed_lease_is_taken_over_and_the_old_holder_can_write_nothing(store):
     record = new_table(store)
     old = store.acquire_lease(record.id, "n1", SHORT)
@@ -146,6 +158,7 @@ def test_a_lapsed_lease_is_taken_over_and_the_old_holder_can_write_nothing(store
         time.sleep(0.05)
     assert store.unleased_tables() == [record.id]
     assert not store.renew_lease(record.id, "n1", old, TTL)       # lapsed: lost for good
+    assert store.renew_leases("n1", TTL) == {}
     new = store.acquire_lease(record.id, "n2", TTL)
     assert new == old + 1
     with pytest.raises(LeaseLost, match=f"T{record.id}: fence {old} no longer holds"):
