@@ -129,15 +129,30 @@ _COLUMNS = ("id, private, invite, start_position, time_base, time_increment, sea
             "clocks, winner, reason, record_text, created, deserted_since")
 _LIVE = "expires_at > clock_timestamp()"
 
+# A write about a table is one statement (one round trip, its own transaction).
+# With a fence, the lease row is read FOR SHARE, which holds it until the write
+# commits: a takeover (an UPDATE of that row) waits for the write, then loads it;
+# a write arriving after a takeover finds another fence and changes nothing.
+_LEASE = f"lease AS (SELECT 1 FROM leases WHERE table_id=%(table)s AND fence=%(fence)s AND {_LIVE} FOR SHARE)"
+_GUARD = "(%(fence)s::bigint IS NULL OR EXISTS (SELECT 1 FROM lease))"
+_SET_STATE = ("UPDATE tables SET seats=%(seats)s, status=%(status)s, clocks=%(clocks)s,"
+              " winner=%(winner)s, reason=%(reason)s, record_text=%(record_text)s,"
+              f" deserted_since=%(deserted_since)s WHERE id=%(table)s AND {_GUARD}")
+_SAVE = f"WITH {_LEASE}, changed AS ({_SET_STATE}) SELECT {_GUARD}"
+_ADD = (f"WITH {_LEASE}, added AS (INSERT INTO moves (table_id, ply, notation)"
+        f" SELECT %(table)s, %(ply)s, %(move)s WHERE {_GUARD}), changed AS ({_SET_STATE})"
+        f" SELECT {_GUARD}")
+
 
 class PostgresStorage(LeasedStorage):
-    """The shared store: each call one transaction on one connection, on the
-    database's clock (leases expire by it, whatever the nodes' clocks say)."""
+    """The shared store on one connection, each call one round trip where it can be
+    and one transaction always, on the database's clock (leases expire by it,
+    whatever the nodes' clocks say). Not for several threads at once."""
 
     def __init__(self, dsn: str, *, timeout: float = 5.0) -> None:
         self._dsn, self._timeout = dsn, timeout
         self._db: psycopg.Connection | None = None
-        with self._transaction() as db:
+        with self._session() as db:
             applied = _applied(db)
         if not applied or applied[-1] != LATEST:
             have = f"version {applied[-1]}" if applied else "no schema"
@@ -145,68 +160,59 @@ class PostgresStorage(LeasedStorage):
                                  " run `python -m game serve --store … --migrate`")
 
     @contextmanager
-    def _transaction(self):
-        """One transaction; a connection lost on the way is :class:`StorageUnavailable`
-        (rolled back, or never sent), and the next call connects again."""
+    def _session(self):
+        """The connection, in autocommit (a statement is a transaction); a connection
+        lost on the way is :class:`StorageUnavailable` (the statement rolled back,
+        or never sent), and the next call connects again."""
         if self._db is None or self._db.closed or self._db.broken:
             self._db = _connect(self._dsn, self._timeout)
         try:
-            with self._db.transaction():
-                yield self._db
+            yield self._db
         except psycopg.OperationalError as error:
             self._db.close()
             raise StorageUnavailable(f"the database went away: {_one_line(error)}") from None
 
     # --- writing ---------------------------------------------------------------
     @staticmethod
-    def _state(r: TableRecord) -> tuple:
+    def _state(r: TableRecord, fence: int | None) -> dict:
         seats = {c: {"name": s.name, "token_hash": s.token_hash} for c, s in r.seats.items()}
-        return (Jsonb(seats), r.status, Jsonb(r.clocks), r.winner, r.reason, r.record_text,
-                r.deserted_since)
+        return {"table": r.id, "fence": fence, "seats": Jsonb(seats), "status": r.status,
+                "clocks": Jsonb(r.clocks), "winner": r.winner, "reason": r.reason,
+                "record_text": r.record_text, "deserted_since": r.deserted_since}
 
     def create_table(self, record: TableRecord) -> int:
-        with self._transaction() as db:
+        state = self._state(record, None)
+        with self._session() as db:
             (record.id,) = db.execute(
                 "INSERT INTO tables (private, invite, start_position, time_base, time_increment,"
                 " seats, status, clocks, winner, reason, record_text, deserted_since, created)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                (record.private, record.invite, record.start_position, record.time_base,
-                 record.time_increment, *self._state(record), record.created)).fetchone()
+                " VALUES (%(private)s, %(invite)s, %(start)s, %(base)s, %(increment)s, %(seats)s,"
+                " %(status)s, %(clocks)s, %(winner)s, %(reason)s, %(record_text)s,"
+                " %(deserted_since)s, %(created)s) RETURNING id",
+                {**state, "private": record.private, "invite": record.invite,
+                 "start": record.start_position, "base": record.time_base,
+                 "increment": record.time_increment, "created": record.created}).fetchone()
         return record.id
 
-    @staticmethod
-    def _update(db: psycopg.Connection, record: TableRecord) -> None:
-        db.execute("UPDATE tables SET seats=%s, status=%s, clocks=%s, winner=%s, reason=%s,"
-                   " record_text=%s, deserted_since=%s WHERE id=%s",
-                   (*PostgresStorage._state(record), record.id))
-
-    @staticmethod
-    def _check_fence(db: psycopg.Connection, table: int, fence: int | None) -> None:
-        # FOR SHARE holds the lease row until this transaction ends: a takeover
-        # (which updates the row) waits for this write, then sees it when it loads.
-        if fence is not None and db.execute(
-                f"SELECT 1 FROM leases WHERE table_id=%s AND fence=%s AND {_LIVE} FOR SHARE",
-                (table, fence)).fetchone() is None:
-            raise LeaseLost(table, fence)
+    def _fenced(self, sql: str, values: dict) -> None:
+        with self._session() as db:
+            (allowed,) = db.execute(sql, values).fetchone()
+        if not allowed:
+            raise LeaseLost(values["table"], values["fence"])
 
     def save_table(self, record: TableRecord, fence: int | None = None) -> None:
-        with self._transaction() as db:
-            self._check_fence(db, record.id, fence)
-            self._update(db, record)
+        self._fenced(_SAVE, self._state(record, fence))
 
     def add_move(self, record: TableRecord, fence: int | None = None) -> None:
+        values = {**self._state(record, fence), "ply": len(record.moves), "move": record.moves[-1]}
         try:
-            with self._transaction() as db:
-                self._check_fence(db, record.id, fence)
-                db.execute("INSERT INTO moves (table_id, ply, notation) VALUES (%s, %s, %s)",
-                           (record.id, len(record.moves), record.moves[-1]))
-                self._update(db, record)
+            self._fenced(_ADD, values)
         except psycopg.errors.UniqueViolation:
             raise MoveConflict(record.id, len(record.moves)) from None
 
     # --- leases ----------------------------------------------------------------
     def acquire_lease(self, table: int, node: str, ttl: float) -> int | None:
-        with self._transaction() as db:
+        with self._session() as db:
             row = db.execute(
                 "INSERT INTO leases AS l (table_id, node, fence, expires_at)"
                 " VALUES (%s, %s, 1, clock_timestamp() + make_interval(secs => %s))"
@@ -217,7 +223,7 @@ class PostgresStorage(LeasedStorage):
         return None if row is None else row[0]
 
     def renew_lease(self, table: int, node: str, fence: int, ttl: float) -> bool:
-        with self._transaction() as db:
+        with self._session() as db:
             row = db.execute(
                 "UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
                 f" WHERE table_id=%s AND node=%s AND fence=%s AND {_LIVE} RETURNING 1",
@@ -225,25 +231,25 @@ class PostgresStorage(LeasedStorage):
         return row is not None
 
     def renew_leases(self, node: str, ttl: float) -> dict[int, int]:
-        with self._transaction() as db:
+        with self._session() as db:
             rows = db.execute(
                 "UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
                 f" WHERE node=%s AND {_LIVE} RETURNING table_id, fence", (ttl, node)).fetchall()
         return dict(rows)
 
     def release_lease(self, table: int, node: str, fence: int) -> None:
-        with self._transaction() as db:
+        with self._session() as db:
             db.execute("UPDATE leases SET expires_at = clock_timestamp()"
                        " WHERE table_id=%s AND node=%s AND fence=%s", (table, node, fence))
 
     def lease_of(self, table: int) -> Lease | None:
-        with self._transaction() as db:
+        with self._session() as db:
             row = db.execute("SELECT table_id, node, fence, extract(epoch FROM expires_at)::float8"
                              f" FROM leases WHERE table_id=%s AND {_LIVE}", (table,)).fetchone()
         return None if row is None else Lease(*row)
 
     def unleased_tables(self) -> list[int]:
-        with self._transaction() as db:
+        with self._session() as db:
             rows = db.execute(
                 f"SELECT id FROM tables LEFT JOIN leases ON leases.table_id = tables.id AND {_LIVE}"
                 " WHERE status <> 'finished' AND leases.table_id IS NULL ORDER BY id").fetchall()
@@ -251,21 +257,17 @@ class PostgresStorage(LeasedStorage):
 
     # --- reading ---------------------------------------------------------------
     def _records(self, where: str, params: tuple) -> list[TableRecord]:
-        with self._transaction() as db:
-            rows = db.execute(f"SELECT {_COLUMNS} FROM tables WHERE {where} ORDER BY id",
-                              params).fetchall()
-            moves: dict[int, list[str]] = {row[0]: [] for row in rows}
-            for number, notation in db.execute(
-                    "SELECT table_id, notation FROM moves WHERE table_id = ANY(%s)"
-                    " ORDER BY table_id, ply", (list(moves),)):
-                moves[number].append(notation)
+        with self._session() as db:
+            rows = db.execute(
+                f"SELECT {_COLUMNS}, ARRAY(SELECT notation FROM moves WHERE table_id = tables.id"
+                f" ORDER BY ply) FROM tables WHERE {where} ORDER BY id", params).fetchall()
         return [TableRecord(
             id=number, private=private, invite=invite, start_position=start, time_base=base,
             time_increment=increment, seats={c: SeatRecord(**s) for c, s in seats.items()},
-            status=status, moves=moves[number], clocks=clocks, winner=winner, reason=reason,
+            status=status, moves=moves, clocks=clocks, winner=winner, reason=reason,
             record_text=record_text, created=created, deserted_since=deserted_since)
             for (number, private, invite, start, base, increment, seats, status, clocks, winner,
-                 reason, record_text, created, deserted_since) in rows]
+                 reason, record_text, created, deserted_since, moves) in rows]
 
     def open_tables(self) -> list[TableRecord]:
         return self._records("status <> 'finished'", ())

@@ -3,6 +3,7 @@ goes away and comes back (the contract both stores keep is test_storage_contract
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -111,3 +112,35 @@ def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_bac
     store.add_move(record, fence)                              # the same store, reconnected
     assert store.load_table(record.id).moves == ["D6-C5", "D11-C12"]
     store.close()
+
+
+def test_a_takeover_waits_for_a_fenced_write_in_flight_and_then_sees_it(postgres_dsn):
+    """The fence check holds the lease row until the write commits. Here the write
+    (the store's own statement) is held open in a transaction while its lease
+    lapses: the new node's takeover must wait for it, and then load the move. Were
+    the check a plain read, the takeover would go ahead, load the table without
+    the move, and the old referee's move would land after it."""
+    import psycopg
+    pg = _pg()
+    pg.migrate(postgres_dsn)
+    store, taker = pg.PostgresStorage(postgres_dsn), pg.PostgresStorage(postgres_dsn)
+    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+    store.create_table(record)
+    fence = store.acquire_lease(record.id, "n1", 0.5)
+    record.moves.append("D6-C5")
+    taken: list[int | None] = []
+    with psycopg.connect(postgres_dsn) as slow:                 # a write in flight
+        with slow.transaction():
+            values = {**store._state(record, fence), "ply": 1, "move": "D6-C5"}
+            assert slow.execute(pg._ADD, values).fetchone() == (True,)
+            time.sleep(0.7)                                     # its lease lapses meanwhile
+            takeover = threading.Thread(
+                target=lambda: taken.append(taker.acquire_lease(record.id, "n2", 30)))
+            takeover.start()
+            takeover.join(1.0)
+            assert takeover.is_alive() and taken == []          # waiting for the write
+        takeover.join(10)                                       # the write committed
+    assert taken == [fence + 1]
+    assert taker.load_table(record.id).moves == ["D6-C5"]
+    store.close()
+    taker.close()
