@@ -133,7 +133,9 @@ class Bus(ABC):
     @abstractmethod
     def publish(self, channel: str, body: dict) -> None:
         """Send ``body`` (a JSON object) to every subscriber of ``channel``, in the
-        order this node published; returns at once (a handler does not yield)."""
+        order this node published; returns at once (a handler does not yield). After
+        a broken connection a message may come twice: bodies carry a sequence number
+        (a move's ply) so that a repeat is recognised."""
 
     async def flush(self, timeout: float = 5.0) -> None:
         """Wait until everything published so far has been handed to the bus."""
