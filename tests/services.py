@@ -198,9 +198,11 @@ class PostgresServer(_Service):
     name = "postgres"     # the binary's name
     USER = "roundtable"
 
-    def __init__(self, bindir: str) -> None:
+    def __init__(self, bindir: str, *, durable: bool = False) -> None:
+        """``durable``: PostgreSQL's own defaults (fsync on), for benchmarks."""
         super().__init__()
         self.bindir = Path(bindir)
+        self.durable = durable
         self.data = self.folder / "data"
         self.sockets = self.folder / "sockets"
         self.sockets.mkdir()
@@ -247,7 +249,8 @@ class PostgresServer(_Service):
     def _command(self) -> list[str]:
         return [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port),
                 "-k", str(self.sockets), "-c", "listen_addresses=127.0.0.1",
-                "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "shared_buffers=16MB",
+                *([] if self.durable else ["-c", "fsync=off", "-c", "full_page_writes=off"]),
+                "-c", "shared_buffers=16MB",
                 "-c", "max_connections=200"]
 
     def _ready(self) -> bool:
