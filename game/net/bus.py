@@ -186,7 +186,8 @@ class InProcessBus(Bus):
     def publish(self, channel: str, body: dict) -> None:
         payload = encode(self.node, body)        # bodies cross as JSON, as between nodes
         for subscription in list(self.hub.subscriptions):
-            subscription._deliver(decode(channel, payload))
+            if channel in subscription.channels:
+                subscription._deliver(decode(channel, payload))
 
     async def subscribe(self, *channels: str) -> Subscription:
         subscription = Subscription()

@@ -241,6 +241,27 @@ def test_redis_restarted_mid_game_subscribers_resubscribe_and_no_move_is_lost(
     run(scenario())
 
 
+def test_a_channel_added_while_redis_is_down_is_subscribed_when_it_is_back(
+        redis_server, redis_url):
+    from game.net.redis_bus import RedisBus
+
+    async def scenario():
+        n1, n2 = RedisBus(redis_url, "n1"), RedisBus(redis_url, "n2")
+        subscription = await n2.subscribe("table:1")
+        redis_server.kill()
+        await asyncio.wait_for(subscription.add("table:9"), 5)     # returns, does not hang
+        redis_server.start()
+        events = [await subscription.get(10) for _ in range(2)]
+        assert all(isinstance(e, Gap) for e in events)              # both: "read the store"
+        assert {e.channel for e in events} == {"table:1", "table:9"}
+        n1.publish("table:9", {"ply": 1})
+        await n1.flush()
+        assert (await subscription.get(10)).body == {"ply": 1}
+        await n1.close()
+        await n2.close()
+    run(scenario())
+
+
 class CutOff:
     """One node's Redis user, which the test can switch off (its connections killed,
     new ones refused) and on again, while the other nodes stay connected."""
