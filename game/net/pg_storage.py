@@ -20,7 +20,6 @@ connection or a server that is down or restarting: :class:`StorageUnavailable`
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import psycopg
@@ -93,9 +92,6 @@ def _connect(dsn: str, timeout: float) -> psycopg.Connection:
 
 
 def _applied(db: psycopg.Connection) -> list[int]:
-    exists = db.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()[0]
-    if not exists:
-        return []
     return [v for (v,) in db.execute("SELECT version FROM schema_migrations ORDER BY version")]
 
 
@@ -152,25 +148,36 @@ class PostgresStorage(LeasedStorage):
     def __init__(self, dsn: str, *, timeout: float = 5.0) -> None:
         self._dsn, self._timeout = dsn, timeout
         self._db: psycopg.Connection | None = None
-        with self._session() as db:
-            applied = _applied(db)
+        try:
+            applied = [v for (v,) in self._query("SELECT version FROM schema_migrations ORDER BY 1")]
+        except psycopg.errors.UndefinedTable:
+            applied = []
         if not applied or applied[-1] != LATEST:
             have = f"version {applied[-1]}" if applied else "no schema"
             raise SchemaMismatch(f"the database has {have}, this server needs version {LATEST}:"
                                  " run `python -m game serve --store … --migrate`")
 
-    @contextmanager
-    def _session(self):
-        """The connection, in autocommit (a statement is a transaction); a connection
-        lost on the way is :class:`StorageUnavailable` (the statement rolled back,
-        or never sent), and the next call connects again."""
-        if self._db is None or self._db.closed or self._db.broken:
-            self._db = _connect(self._dsn, self._timeout)
-        try:
-            yield self._db
-        except psycopg.OperationalError as error:
-            self._db.close()
-            raise StorageUnavailable(f"the database went away: {_one_line(error)}") from None
+    def _query(self, sql: str, params=(), *, one: bool = False):
+        """Run one statement — its own transaction, in autocommit — and return its rows
+        (``one``: the first, or None). A lost connection is :class:`StorageUnavailable`
+        (the statement rolled back, or never sent), and the next call connects again."""
+        for attempt in range(2):
+            if self._db is None or self._db.closed or self._db.broken:
+                self._db = _connect(self._dsn, self._timeout)
+            try:
+                cursor = self._db.execute(sql, params)
+                rows = cursor.fetchall() if cursor.description else []
+                return (rows[0] if rows else None) if one else rows
+            except psycopg.errors.AdminShutdown as error:
+                # The server stopped or restarted since this connection's last
+                # statement and ended its session: this statement never ran. Once
+                # more, on a new connection (refused if the server is still down).
+                self._db.close()
+                if attempt:
+                    raise StorageUnavailable(f"the database went away: {_one_line(error)}") from None
+            except psycopg.OperationalError as error:
+                self._db.close()
+                raise StorageUnavailable(f"the database went away: {_one_line(error)}") from None
 
     # --- writing ---------------------------------------------------------------
     @staticmethod
@@ -182,21 +189,19 @@ class PostgresStorage(LeasedStorage):
 
     def create_table(self, record: TableRecord) -> int:
         state = self._state(record, None)
-        with self._session() as db:
-            (record.id,) = db.execute(
-                "INSERT INTO tables (private, invite, start_position, time_base, time_increment,"
-                " seats, status, clocks, winner, reason, record_text, deserted_since, created)"
-                " VALUES (%(private)s, %(invite)s, %(start)s, %(base)s, %(increment)s, %(seats)s,"
-                " %(status)s, %(clocks)s, %(winner)s, %(reason)s, %(record_text)s,"
-                " %(deserted_since)s, %(created)s) RETURNING id",
-                {**state, "private": record.private, "invite": record.invite,
-                 "start": record.start_position, "base": record.time_base,
-                 "increment": record.time_increment, "created": record.created}).fetchone()
+        (record.id,) = self._query(
+            "INSERT INTO tables (private, invite, start_position, time_base, time_increment,"
+            " seats, status, clocks, winner, reason, record_text, deserted_since, created)"
+            " VALUES (%(private)s, %(invite)s, %(start)s, %(base)s, %(increment)s, %(seats)s,"
+            " %(status)s, %(clocks)s, %(winner)s, %(reason)s, %(record_text)s,"
+            " %(deserted_since)s, %(created)s) RETURNING id",
+            {**state, "private": record.private, "invite": record.invite,
+             "start": record.start_position, "base": record.time_base,
+             "increment": record.time_increment, "created": record.created}, one=True)
         return record.id
 
     def _fenced(self, sql: str, values: dict) -> None:
-        with self._session() as db:
-            (allowed,) = db.execute(sql, values).fetchone()
+        (allowed,) = self._query(sql, values, one=True)
         if not allowed:
             raise LeaseLost(values["table"], values["fence"])
 
@@ -212,55 +217,47 @@ class PostgresStorage(LeasedStorage):
 
     # --- leases ----------------------------------------------------------------
     def acquire_lease(self, table: int, node: str, ttl: float) -> int | None:
-        with self._session() as db:
-            row = db.execute(
-                "INSERT INTO leases AS l (table_id, node, fence, expires_at)"
-                " VALUES (%s, %s, 1, clock_timestamp() + make_interval(secs => %s))"
-                " ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node,"
-                " fence = l.fence + 1, expires_at = EXCLUDED.expires_at"
-                " WHERE l.expires_at <= clock_timestamp() OR l.node = EXCLUDED.node"
-                " RETURNING fence", (table, node, ttl)).fetchone()
+        row = self._query(
+            "INSERT INTO leases AS l (table_id, node, fence, expires_at)"
+            " VALUES (%s, %s, 1, clock_timestamp() + make_interval(secs => %s))"
+            " ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node,"
+            " fence = l.fence + 1, expires_at = EXCLUDED.expires_at"
+            " WHERE l.expires_at <= clock_timestamp() OR l.node = EXCLUDED.node"
+            " RETURNING fence", (table, node, ttl), one=True)
         return None if row is None else row[0]
 
     def renew_lease(self, table: int, node: str, fence: int, ttl: float) -> bool:
-        with self._session() as db:
-            row = db.execute(
-                "UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
-                f" WHERE table_id=%s AND node=%s AND fence=%s AND {_LIVE} RETURNING 1",
-                (ttl, table, node, fence)).fetchone()
+        row = self._query(
+            "UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
+            f" WHERE table_id=%s AND node=%s AND fence=%s AND {_LIVE} RETURNING 1",
+            (ttl, table, node, fence), one=True)
         return row is not None
 
     def renew_leases(self, node: str, ttl: float) -> dict[int, int]:
-        with self._session() as db:
-            rows = db.execute(
-                "UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
-                f" WHERE node=%s AND {_LIVE} RETURNING table_id, fence", (ttl, node)).fetchall()
-        return dict(rows)
+        return dict(self._query(
+            "UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
+            f" WHERE node=%s AND {_LIVE} RETURNING table_id, fence", (ttl, node)))
 
     def release_lease(self, table: int, node: str, fence: int) -> None:
-        with self._session() as db:
-            db.execute("UPDATE leases SET expires_at = clock_timestamp()"
-                       " WHERE table_id=%s AND node=%s AND fence=%s", (table, node, fence))
+        self._query("UPDATE leases SET expires_at = clock_timestamp()"
+                    " WHERE table_id=%s AND node=%s AND fence=%s", (table, node, fence))
 
     def lease_of(self, table: int) -> Lease | None:
-        with self._session() as db:
-            row = db.execute("SELECT table_id, node, fence, extract(epoch FROM expires_at)::float8"
-                             f" FROM leases WHERE table_id=%s AND {_LIVE}", (table,)).fetchone()
+        row = self._query("SELECT table_id, node, fence, extract(epoch FROM expires_at)::float8"
+                          f" FROM leases WHERE table_id=%s AND {_LIVE}", (table,), one=True)
         return None if row is None else Lease(*row)
 
     def unleased_tables(self) -> list[int]:
-        with self._session() as db:
-            rows = db.execute(
-                f"SELECT id FROM tables LEFT JOIN leases ON leases.table_id = tables.id AND {_LIVE}"
-                " WHERE status <> 'finished' AND leases.table_id IS NULL ORDER BY id").fetchall()
+        rows = self._query(
+            f"SELECT id FROM tables LEFT JOIN leases ON leases.table_id = tables.id AND {_LIVE}"
+            " WHERE status <> 'finished' AND leases.table_id IS NULL ORDER BY id")
         return [number for (number,) in rows]
 
     # --- reading ---------------------------------------------------------------
     def _records(self, where: str, params: tuple) -> list[TableRecord]:
-        with self._session() as db:
-            rows = db.execute(
-                f"SELECT {_COLUMNS}, ARRAY(SELECT notation FROM moves WHERE table_id = tables.id"
-                f" ORDER BY ply) FROM tables WHERE {where} ORDER BY id", params).fetchall()
+        rows = self._query(
+            f"SELECT {_COLUMNS}, ARRAY(SELECT notation FROM moves WHERE table_id = tables.id"
+            f" ORDER BY ply) FROM tables WHERE {where} ORDER BY id", params)
         return [TableRecord(
             id=number, private=private, invite=invite, start_position=start, time_base=base,
             time_increment=increment, seats={c: SeatRecord(**s) for c, s in seats.items()},

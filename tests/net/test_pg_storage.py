@@ -144,3 +144,25 @@ def test_a_takeover_waits_for_a_fenced_write_in_flight_and_then_sees_it(postgres
     assert taker.load_table(record.id).moves == ["D6-C5"]
     store.close()
     taker.close()
+
+
+@pytest.mark.parametrize("hard", [False, True], ids=["restart", "kill"])
+def test_a_database_restarted_while_the_node_was_idle_costs_no_refusal(
+        postgres_server, postgres_dsn, hard):
+    """PostgreSQL ends an idle connection's session when it stops (and tells it);
+    the statement that finds this out never ran, so it runs once more on a new
+    connection instead of refusing a move the database could take."""
+    pg = _pg()
+    pg.migrate(postgres_dsn)
+    store = pg.PostgresStorage(postgres_dsn, timeout=2)
+    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+    store.create_table(record)
+    fence = store.acquire_lease(record.id, "n1", 60)
+    if hard:
+        postgres_server.restart(hard=True)
+    else:
+        postgres_server.restart()
+    record.moves.append("D6-C5")
+    store.add_move(record, fence)
+    assert store.load_table(record.id).moves == ["D6-C5"]
+    store.close()
