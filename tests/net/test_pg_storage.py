@@ -17,6 +17,16 @@ def _pg():
     return pg_storage
 
 
+def _leased_table(dsn, ttl: float = 60):
+    """A migrated database, a store on it, a new table and n1's fence on it."""
+    pg = _pg()
+    pg.migrate(dsn)
+    store = pg.PostgresStorage(dsn, timeout=2)
+    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+    store.create_table(record)
+    return store, record, store.acquire_lease(record.id, "n1", ttl)
+
+
 def _version(dsn) -> list[int]:
     import psycopg
     with psycopg.connect(dsn) as db:
@@ -86,12 +96,7 @@ def test_an_unreachable_database_is_one_clear_line(postgres_server):
 @pytest.mark.parametrize("hard", [False, True], ids=["restart", "kill"])
 def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_back(
         postgres_server, postgres_dsn, hard):
-    pg = _pg()
-    pg.migrate(postgres_dsn)
-    store = pg.PostgresStorage(postgres_dsn, timeout=2)
-    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
-    store.create_table(record)
-    fence = store.acquire_lease(record.id, "n1", 60)
+    store, record, fence = _leased_table(postgres_dsn)
     record.moves.append("D6-C5")
     store.add_move(record, fence)
 
@@ -122,11 +127,8 @@ def test_a_takeover_waits_for_a_fenced_write_in_flight_and_then_sees_it(postgres
     the move, and the old referee's move would land after it."""
     import psycopg
     pg = _pg()
-    pg.migrate(postgres_dsn)
-    store, taker = pg.PostgresStorage(postgres_dsn), pg.PostgresStorage(postgres_dsn)
-    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
-    store.create_table(record)
-    fence = store.acquire_lease(record.id, "n1", 0.5)
+    store, record, fence = _leased_table(postgres_dsn, ttl=0.5)
+    taker = pg.PostgresStorage(postgres_dsn)
     record.moves.append("D6-C5")
     taken: list[int | None] = []
     with psycopg.connect(postgres_dsn) as slow:                 # a write in flight
@@ -152,16 +154,8 @@ def test_a_database_restarted_while_the_node_was_idle_costs_no_refusal(
     """PostgreSQL ends an idle connection's session when it stops (and tells it);
     the statement that finds this out never ran, so it runs once more on a new
     connection instead of refusing a move the database could take."""
-    pg = _pg()
-    pg.migrate(postgres_dsn)
-    store = pg.PostgresStorage(postgres_dsn, timeout=2)
-    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
-    store.create_table(record)
-    fence = store.acquire_lease(record.id, "n1", 60)
-    if hard:
-        postgres_server.restart(hard=True)
-    else:
-        postgres_server.restart()
+    store, record, fence = _leased_table(postgres_dsn)
+    postgres_server.restart(hard=hard)
     record.moves.append("D6-C5")
     store.add_move(record, fence)
     assert store.load_table(record.id).moves == ["D6-C5"]
