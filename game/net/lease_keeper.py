@@ -73,12 +73,12 @@ class LeaseKeeper:
                     changes.append(self._changed(table, fence, "lost"))
             # Leases in this node's name that it does not know of: an earlier run of
             # a node of the same name. Taken afresh, so a new fence shuts that one out.
-            unknown = sorted(set(still) - set(self.held))
+            wanted = set(still) - set(self.held)
             if self.take_over:
-                unknown += self.store.unleased_tables()
-            for table in unknown:
-                fence = self.store.acquire_lease(table, self.node, self.ttl)
-                if fence is not None:                 # None: another node was quicker
+                wanted.update(self.store.unleased_tables())
+            if wanted:        # one statement; a table another node was quicker to is left out
+                taken = self.store.acquire_leases(sorted(wanted), self.node, self.ttl)
+                for table, fence in sorted(taken.items()):
                     self.held[table] = fence
                     changes.append(self._changed(table, fence, "taken"))
             self.unavailable = None

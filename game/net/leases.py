@@ -64,11 +64,17 @@ class MoveConflict(StorageError):
 class LeasedStorage(Storage):
     """A store several nodes can share: table writes carry the writer's fence."""
 
-    @abstractmethod
     def acquire_lease(self, table: int, node: str, ttl: float) -> int | None:
         """Take the table's lease for ``ttl`` seconds if it is free, lapsed or already
         ``node``'s; returns the new fence (higher than every earlier one), or None
         when another node holds it."""
+        return self.acquire_leases([table], node, ttl).get(table)
+
+    @abstractmethod
+    def acquire_leases(self, tables: list[int], node: str, ttl: float) -> dict[int, int]:
+        """:meth:`acquire_lease` for many tables in one statement (a takeover of a
+        dead node's tables); returns the ones taken, table → new fence. Rows are
+        locked in table order, so nodes taking overlapping sets cannot deadlock."""
 
     @abstractmethod
     def renew_lease(self, table: int, node: str, fence: int, ttl: float) -> bool:
@@ -123,17 +129,19 @@ class SQLiteLeasedStorage(SQLiteStorage, LeasedStorage):
         self._clock = clock
         self._db.executescript(_LEASES)
 
-    def acquire_lease(self, table: int, node: str, ttl: float) -> int | None:
+    def acquire_leases(self, tables: list[int], node: str, ttl: float) -> dict[int, int]:
+        taken = {}
         with self._transaction():
             now = self._clock()
-            row = self._db.execute("SELECT node, fence, expires_at FROM leases WHERE table_id=?",
-                                   (table,)).fetchone()
-            if row is not None and row[0] != node and row[2] > now:
-                return None
-            fence = 1 if row is None else row[1] + 1
-            self._db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?)",
-                             (table, node, fence, now + ttl))
-        return fence
+            for table in sorted(set(tables)):
+                row = self._db.execute("SELECT node, fence, expires_at FROM leases"
+                                       " WHERE table_id=?", (table,)).fetchone()
+                if row is not None and row[0] != node and row[2] > now:
+                    continue                              # another node's, and live
+                taken[table] = 1 if row is None else row[1] + 1
+                self._db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?)",
+                                 (table, node, taken[table], now + ttl))
+        return taken
 
     def renew_lease(self, table: int, node: str, fence: int, ttl: float) -> bool:
         with self._transaction():

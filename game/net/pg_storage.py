@@ -216,15 +216,16 @@ class PostgresStorage(LeasedStorage):
             raise MoveConflict(record.id, len(record.moves)) from None
 
     # --- leases ----------------------------------------------------------------
-    def acquire_lease(self, table: int, node: str, ttl: float) -> int | None:
-        row = self._query(
+    def acquire_leases(self, tables: list[int], node: str, ttl: float) -> dict[int, int]:
+        return dict(self._query(
             "INSERT INTO leases AS l (table_id, node, fence, expires_at)"
-            " VALUES (%s, %s, 1, clock_timestamp() + make_interval(secs => %s))"
+            " SELECT t, %(node)s, 1, clock_timestamp() + make_interval(secs => %(ttl)s)"
+            " FROM unnest(%(tables)s::bigint[]) AS t ORDER BY t"
             " ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node,"
             " fence = l.fence + 1, expires_at = EXCLUDED.expires_at"
             " WHERE l.expires_at <= clock_timestamp() OR l.node = EXCLUDED.node"
-            " RETURNING fence", (table, node, ttl), one=True)
-        return None if row is None else row[0]
+            " RETURNING table_id, fence",
+            {"tables": sorted(set(tables)), "node": node, "ttl": ttl}))
 
     def renew_lease(self, table: int, node: str, fence: int, ttl: float) -> bool:
         row = self._query(
@@ -234,9 +235,13 @@ class PostgresStorage(LeasedStorage):
         return row is not None
 
     def renew_leases(self, node: str, ttl: float) -> dict[int, int]:
+        # The rows locked in table order, as acquire_leases does: no deadlock between
+        # a node renewing and another taking over a lease of its that just lapsed.
         return dict(self._query(
             "UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
-            f" WHERE node=%s AND {_LIVE} RETURNING table_id, fence", (ttl, node)))
+            " WHERE table_id IN (SELECT table_id FROM leases"
+            f" WHERE node=%s AND {_LIVE} ORDER BY table_id FOR UPDATE)"
+            f" AND node=%s AND {_LIVE} RETURNING table_id, fence", (ttl, node, node)))
 
     def release_lease(self, table: int, node: str, fence: int) -> None:
         self._query("UPDATE leases SET expires_at = clock_timestamp()"

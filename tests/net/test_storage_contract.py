@@ -2,6 +2,7 @@
 PostgreSQL (several). Each test runs on both, against real databases."""
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -84,6 +85,47 @@ def test_a_lease_has_one_holder_and_each_takeover_raises_the_fence(store):
     lease = store.lease_of(table)
     assert (lease.table, lease.node, lease.fence) == (table, "n2", 3)
     assert lease.expires_at > time.time() + TTL / 2
+
+
+def test_many_leases_are_taken_at_once_except_the_ones_another_node_holds(store):
+    free, mine, theirs, lapsed = (new_table(store).id for _ in range(4))
+    store.acquire_lease(mine, "n1", TTL)
+    store.acquire_lease(theirs, "n2", TTL)
+    store.acquire_lease(lapsed, "n2", 0.01)
+    time.sleep(0.1)
+    assert store.acquire_leases([lapsed, theirs, free, mine, free], "n1", TTL) == {
+        free: 1, mine: 2, lapsed: 2}
+    assert store.lease_of(theirs).node == "n2"
+    assert store.acquire_leases([], "n1", TTL) == {}
+
+
+def test_nodes_taking_overlapping_sets_at_once_neither_deadlock_nor_share(stores):
+    """Four nodes each take every table, in its own shuffled order, while renewing
+    what they hold: each table ends with one holder, and no call fails."""
+    tables = [new_table(stores.open()).id for _ in range(40)]
+    won: dict[str, dict[int, int]] = {}
+    failures: list[Exception] = []
+    start = threading.Barrier(4)
+
+    def node(name: str, seed: int):
+        order = random.Random(seed).sample(tables, len(tables))
+        with stores.apart() as store:
+            start.wait(10)
+            try:
+                for k in range(0, len(order), 10):
+                    store.acquire_leases(order[k:k + 10], name, TTL)
+                    store.renew_leases(name, TTL)
+                won[name] = store.renew_leases(name, TTL)
+            except Exception as error:          # noqa: BLE001 - reported by the assert below
+                failures.append(error)
+
+    threads = [threading.Thread(target=node, args=(f"n{k}", k)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert failures == []
+    assert sorted(t for held in won.values() for t in held) == tables
 
 
 def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(store):
