@@ -168,11 +168,13 @@ class PostgresStorage(LeasedStorage):
                 cursor = self._db.execute(sql, params)
                 rows = cursor.fetchall() if cursor.description else []
                 return (rows[0] if rows else None) if one else rows
-            except psycopg.errors.AdminShutdown as error:
-                # The server stopped or restarted since this connection's last
-                # statement and ended its session: this statement never ran. Once
-                # more, on a new connection (refused if the server is still down).
-                self._db.close()
+            except (psycopg.errors.AdminShutdown, psycopg.errors.TransactionRollback) as error:
+                # The statement never took effect: the server stopped or restarted
+                # since this connection's last statement and ended its session, or
+                # rolled the statement back (a deadlock). Once more (on a new
+                # connection after a restart: refused if the server is still down).
+                if isinstance(error, psycopg.errors.AdminShutdown):
+                    self._db.close()
                 if attempt:
                     raise StorageUnavailable(f"the database went away: {_one_line(error)}") from None
             except psycopg.OperationalError as error:
