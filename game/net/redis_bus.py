@@ -1,0 +1,282 @@
+"""The bus between server nodes on Redis (redis-py's asyncio client, pub/sub).
+
+Every name this bus uses in Redis starts with ``rt:`` (a Redis may be shared).
+Publishing goes through one queue and one task per node, so a node's messages
+keep their order and a handler never waits for Redis; what piled up meanwhile
+goes in one pipeline. redis-py retries a command whose connection broke, so after
+such a blip some messages can arrive a second time, in their order again (bodies
+carry their ply: a repeat is recognised and dropped). While Redis cannot be
+reached the sender drops what it is given and remembers the channels; once Redis
+answers again it publishes a gap notice on each, so a subscriber whose own
+connection never broke still learns that it missed something. A subscription
+whose connection breaks connects again (every 0.2 s), subscribes to all its
+channels again, and reports a :class:`~game.net.bus.Gap` on each once Redis has
+confirmed it — after which the subscriber reads the store, and nothing published
+from then on is missed.
+
+Presence: a set per node (``rt:presence:NODE``) that expires unless refreshed,
+and the set of node names that ever reported (``rt:presence:nodes``). Counters:
+``INCRBY`` and ``PEXPIRE … NX`` in one transaction (a fixed window).
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.exceptions import RedisError
+
+from .bus import Bus, BusUnavailable, Gap, Subscription, decode, encode, encode_gap
+
+PREFIX = "rt:"
+RECONNECT_EVERY = 0.2          # seconds between attempts to reach Redis again
+CONFIRM_SECONDS = 2.0          # how long subscribe() waits for Redis to confirm
+BATCH = 1000                   # messages sent in one pipeline at most
+_HOME = PREFIX + "home"        # every subscription listens here, so its connection exists
+_NODES = PREFIX + "presence:nodes"
+_ERRORS = (RedisError, OSError)
+
+
+def _one_line(error: Exception) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+class RedisSubscription(Subscription):
+    def __init__(self, url: str, timeout: float) -> None:
+        super().__init__()
+        # No retries inside redis-py: a broken connection is this class's to mend,
+        # because mending it means reporting gaps.
+        self._client = aioredis.Redis.from_url(
+            url, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0),
+            health_check_interval=5)
+        self._pubsub = None
+        self._confirmed: dict[str, asyncio.Event] = {}
+        self._gap_when_confirmed: set[str] = set()
+        self._reader: asyncio.Task | None = None
+
+    async def start(self, channels: Iterable[str]) -> None:
+        """Connect, subscribe, and return once Redis has confirmed (or, if it cannot
+        be reached, leave the reader to subscribe later and report gaps then)."""
+        new = sorted(set(channels))
+        await super().add(*new)
+        try:
+            await self._connect()
+        except _ERRORS:
+            self._gap_when_confirmed.update(new)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        await self._confirmation(new)
+
+    async def add(self, *channels: str) -> None:
+        new = sorted(set(channels) - self.channels)
+        await super().add(*new)
+        try:
+            if self._pubsub is None:
+                raise ConnectionError("not connected")
+            await self._pubsub.subscribe(*(PREFIX + c for c in new))
+        except _ERRORS:
+            self._gap_when_confirmed.update(new)     # the mended connection subscribes them
+            return
+        await self._confirmation(new)
+
+    async def _confirmation(self, channels: list[str]) -> None:
+        waits = [self._confirmed.setdefault(c, asyncio.Event()).wait() for c in channels]
+        try:
+            await asyncio.wait_for(asyncio.gather(*waits), CONFIRM_SECONDS)
+        except asyncio.TimeoutError:
+            # Subscribed when Redis gets to it; a gap then says "look".
+            self._gap_when_confirmed.update(c for c in channels if not self._confirmed[c].is_set())
+
+    async def remove(self, *channels: str) -> None:
+        await super().remove(*channels)
+        for channel in channels:
+            self._confirmed.pop(channel, None)
+            self._gap_when_confirmed.discard(channel)
+        if self._pubsub is not None:
+            try:
+                await self._pubsub.unsubscribe(*(PREFIX + c for c in channels))
+            except _ERRORS:
+                pass                  # the next connection subscribes only to what is left
+
+    async def _connect(self) -> None:
+        pubsub = self._client.pubsub()
+        try:
+            await pubsub.subscribe(_HOME, *(PREFIX + c for c in self.channels))
+        except BaseException:
+            await pubsub.aclose()
+            raise
+        self._pubsub = pubsub
+
+    async def _drop(self) -> None:
+        if self._pubsub is not None:
+            pubsub, self._pubsub = self._pubsub, None
+            try:
+                await pubsub.aclose()
+            except _ERRORS:
+                pass
+        for event in self._confirmed.values():
+            event.clear()
+        self._gap_when_confirmed.update(self.channels)
+
+    async def _read(self) -> None:
+        while not self._closed:
+            try:
+                if self._pubsub is None:
+                    await self._connect()
+                message = await self._pubsub.get_message(timeout=1.0)
+            except _ERRORS:
+                await self._drop()
+                await asyncio.sleep(RECONNECT_EVERY)
+                continue
+            if message is not None:
+                self._take(message)
+
+    def _take(self, message: dict) -> None:
+        name = (message.get("channel") or b"").decode()
+        if not name.startswith(PREFIX) or name == _HOME:
+            return                    # health-check answers, the home channel
+        channel = name[len(PREFIX):]
+        if message["type"] == "message":
+            self._deliver(decode(channel, message["data"]))
+        elif message["type"] == "subscribe" and channel in self.channels:
+            self._confirmed.setdefault(channel, asyncio.Event()).set()
+            if channel in self._gap_when_confirmed:
+                self._gap_when_confirmed.discard(channel)
+                self._deliver(Gap(channel, "the bus connection was mended"))
+
+    async def close(self) -> None:
+        await super().close()
+        if self._reader is not None:
+            self._reader.cancel()
+            try:
+                await self._reader
+            except asyncio.CancelledError:
+                pass
+        await self._drop()
+        await self._client.aclose()
+
+
+class RedisBus(Bus):
+    def __init__(self, url: str, node: str, *, timeout: float = 2.0) -> None:
+        super().__init__(node)
+        self._url, self._timeout = url, timeout
+        self._redis = aioredis.Redis.from_url(
+            url, socket_connect_timeout=timeout, socket_timeout=timeout,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 2))
+        self._outbox: asyncio.Queue | None = None
+        self._sender: asyncio.Task | None = None
+        self._lost: set[str] = set()        # channels whose messages were dropped
+        self._last_try = 0.0
+        self._subscriptions: list[RedisSubscription] = []
+
+    # --- publishing ------------------------------------------------------------
+    def publish(self, channel: str, body: dict) -> None:
+        if self._outbox is None:
+            self._outbox = asyncio.Queue()
+            self._sender = asyncio.get_running_loop().create_task(self._send())
+        self._outbox.put_nowait((channel, encode(self.node, body)))
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        if self._outbox is not None:
+            await asyncio.wait_for(self._outbox.join(), timeout)
+
+    async def _next_batch(self) -> list[tuple[str, str]]:
+        """What is waiting to be sent (at least one, unless the wait for gaps timed out)."""
+        try:
+            batch = [await asyncio.wait_for(self._outbox.get(),
+                                            RECONNECT_EVERY if self._lost else None)]
+        except asyncio.TimeoutError:
+            return []
+        while len(batch) < BATCH and not self._outbox.empty():
+            batch.append(self._outbox.get_nowait())
+        return batch
+
+    async def _send(self) -> None:
+        """One pipeline per batch: the node's messages in order, without a round trip
+        each. A batch that fails is dropped and its channels remembered for gaps."""
+        while True:
+            batch = await self._next_batch()
+            try:
+                if self._lost:
+                    await self._announce_gaps()
+                if self._lost:
+                    self._lost.update(channel for channel, _ in batch)
+                elif batch:
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for channel, payload in batch:
+                            pipe.publish(PREFIX + channel, payload)
+                        await pipe.execute()
+            except _ERRORS:
+                self._lost.update(channel for channel, _ in batch)
+            finally:
+                for _ in batch:
+                    self._outbox.task_done()
+
+    async def _announce_gaps(self) -> None:
+        """Once Redis answers again: a gap notice on every channel that lost a message."""
+        now = time.monotonic()
+        if now - self._last_try < RECONNECT_EVERY:
+            return
+        self._last_try = now
+        notice = encode_gap(self.node, "a sender could not reach the bus")
+        for channel in sorted(self._lost):
+            await self._redis.publish(PREFIX + channel, notice)
+            self._lost.discard(channel)
+
+    # --- subscribing -----------------------------------------------------------
+    async def subscribe(self, *channels: str) -> Subscription:
+        subscription = RedisSubscription(self._url, self._timeout)
+        self._subscriptions.append(subscription)
+        await subscription.start(channels)
+        return subscription
+
+    # --- presence and counters -------------------------------------------------
+    async def _call(self, what: str, pipeline_steps) -> list:
+        try:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipeline_steps(pipe)
+                return await pipe.execute()
+        except _ERRORS as error:
+            raise BusUnavailable(f"the bus is unavailable ({what}): {_one_line(error)}") from None
+
+    async def set_presence(self, members: Iterable[str], ttl: float) -> None:
+        key, members = f"{PREFIX}presence:{self.node}", sorted(set(members))
+
+        def steps(pipe):
+            pipe.delete(key)
+            if members:
+                pipe.sadd(key, *members)
+                pipe.pexpire(key, max(1, int(ttl * 1000)))
+            pipe.sadd(_NODES, self.node)
+        await self._call("presence", steps)
+
+    async def presence(self) -> dict[str, frozenset[str]]:
+        (nodes,) = await self._call("presence", lambda pipe: pipe.smembers(_NODES))
+        names = sorted(n.decode() for n in nodes)
+        found = await self._call("presence", lambda pipe: [
+            pipe.smembers(f"{PREFIX}presence:{n}") for n in names]) if names else []
+        return {n: frozenset(m.decode() for m in members)
+                for n, members in zip(names, found) if members}
+
+    async def incr(self, key: str, ttl: float, by: int = 1) -> int:
+        name = f"{PREFIX}count:{key}"
+
+        def steps(pipe):
+            pipe.incrby(name, by)
+            pipe.pexpire(name, max(1, int(ttl * 1000)), nx=True)
+        value, _ = await self._call("counter", steps)
+        return value
+
+    async def close(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+        for subscription in self._subscriptions:
+            await subscription.close()
+        try:
+            await self._redis.delete(f"{PREFIX}presence:{self.node}")
+        except _ERRORS:
+            pass                      # it expires by itself
+        await self._redis.aclose()

@@ -1,0 +1,162 @@
+"""PostgreSQL's own side of the store: versioned migrations, and a database that
+goes away and comes back (the contract both stores keep is test_storage_contract)."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from game.camelot_board import START_POSITION
+from game.net.leases import StorageUnavailable
+from game.net.storage import TableRecord
+
+def _pg():
+    """The module, imported once a fixture has made sure psycopg is there (or said why not)."""
+    from game.net import pg_storage
+    return pg_storage
+
+
+def _leased_table(dsn, ttl: float = 60):
+    """A migrated database, a store on it, a new table and n1's fence on it."""
+    pg = _pg()
+    pg.migrate(dsn)
+    store = pg.PostgresStorage(dsn, timeout=2)
+    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+    store.create_table(record)
+    return store, record, store.acquire_lease(record.id, "n1", ttl)
+
+
+def _version(dsn) -> list[int]:
+    import psycopg
+    with psycopg.connect(dsn) as db:
+        return [v for (v,) in db.execute("SELECT version FROM schema_migrations ORDER BY 1")]
+
+
+def test_migrate_creates_then_upgrades_keeping_the_data_and_runs_again_harmlessly(postgres_dsn):
+    pg = _pg()
+    assert pg.migrate(postgres_dsn, target=1) == 1             # a database of an older server
+    import psycopg
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        db.execute("INSERT INTO tables (private, invite, start_position, time_increment, seats,"
+                   " status, clocks, reason, record_text, created) VALUES (false, NULL, %s, 0,"
+                   " '{}', 'waiting', '{}', '', '', 0)", (START_POSITION,))
+    with pytest.raises(pg.SchemaMismatch, match="version 1, this server needs version 2: run"):
+        pg.PostgresStorage(postgres_dsn)                       # refused until migrated
+    assert pg.migrate(postgres_dsn) == pg.LATEST == 2
+    assert pg.migrate(postgres_dsn) == 2                       # again: nothing to do
+    assert _version(postgres_dsn) == [1, 2]
+    store = pg.PostgresStorage(postgres_dsn)
+    assert [t.id for t in store.open_tables()] == [1]
+    assert store.acquire_lease(1, "n1", 30) == 1               # the upgrade's table is there
+    store.close()
+
+
+def test_nodes_migrating_at_once_apply_each_migration_once(postgres_dsn):
+    pg = _pg()
+    results, errors = [], []
+
+    def run():
+        try:
+            results.append(pg.migrate(postgres_dsn))
+        except Exception as error:          # noqa: BLE001 - reported by the assert below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == [] and results == [2, 2, 2, 2]
+    assert _version(postgres_dsn) == [1, 2]
+
+
+def test_a_database_with_no_schema_or_a_newer_one_is_refused_in_one_line(postgres_dsn):
+    pg = _pg()
+    with pytest.raises(pg.SchemaMismatch, match=r"^the database has no schema, this server"
+                                                r" needs version 2: run `python -m game serve"):
+        pg.PostgresStorage(postgres_dsn)
+    pg.migrate(postgres_dsn)
+    import psycopg
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        db.execute("INSERT INTO schema_migrations (version, name) VALUES (3, 'from the future')")
+    with pytest.raises(pg.SchemaMismatch, match="schema version 3; this server knows up to 2"):
+        pg.migrate(postgres_dsn)
+
+
+def test_an_unreachable_database_is_one_clear_line(postgres_server):
+    pg = _pg()
+    from tests.services import free_port
+    with pytest.raises(StorageUnavailable) as refusal:
+        pg.PostgresStorage(f"postgresql://nobody@127.0.0.1:{free_port()}/none", timeout=2)
+    message = str(refusal.value)
+    assert message.startswith("cannot reach the database: ") and "\n" not in message
+
+
+@pytest.mark.parametrize("hard", [False, True], ids=["restart", "kill"])
+def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_back(
+        postgres_server, postgres_dsn, hard):
+    store, record, fence = _leased_table(postgres_dsn)
+    record.moves.append("D6-C5")
+    store.add_move(record, fence)
+
+    if hard:
+        postgres_server.kill()
+    else:
+        postgres_server.stop()
+    record.moves.append("D11-C12")
+    for attempt in range(2):            # the broken connection, then no server at all
+        with pytest.raises(StorageUnavailable) as refusal:
+            store.add_move(record, fence)
+        assert "\n" not in str(refusal.value)
+    with pytest.raises(StorageUnavailable):
+        store.load_table(record.id)
+
+    postgres_server.start()
+    assert store.load_table(record.id).moves == ["D6-C5"]     # nothing half-written
+    store.add_move(record, fence)                              # the same store, reconnected
+    assert store.load_table(record.id).moves == ["D6-C5", "D11-C12"]
+    store.close()
+
+
+def test_a_takeover_waits_for_a_fenced_write_in_flight_and_then_sees_it(postgres_dsn):
+    """The fence check holds the lease row until the write commits. Here the write
+    (the store's own statement) is held open in a transaction while its lease
+    lapses: the new node's takeover must wait for it, and then load the move. Were
+    the check a plain read, the takeover would go ahead, load the table without
+    the move, and the old referee's move would land after it."""
+    import psycopg
+    pg = _pg()
+    store, record, fence = _leased_table(postgres_dsn, ttl=0.5)
+    taker = pg.PostgresStorage(postgres_dsn)
+    record.moves.append("D6-C5")
+    taken: list[int | None] = []
+    with psycopg.connect(postgres_dsn) as slow:                 # a write in flight
+        with slow.transaction():
+            values = {**store._state(record, fence), "ply": 1, "move": "D6-C5"}
+            assert slow.execute(pg._ADD, values).fetchone() == (True,)
+            time.sleep(0.7)                                     # its lease lapses meanwhile
+            takeover = threading.Thread(
+                target=lambda: taken.append(taker.acquire_lease(record.id, "n2", 30)))
+            takeover.start()
+            takeover.join(1.0)
+            assert takeover.is_alive() and taken == []          # waiting for the write
+        takeover.join(10)                                       # the write committed
+    assert taken == [fence + 1]
+    assert taker.load_table(record.id).moves == ["D6-C5"]
+    store.close()
+    taker.close()
+
+
+@pytest.mark.parametrize("hard", [False, True], ids=["restart", "kill"])
+def test_a_database_restarted_while_the_node_was_idle_costs_no_refusal(
+        postgres_server, postgres_dsn, hard):
+    """PostgreSQL ends an idle connection's session when it stops (and tells it);
+    the statement that finds this out never ran, so it runs once more on a new
+    connection instead of refusing a move the database could take."""
+    store, record, fence = _leased_table(postgres_dsn)
+    postgres_server.restart(hard=hard)
+    record.moves.append("D6-C5")
+    store.add_move(record, fence)
+    assert store.load_table(record.id).moves == ["D6-C5"]
+    store.close()
