@@ -34,6 +34,7 @@ from .protocol import (MAX_FRAME_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, Pro
                        encode, error, parse_client_message)
 from .storage import SQLiteStorage, Storage, TableRecord
 from .table import Table, hash_token
+from .web import ServerSiteData, WebSite
 
 RATE_PER_SECOND = 15.0        # sustained messages per connection
 RATE_BURST = 30               # messages a connection may send at once
@@ -135,9 +136,12 @@ class GameServer:
                 self.storage.save_table(table.record)
             self._schedule_flag(table)
         self._sweep()                              # tables deserted while we were down
+        # Plain HTTP GETs on the same port: the pages (game/net/web.py); upgrades pass on.
+        self.web = WebSite(ServerSiteData(self))
         self._server = await serve(
             self._serve_connection, host, port, max_size=MAX_FRAME_BYTES, compression=None,
-            logger=_quiet_logger(), ping_interval=20, ping_timeout=20, close_timeout=2)
+            logger=_quiet_logger(), ping_interval=20, ping_timeout=20, close_timeout=2,
+            process_request=self.web.process_request)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 

@@ -1,0 +1,250 @@
+"""Pages in a browser, on the game server's own port (docs/http-api.md).
+
+The server hands every opening HTTP request to :meth:`WebSite.process_request`
+(the ``websockets`` library's ``process_request`` hook): a WebSocket upgrade
+passes on to the game protocol untouched; a plain GET is answered here — the
+pages (static HTML, CSS and JavaScript from ``game/net/pages``, no build step),
+their data as JSON under ``/api/``, finished games' records and ``/healthz``.
+The library answers anything that is not an HTTP/1.1 GET itself (a request
+line over 8 KiB: 414; another method: the connection is closed).
+
+Every bad request gets a status and one line saying what was wrong, never a
+traceback: unknown paths and ids 404, malformed ones 400. Files are served
+from a fixed list read at start, so no path can reach outside it.
+
+``/api/table/ID?since=VERSION`` waits (up to :data:`WAIT_SECONDS`) until the
+table differs from the version the page already shows: a live page hears of a
+move within a tenth of a second, with one request open per watcher.
+"""
+from __future__ import annotations
+
+import asyncio
+import http
+import json
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from .protocol import ProtocolError, name_field
+from .sitedata import TIME_CLASSES, ServerSiteData, SiteData
+
+__all__ = ["WebSite", "SiteData", "ServerSiteData", "PAGES"]
+
+PAGES = Path(__file__).with_name("pages")
+MAX_TARGET = 2048          # characters of path + query a request may have
+MAX_OFFSET = 1_000_000
+WAIT_SECONDS = 5.0         # a long poll's longest wait (the library allows 10 s per request)
+WAIT_STEP = 0.05           # how often a waiting request looks at its table
+MAX_WAITING = 1000         # long polls held at once; beyond that they are answered at once
+
+TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".svg": "image/svg+xml"}
+HTML = "text/html; charset=utf-8"
+SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                                       "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"}
+TABLE = re.compile(r"T?([0-9]{1,9})")
+RECORD = re.compile(r"T?([0-9]{1,9})\.camelot")
+# a page's first path segment → its name and title (pages/NAME.html is its body, set
+# in pages/layout.html; the page's script reads the rest of the path)
+PAGE_NAMES = {"": ("lobby", "Lobby"), "table": ("table", "Table"), "player": ("player", "Player"),
+              "leaderboard": ("leaderboard", "Leaderboard"), "archive": ("archive", "Archive")}
+
+
+class BadRequest(ValueError):
+    """A request we refuse: the HTTP status and one line for a person."""
+
+    def __init__(self, status: http.HTTPStatus, line: str) -> None:
+        super().__init__(line)
+        self.status = status
+
+
+def not_found(line: str) -> BadRequest:
+    return BadRequest(http.HTTPStatus.NOT_FOUND, line)
+
+
+def bad(line: str) -> BadRequest:
+    return BadRequest(http.HTTPStatus.BAD_REQUEST, line)
+
+
+def respond(status: http.HTTPStatus, body: bytes, content_type: str, **extra: str) -> Response:
+    headers = Headers({"Content-Type": content_type, "Content-Length": str(len(body)),
+                       "Cache-Control": "no-cache", "Connection": "close", **SECURITY})
+    for key, value in extra.items():
+        headers[key.replace("_", "-")] = value
+    return Response(status.value, status.phrase, headers, body)
+
+
+def json_response(data) -> Response:
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return respond(http.HTTPStatus.OK, body, "application/json; charset=utf-8")
+
+
+def load_files(folder: Path = PAGES) -> dict[str, tuple[bytes, str]]:
+    """The static files by name, with their content type (read once, served from memory)."""
+    return {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in sorted(folder.iterdir())
+            if p.suffix in TYPES}
+
+
+def load_pages(folder: Path = PAGES) -> dict[str, bytes]:
+    """Each page (and "error") as a whole HTML document: its body set in the layout."""
+    layout = (folder / "layout.html").read_text(encoding="utf-8")
+    names = [*PAGE_NAMES.values(), ("error", "Not found")]
+    return {name: layout.replace("{{title}}", title).replace("{{page}}", name).replace(
+                "{{body}}", (folder / f"{name}.html").read_text(encoding="utf-8")).encode()
+            for name, title in names}
+
+
+class WebSite:
+    """Answers plain HTTP GETs from a :class:`SiteData`; lets WebSocket upgrades through."""
+
+    def __init__(self, data: SiteData, folder: Path = PAGES) -> None:
+        self.data = data
+        self.files = load_files(folder)
+        self.pages = load_pages(folder)
+        self.waiting = 0
+
+    async def process_request(self, connection, request: Request) -> Response | None:
+        if "websocket" in request.headers.get("Upgrade", "").lower():
+            return None                          # the game protocol's connection
+        try:
+            return await self.answer(request.path, connection)
+        except BadRequest as exc:
+            return self.refusal(exc.status, str(exc), request.path.startswith("/api/"))
+
+    def refusal(self, status: http.HTTPStatus, line: str, api: bool) -> Response:
+        if api or status is not http.HTTPStatus.NOT_FOUND:
+            return respond(status, f"{line}\n".encode(), "text/plain; charset=utf-8")
+        page = self.pages["error"].replace(b"{{message}}", _html_text(line).encode())
+        return respond(status, page, HTML)
+
+    async def answer(self, target: str, connection=None) -> Response:
+        if len(target) > MAX_TARGET:
+            raise BadRequest(http.HTTPStatus.REQUEST_URI_TOO_LONG,
+                             f"the address is longer than {MAX_TARGET} characters")
+        parts = urlsplit(target)
+        query = _query(parts.query)
+        try:
+            segments = [unquote(s, errors="strict") for s in parts.path.split("/")[1:]]
+        except UnicodeDecodeError:
+            raise bad("the address is not valid UTF-8") from None
+        if segments and segments[-1] == "" and len(segments) > 1:
+            segments.pop()                       # /leaderboard/ is /leaderboard
+        head, rest = segments[0], segments[1:]
+        if head == "healthz" and not rest:
+            return respond(http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+        if head == "static" and len(rest) == 1 and rest[0] in self.files:
+            body, kind = self.files[rest[0]]
+            return respond(http.HTTPStatus.OK, body, kind)
+        if head == "api" and rest:
+            return await self.api(rest, query, connection)
+        if head in PAGE_NAMES:
+            self.check_page(head, rest)
+            return respond(http.HTTPStatus.OK, self.pages[PAGE_NAMES[head][0]], HTML)
+        raise not_found(f"there is no page {parts.path[:80]}")
+
+    def check_page(self, head: str, rest: list[str]) -> None:
+        """A page's address must name something that exists (else a 404 page)."""
+        if head in ("table", "player"):
+            if len(rest) != 1:
+                raise not_found(f"the address is /{head}/{'ID' if head == 'table' else 'NAME'}")
+            if head == "table" and self.data.table(_table_id(rest[0])) is None:
+                raise not_found(f"there is no table {rest[0]}")
+            if head == "player" and self.data.player(_player_name(rest[0])) is None:
+                raise not_found(f"nobody called {rest[0]!r} has played here")
+        elif rest:
+            raise not_found(f"there is no page /{'/'.join([head, *rest])[:80]}")
+
+    async def api(self, rest: list[str], query: dict, connection) -> Response:
+        what, args = rest[0], rest[1:]
+        offset = _offset(query)
+        if what == "lobby" and not args:
+            return json_response(self.data.lobby())
+        if what == "table" and len(args) == 1:
+            table_id = _table_id(args[0])
+            if "since" in query:
+                await self.wait_for_change(table_id, query["since"], connection)
+            detail = self.data.table(table_id)
+            if detail is None:
+                raise not_found(f"there is no table {args[0]}")
+            return json_response(detail)
+        if what == "player" and len(args) == 1:
+            page = self.data.player(_player_name(args[0]), offset)
+            if page is None:
+                raise not_found(f"nobody called {args[0]!r} has played here")
+            return json_response(page)
+        if what == "leaderboard" and not args:
+            cls = query.get("class") or None
+            if cls is not None and cls not in TIME_CLASSES:
+                raise bad(f"class must be one of {', '.join(TIME_CLASSES)}")
+            return json_response(self.data.leaderboard(cls, offset))
+        if what == "archive" and not args:
+            player = _player_name(query["player"]) if query.get("player") else None
+            return json_response(self.data.archive(player, offset))
+        if what == "game" and len(args) == 1:
+            match = RECORD.fullmatch(args[0])
+            if not match:
+                raise bad("a game record's address is /api/game/ID.camelot")
+            text = self.data.record(int(match.group(1)))
+            if text is None:
+                raise not_found(f"there is no finished game {match.group(1)}")
+            return respond(http.HTTPStatus.OK, text.encode(), "text/plain; charset=utf-8",
+                           Content_Disposition=f'attachment; filename="game-{match.group(1)}'
+                                               f'.camelot"')
+        raise not_found(f"there is no API address /api/{'/'.join(rest)[:80]}")
+
+    async def wait_for_change(self, table_id: int, seen: str, connection) -> None:
+        """Hold the request until the table's version is no longer ``seen``."""
+        if self.waiting >= MAX_WAITING:
+            return
+        self.waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + WAIT_SECONDS
+            while loop.time() < deadline and self.data.table_version(table_id) == seen:
+                server = getattr(connection, "server", None)
+                if server is not None and not server.is_serving():
+                    return                       # the server is closing: answer now
+                await asyncio.sleep(WAIT_STEP)
+        finally:
+            self.waiting -= 1
+
+
+def _query(text: str) -> dict[str, str]:
+    try:
+        pairs = parse_qs(text, keep_blank_values=True, strict_parsing=False,
+                         max_num_fields=8, errors="strict")
+    except ValueError:
+        raise bad("the query string has too many fields or is not valid UTF-8") from None
+    for key, values in pairs.items():
+        if len(values) > 1:
+            raise bad(f"{key[:40]!r} is given more than once")
+    return {key: values[0] for key, values in pairs.items()}
+
+
+def _offset(query: dict) -> int:
+    text = query.get("offset", "0") or "0"
+    if not text.isascii() or not text.isdigit() or int(text) > MAX_OFFSET:
+        raise bad(f"offset must be a whole number from 0 to {MAX_OFFSET}")
+    return int(text)
+
+
+def _table_id(text: str) -> int:
+    match = TABLE.fullmatch(text)
+    if not match:
+        raise bad(f"{text[:40]!r} is not a table id (a number, or T and a number)")
+    return int(match.group(1))
+
+
+def _player_name(text: str) -> str:
+    try:
+        return name_field(text, "the player's name")
+    except ProtocolError as exc:
+        raise bad(str(exc)) from None
+
+
+def _html_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
