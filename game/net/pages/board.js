@@ -86,7 +86,6 @@ const Board = (() => {
                          "text-anchor": "middle"}, svg);
     for (let f = 0; f < 12; f++) {
       for (const ty of [3.8, HEIGHT - 1.6]) {
-        if (f === 5 || f === 6) continue;            // the castles stand there
         node("text", {x: x(f) + C / 2, y: ty}, g).textContent = FILES[f];
       }
     }
