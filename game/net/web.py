@@ -5,8 +5,8 @@ The server hands every opening HTTP request to :meth:`WebSite.process_request`
 passes on to the game protocol untouched; a plain GET is answered here — the
 pages (static HTML, CSS and JavaScript from ``game/net/pages``, no build step),
 their data as JSON under ``/api/``, finished games' records and ``/healthz``.
-The library answers anything that is not an HTTP/1.1 GET itself (a request
-line over 8 KiB: 414; another method: the connection is closed).
+GET and HEAD are answered, other methods 405; the library itself refuses a
+request line over 8 KiB (414) and closes a connection that sends a body.
 
 Every bad request gets a status and one line saying what was wrong, never a
 traceback: unknown paths and ids 404, malformed ones 400. Files are served
@@ -110,10 +110,18 @@ class WebSite:
     async def process_request(self, connection, request: Request) -> Response | None:
         if "websocket" in request.headers.get("Upgrade", "").lower():
             return None                          # the game protocol's connection
+        method = getattr(request, "method", "GET")        # websockets < 14 parsed GETs only
         try:
-            return await self.answer(request.path, connection)
+            if method not in ("GET", "HEAD"):
+                raise BadRequest(http.HTTPStatus.METHOD_NOT_ALLOWED,
+                                 f"{method[:20]} is not answered here: only GET (and HEAD)")
+            response = await self.answer(request.path, connection)
         except BadRequest as exc:
-            return self.refusal(exc.status, str(exc), request.path.startswith("/api/"))
+            response = self.refusal(exc.status, str(exc), request.path.startswith("/api/"))
+        if method == "HEAD":                     # the headers alone (Content-Length kept)
+            response = Response(response.status_code, response.reason_phrase,
+                                response.headers, b"")
+        return response
 
     def refusal(self, status: http.HTTPStatus, line: str, api: bool) -> Response:
         if api or status is not http.HTTPStatus.NOT_FOUND:
