@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 import zlib
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from datetime import datetime, timezone
 from typing import Protocol
 
@@ -24,8 +24,9 @@ from .storage import TableRecord
 from .table import RESULTS, Table
 
 PAGE_ROWS = 50            # games per page of the archive and a player's history
-ARCHIVE_SCAN = 300        # without the storage's archive query: tables looked at per page
-FINISHED_KEPT = 64        # finished tables' details kept (they never change)
+ARCHIVE_SCAN = 200        # without the storage's archive query: tables looked at per page
+FINISHED_KEPT = 256       # finished tables' details kept (they never change)
+REPLAYS_PER_SECOND = 10   # stored games replayed by the engine (10-100 ms of the loop each)
 TIME_CLASSES = ("blitz", "rapid", "classical", "untimed")
 
 
@@ -48,6 +49,10 @@ def iso(stamp: float | None) -> str | None:
     if stamp is None:
         return None
     return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
+
+
+class SiteBusy(Exception):
+    """Too much asked at once (the web layer answers 503: try again)."""
 
 
 class SiteData(Protocol):
@@ -73,6 +78,7 @@ class ServerSiteData:
         self.server = server
         self._finished: OrderedDict[int, dict] = OrderedDict()
         self._newest = 0           # the highest table number known to exist in storage
+        self._replays: deque[float] = deque()      # when stored games were last replayed
 
     @property
     def storage(self):
@@ -134,6 +140,8 @@ class ServerSiteData:
         record = live.record if live else self._stored(table_id)
         if record is None:
             return None
+        if live is None:
+            self._replay_allowed()
         table = live or Table(record)             # a stored game: replayed by the engine
         detail = self._detail(record, table, live is not None)
         if live is None and record.status == "finished":
@@ -141,6 +149,16 @@ class ServerSiteData:
             if len(self._finished) > FINISHED_KEPT:
                 self._finished.popitem(last=False)
         return detail
+
+    def _replay_allowed(self) -> None:
+        """Replaying a stored game holds the server's loop (the engine checks every
+        move again), so a flood of distinct old games may not stall the live ones."""
+        now = time.monotonic()
+        while self._replays and now - self._replays[0] > 1.0:
+            self._replays.popleft()
+        if len(self._replays) >= REPLAYS_PER_SECOND:
+            raise SiteBusy("too many old games asked for at once: try again in a second")
+        self._replays.append(now)
 
     def _detail(self, record: TableRecord, table: Table, live: bool) -> dict:
         summary = self._summary(record, table if live else None,

@@ -29,7 +29,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from .protocol import ProtocolError, name_field
-from .sitedata import TIME_CLASSES, ServerSiteData, SiteData
+from .sitedata import TIME_CLASSES, ServerSiteData, SiteBusy, SiteData
 
 __all__ = ["WebSite", "SiteData", "ServerSiteData", "PAGES"]
 
@@ -105,7 +105,8 @@ class WebSite:
         self.data = data
         self.files = load_files(folder)
         self.pages = load_pages(folder)
-        self.waiting = 0
+        self.waiting = 0                         # long polls held now
+        self.watches: dict[int, Watch] = {}      # table → its long polls
 
     async def process_request(self, connection, request: Request) -> Response | None:
         if "websocket" in request.headers.get("Upgrade", "").lower():
@@ -118,6 +119,9 @@ class WebSite:
             response = await self.answer(request.path, connection)
         except BadRequest as exc:
             response = self.refusal(exc.status, str(exc), request.path.startswith("/api/"))
+        except SiteBusy as exc:
+            response = respond(http.HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n".encode(),
+                               "text/plain; charset=utf-8", Retry_After="1")
         if method == "HEAD":                     # the headers alone (Content-Length kept)
             response = Response(response.status_code, response.reason_phrase,
                                 response.headers, b"")
@@ -205,20 +209,47 @@ class WebSite:
         raise not_found(f"there is no API address /api/{'/'.join(rest)[:80]}")
 
     async def wait_for_change(self, table_id: int, seen: str, connection) -> None:
-        """Hold the request until the table's version is no longer ``seen``."""
-        if self.waiting >= MAX_WAITING:
+        """Hold the request until the table's version is no longer ``seen``: every
+        request waiting on one table shares one look at it each WAIT_STEP."""
+        if self.waiting >= MAX_WAITING or self.data.table_version(table_id) != seen:
             return
+        watch = self.watches.get(table_id)
+        if watch is None:
+            watch = self.watches[table_id] = Watch(seen)
+            asyncio.get_running_loop().create_task(
+                self._look(table_id, watch, getattr(connection, "server", None)))
         self.waiting += 1
+        watch.waiting += 1
         try:
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + WAIT_SECONDS
-            while loop.time() < deadline and self.data.table_version(table_id) == seen:
-                server = getattr(connection, "server", None)
-                if server is not None and not server.is_serving():
-                    return                       # the server is closing: answer now
-                await asyncio.sleep(WAIT_STEP)
+            await asyncio.wait_for(watch.changed.wait(), WAIT_SECONDS)
+        except asyncio.TimeoutError:
+            pass
         finally:
             self.waiting -= 1
+            watch.waiting -= 1
+
+    async def _look(self, table_id: int, watch: "Watch", server) -> None:
+        try:
+            while True:
+                await asyncio.sleep(WAIT_STEP)
+                if not watch.waiting:            # each has had its answer or given up
+                    break
+                closing = server is not None and not server.is_serving()
+                if closing or self.data.table_version(table_id) != watch.version:
+                    watch.changed.set()          # the server is closing: answer now too
+                    break
+        finally:
+            if self.watches.get(table_id) is watch:
+                del self.watches[table_id]
+
+
+class Watch:
+    """The requests waiting for a change of one table (see WebSite.wait_for_change)."""
+
+    def __init__(self, version: str) -> None:
+        self.version = version
+        self.waiting = 0
+        self.changed = asyncio.Event()
 
 
 def _query(text: str) -> dict[str, str]:

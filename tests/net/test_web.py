@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from game.camelot_board import CamelotBoard
-from game.net import web
+from game.net import sitedata, web
 from game.net.client import Client
 from game.net.sitedata import time_class
 from tests.net.helpers import CASTLE_GAME, OPENING, play_line, run_scenario, seated_pair
@@ -138,6 +138,22 @@ def test_the_long_poll_answers_when_a_move_is_played():
     run_scenario(scenario)
 
 
+def test_many_watchers_of_one_table_share_one_look_at_it():
+    async def scenario(server, url):
+        alice, bob, _, table = await seated_pair(url)
+        seen = (await get_json(url, f"/api/table/{table[1:]}"))["version"]
+        waiting = [asyncio.create_task(get(url, f"/api/table/{table[1:]}?since={seen}"))
+                   for _ in range(20)]
+        await asyncio.sleep(0.3)
+        assert server.web.waiting == 20 and len(server.web.watches) == 1
+        await alice.move(table, OPENING[0])
+        replies = await asyncio.wait_for(asyncio.gather(*waiting), 5)
+        assert all(r.json()["moves"] == OPENING[:1] for r in replies)
+        await asyncio.sleep(0.2)
+        assert server.web.waiting == 0 and server.web.watches == {}
+    run_scenario(scenario)
+
+
 def test_the_long_poll_gives_up_after_its_wait(monkeypatch):
     monkeypatch.setattr(web, "WAIT_SECONDS", 0.3)
 
@@ -185,6 +201,22 @@ def test_finished_games_the_archive_players_and_records():
         finished = await get_json(url, f"/api/table/{won[1:]}")
         assert finished["moves"] == CASTLE_GAME and finished["result"] == "0-1"
         assert finished == await get_json(url, f"/api/table/{won[1:]}")    # kept, unchanged
+    run_scenario(scenario)
+
+
+def test_old_games_replayed_at_most_so_many_a_second(monkeypatch):
+    monkeypatch.setattr(sitedata, "REPLAYS_PER_SECOND", 2)
+
+    async def scenario(server, url):
+        games = [await finished_game(url, "Erin", "Frank", CASTLE_GAME[:3], resign="black")
+                 for _ in range(3)]
+        server.web.data._finished.clear()              # as after a restart: none replayed yet
+        first, second, third = [await get(url, f"/api/table/{g[1:]}") for g in games]
+        assert first.status == second.status == 200
+        assert third.status == 503 and third.headers["retry-after"] == "1"
+        assert "try again" in one_line(third)
+        again = await get(url, f"/api/table/{games[0][1:]}")
+        assert again.status == 200, "a game replayed once is kept"
     run_scenario(scenario)
 
 
