@@ -159,9 +159,12 @@ class Browser:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         while True:
-            value = await self.evaluate(f"(() => {{ try {{ const v = ({condition}); "
-                                        f"return v instanceof Node ? true : v; }} "
-                                        f"catch (e) {{ return null; }} }})()")
+            try:
+                value = await self.evaluate(f"(() => {{ try {{ const v = ({condition}); "
+                                            f"return v instanceof Node ? true : v; }} "
+                                            f"catch (e) {{ return null; }} }})()")
+            except BrowserError:          # the page is between two documents: ask again
+                value = None
             if value:
                 return value
             if loop.time() > deadline:

@@ -136,12 +136,13 @@ class GameServer:
                 self.storage.save_table(table.record)
             self._schedule_flag(table)
         self._sweep()                              # tables deserted while we were down
-        # Plain HTTP GETs on the same port: the pages (game/net/web.py); upgrades pass on.
+        # The pages on the same port (game/net/web.py): plain HTTP GETs and watchers'
+        # WebSockets (/api/watch/ID) are answered there; game connections pass on.
         self.web = WebSite(ServerSiteData(self))
         self._server = await serve(
-            self._serve_connection, host, port, max_size=MAX_FRAME_BYTES, compression=None,
-            logger=_quiet_logger(), ping_interval=20, ping_timeout=20, close_timeout=2,
-            process_request=self.web.process_request)
+            self.web.handler(self._serve_connection), host, port, max_size=MAX_FRAME_BYTES,
+            compression=None, logger=_quiet_logger(), ping_interval=20, ping_timeout=20,
+            close_timeout=2, process_request=self.web.process_request)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 

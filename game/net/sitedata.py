@@ -27,6 +27,7 @@ PAGE_ROWS = 50            # games per page of the archive and a player's history
 ARCHIVE_SCAN = 200        # without the storage's archive query: tables looked at per page
 FINISHED_KEPT = 256       # finished tables' details kept (they never change)
 REPLAYS_PER_SECOND = 10   # stored games replayed by the engine (10-100 ms of the loop each)
+LIVE_KEPT_SECONDS = 0.05  # a live table's detail is reused this long (its watchers wake together)
 TIME_CLASSES = ("blitz", "rapid", "classical", "untimed")
 
 
@@ -79,6 +80,7 @@ class ServerSiteData:
         self._finished: OrderedDict[int, dict] = OrderedDict()
         self._newest = 0           # the highest table number known to exist in storage
         self._replays: deque[float] = deque()      # when stored games were last replayed
+        self._live_kept: dict[int, tuple[str, float, dict]] = {}   # id → version, when, detail
 
     @property
     def storage(self):
@@ -134,20 +136,33 @@ class ServerSiteData:
 
     def table(self, table_id: int) -> dict | None:
         live = self._live(table_id)
-        if live is None and table_id in self._finished:
+        if live is not None:
+            return self._live_detail(table_id, live)
+        if table_id in self._finished:
             self._finished.move_to_end(table_id)
             return self._finished[table_id]
-        record = live.record if live else self._stored(table_id)
+        record = self._stored(table_id)
         if record is None:
             return None
-        if live is None:
-            self._replay_allowed()
-        table = live or Table(record)             # a stored game: replayed by the engine
-        detail = self._detail(record, table, live is not None)
-        if live is None and record.status == "finished":
+        self._replay_allowed()
+        detail = self._detail(record, Table(record), False)   # replayed by the engine
+        if record.status == "finished":
             self._finished[table_id] = detail
             if len(self._finished) > FINISHED_KEPT:
                 self._finished.popitem(last=False)
+        return detail
+
+    def _live_detail(self, table_id: int, table: Table) -> dict:
+        """The detail of a table in play; the same for every watcher woken by a move
+        (its clocks at most LIVE_KEPT_SECONDS old)."""
+        version, now = self._version(table.record, table), time.monotonic()
+        kept = self._live_kept.get(table_id)
+        if kept is not None and kept[0] == version and now - kept[1] < LIVE_KEPT_SECONDS:
+            return kept[2]
+        if len(self._live_kept) > 2 * len(self.server.tables) + 16:
+            self._live_kept.clear()               # forget tables that closed
+        detail = self._detail(table.record, table, True)
+        self._live_kept[table_id] = (version, now, detail)
         return detail
 
     def _replay_allowed(self) -> None:

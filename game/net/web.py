@@ -12,9 +12,10 @@ Every bad request gets a status and one line saying what was wrong, never a
 traceback: unknown paths and ids 404, malformed ones 400. Files are served
 from a fixed list read at start, so no path can reach outside it.
 
-``/api/table/ID?since=VERSION`` waits (up to :data:`WAIT_SECONDS`) until the
-table differs from the version the page already shows: a live page hears of a
-move within a tenth of a second, with one request open per watcher.
+A live page follows its table over a WebSocket, ``/api/watch/ID``
+(:mod:`game.net.watch`: each change encoded once and broadcast to every watcher),
+or, where that fails, by long polling: ``/api/table/ID?since=VERSION`` waits (up
+to :data:`WAIT_SECONDS`) until the table differs from the version the page shows.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from websockets.http11 import Request, Response
 
 from .protocol import ProtocolError, name_field
 from .sitedata import TIME_CLASSES, ServerSiteData, SiteBusy, SiteData
+from .watch import TableStreams
 
 __all__ = ["WebSite", "SiteData", "ServerSiteData", "PAGES"]
 
@@ -39,6 +41,8 @@ MAX_OFFSET = 1_000_000
 WAIT_SECONDS = 5.0         # a long poll's longest wait (the library allows 10 s per request)
 WAIT_STEP = 0.05           # how often a waiting request looks at its table
 MAX_WAITING = 1000         # long polls held at once; beyond that they are answered at once
+MAX_STREAMS = 5000         # watchers' WebSockets (/api/watch/ID) open at once
+WATCH = "/api/watch/"
 
 TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".svg": "image/svg+xml"}
@@ -78,6 +82,11 @@ def respond(status: http.HTTPStatus, body: bytes, content_type: str, **extra: st
     return Response(status.value, status.phrase, headers, body)
 
 
+def busy(exc: SiteBusy) -> Response:
+    return respond(http.HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n".encode(),
+                   "text/plain; charset=utf-8", Retry_After="1")
+
+
 def json_response(data) -> Response:
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
     return respond(http.HTTPStatus.OK, body, "application/json; charset=utf-8")
@@ -107,10 +116,11 @@ class WebSite:
         self.pages = load_pages(folder)
         self.waiting = 0                         # long polls held now
         self.watches: dict[int, Watch] = {}      # table → its long polls
+        self.streams = TableStreams(data)        # table → its watchers' WebSockets
 
     async def process_request(self, connection, request: Request) -> Response | None:
         if "websocket" in request.headers.get("Upgrade", "").lower():
-            return None                          # the game protocol's connection
+            return self.upgrade(request.path)
         method = getattr(request, "method", "GET")        # websockets < 14 parsed GETs only
         try:
             if method not in ("GET", "HEAD"):
@@ -120,12 +130,38 @@ class WebSite:
         except BadRequest as exc:
             response = self.refusal(exc.status, str(exc), request.path.startswith("/api/"))
         except SiteBusy as exc:
-            response = respond(http.HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n".encode(),
-                               "text/plain; charset=utf-8", Retry_After="1")
+            response = busy(exc)
         if method == "HEAD":                     # the headers alone (Content-Length kept)
             response = Response(response.status_code, response.reason_phrase,
                                 response.headers, b"")
         return response
+
+    def upgrade(self, target: str) -> Response | None:
+        """A WebSocket: a watcher's stream if its table exists, else the game protocol."""
+        path = urlsplit(target).path
+        if not path.startswith(WATCH):
+            return None                          # the game protocol's connection
+        try:
+            table_id = _table_id(path[len(WATCH):])
+            if self.streams.count() >= MAX_STREAMS:
+                raise SiteBusy(f"{MAX_STREAMS} watchers already: try again later")
+            if self.data.table(table_id) is None:
+                raise not_found(f"there is no table {path[len(WATCH):][:40]}")
+        except BadRequest as exc:
+            return self.refusal(exc.status, str(exc), True)
+        except SiteBusy as exc:
+            return busy(exc)
+        return None
+
+    def handler(self, play):
+        """The connection handler for ``serve``: watchers' streams here, the rest to ``play``."""
+        async def route(ws) -> None:
+            path = urlsplit(ws.request.path).path
+            if path.startswith(WATCH):
+                await self.streams.serve(ws, _table_id(path[len(WATCH):]))
+            else:
+                await play(ws)
+        return route
 
     def refusal(self, status: http.HTTPStatus, line: str, api: bool) -> Response:
         if api or status is not http.HTTPStatus.NOT_FOUND:

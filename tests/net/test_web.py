@@ -10,6 +10,8 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from game.camelot_board import CamelotBoard
 from game.net import sitedata, web
@@ -151,6 +153,42 @@ def test_many_watchers_of_one_table_share_one_look_at_it():
         assert all(r.json()["moves"] == OPENING[:1] for r in replies)
         await asyncio.sleep(0.2)
         assert server.web.waiting == 0 and server.web.watches == {}
+    run_scenario(scenario)
+
+
+def test_a_watchers_stream_pushes_every_change_to_every_watcher():
+    async def scenario(server, url):
+        alice, bob, _, table = await seated_pair(url)
+        stream = f"{url}/api/watch/{table[1:]}"
+        async with connect(stream) as one, connect(stream) as two:
+            for ws in (one, two):
+                first = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                assert set(first) >= DETAIL_KEYS and first["moves"] == []
+            assert server.web.streams.count() == 2 and len(server.web.streams.lookers) == 1
+            await play_line(alice, bob, table, OPENING[:2])
+            for ws in (one, two):
+                seen = []
+                while len(seen) < 2:
+                    seen = json.loads(await asyncio.wait_for(ws.recv(), 5))["moves"]
+                assert seen == OPENING[:2]
+            await one.send("hello?")
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(one.recv(), 5)
+            assert closed.value.rcvd.code == 1008
+        await asyncio.sleep(0.2)
+        assert server.web.streams.count() == 0 and server.web.streams.lookers == {}
+    run_scenario(scenario)
+
+
+@pytest.mark.parametrize("path, status", [("/api/watch/999", 404), ("/api/watch/x1", 400),
+                                          ("/api/watch/", 400)])
+def test_a_stream_of_no_table_is_refused_at_the_upgrade(path, status):
+    async def scenario(server, url):
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(f"{url}{path}")
+        assert refused.value.response.status_code == status
+        alice = await Client.connect(url, "Alice")          # game connections still pass
+        assert (await alice.lobby())["type"] == "lobby"
     run_scenario(scenario)
 
 

@@ -195,10 +195,26 @@ function drawTable(t) {
   $("links").replaceChildren(...links);
 }
 
-async function tablePage() {
-  const id = pathPart(2);
-  setInterval(tickClocks, 100);
-  let version = null;
+/* The table's changes pushed over a WebSocket; resolves when it closes, true if
+   it delivered anything (false: no stream here, follow by long polling instead). */
+function streamTable(id) {
+  return new Promise((done) => {
+    let delivered = false;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}://${location.host}/api/watch/${encodeURIComponent(id)}`);
+    } catch (error) {
+      done(false);
+      return;
+    }
+    ws.onmessage = (event) => { delivered = true; drawTable(JSON.parse(event.data)); };
+    ws.onclose = () => done(delivered);
+  });
+}
+
+async function pollTable(id) {
+  let version = live.table ? live.table.version : null;
   for (;;) {
     try {
       const since = version ? `?since=${encodeURIComponent(version)}` : "";
@@ -211,6 +227,18 @@ async function tablePage() {
       await sleep(2000);
     }
   }
+}
+
+async function tablePage() {
+  const id = pathPart(2);
+  setInterval(tickClocks, 100);
+  for (let tries = 0; ; tries++) {
+    const delivered = await streamTable(id);
+    if (live.table && live.table.status === "finished") return;
+    if (!delivered || tries >= 3) break;       // no stream here, or it keeps dropping
+    await sleep(1000);
+  }
+  await pollTable(id);
 }
 
 /* --- a player -------------------------------------------------------------------- */
