@@ -13,6 +13,7 @@ import pytest
 
 from game.camelot_board import CamelotBoard
 from game.camelot_moves import PIECE_LETTERS, SQUARE_NAMES
+from game.net import web
 from game.net.client import Client
 from tests.chromium import Browser, find_chromium
 from tests.net.helpers import CASTLE_GAME, OPENING, run_scenario, seated_pair
@@ -35,7 +36,11 @@ PIECES_SHOWN = ("Object.fromEntries([...document.querySelectorAll('#board [data-
                 ".map(g => [g.dataset.square, g.dataset.piece]))")
 
 
-def test_the_live_page_shows_each_move_within_a_second():
+@pytest.mark.parametrize("via", ["stream", "poll"])
+def test_the_live_page_shows_each_move_within_a_second(via, monkeypatch):
+    if via == "poll":                  # the server refuses more streams: the page long-polls
+        monkeypatch.setattr(web, "MAX_STREAMS", 0)
+
     async def scenario(server, url):
         alice, bob, carol, table = await seated_pair(url, spectator=True,
                                                      time_control={"base": 600, "increment": 5})
@@ -45,6 +50,9 @@ def test_the_live_page_shows_each_move_within_a_second():
             await page.wait_for("document.querySelector('#status').dataset.ply === '0'")
             engine = CamelotBoard()
             assert await page.evaluate(PIECES_SHOWN) == _pieces(engine)
+            await asyncio.sleep(0.2)
+            following = (server.web.streams.count(), server.web.waiting)
+            assert following == ((1, 0) if via == "stream" else (0, 1)), following
             loop = asyncio.get_running_loop()
             for ply, move in enumerate(OPENING, start=1):
                 mover = alice if ply % 2 else bob
@@ -66,7 +74,8 @@ def test_the_live_page_shows_each_move_within_a_second():
             assert "White resigned" in await page.text("#status")
             assert await page.evaluate(
                 "!!document.querySelector('#links a[href$=\".camelot\"]')")
-            assert page.errors == []
+            refused = [e for e in page.errors if "/api/watch/" in e and "503" in e]
+            assert len(refused) == (via == "poll") and len(page.errors) == len(refused), page.errors
     run_scenario(scenario, seconds=60)
 
 
