@@ -1,8 +1,10 @@
 """Pages in a browser, on the game server's own port (docs/http-api.md).
 
 The server hands every opening HTTP request to :meth:`WebSite.process_request`
-(the ``websockets`` library's ``process_request`` hook): a WebSocket upgrade
-passes on to the game protocol untouched; a plain GET is answered here — the
+(the ``websockets`` library's ``process_request`` hook) and every WebSocket to
+:meth:`WebSite.handler`: a watcher's stream (``/api/watch/ID``) is served here,
+any other WebSocket passes on to the game protocol untouched; a plain GET is
+answered here — the
 pages (static HTML, CSS and JavaScript from ``game/net/pages``, no build step),
 their data as JSON under ``/api/``, finished games' records and ``/healthz``.
 GET and HEAD are answered, other methods 405; the library itself refuses a
@@ -23,6 +25,7 @@ import asyncio
 import http
 import json
 import re
+import sys
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -131,6 +134,11 @@ class WebSite:
             response = self.refusal(exc.status, str(exc), request.path.startswith("/api/"))
         except SiteBusy as exc:
             response = busy(exc)
+        except Exception as exc:       # a bug of ours: one line here and there, and we go on
+            print(f"server: web: internal error on {request.path[:80]}: {exc!r}",
+                  file=sys.stderr, flush=True)
+            response = respond(http.HTTPStatus.INTERNAL_SERVER_ERROR,
+                               b"the server could not answer that\n", "text/plain; charset=utf-8")
         if method == "HEAD":                     # the headers alone (Content-Length kept)
             response = Response(response.status_code, response.reason_phrase,
                                 response.headers, b"")
@@ -174,6 +182,8 @@ class WebSite:
             raise BadRequest(http.HTTPStatus.REQUEST_URI_TOO_LONG,
                              f"the address is longer than {MAX_TARGET} characters")
         parts = urlsplit(target)
+        if not parts.path.startswith("/"):
+            raise bad("the address must be a path starting with /")
         query = _query(parts.query)
         try:
             segments = [unquote(s, errors="strict") for s in parts.path.split("/")[1:]]

@@ -306,6 +306,7 @@ BAD_REQUESTS = [
     ("/api/archive?" + "&".join(f"k{i}=1" for i in range(20)), 400, "too many fields"),
     ("/api/archive?player=%FF", 400, "not valid UTF-8"),
     ("/api/lobby?x=" + "y" * 3000, 414, "longer than 2048 characters"),
+    ("*", 400, "the address must be a path starting with /"),
 ]
 
 
@@ -314,7 +315,7 @@ def test_a_bad_request_gets_a_status_and_one_line(path, status, line):
     async def scenario(server, url):
         reply = await get(url, path)
         assert reply.status == status, (reply.status, reply.body[:300])
-        if path.startswith("/api/"):
+        if not path.startswith("/") or path.startswith("/api/"):
             assert reply.headers["content-type"].startswith("text/plain")
             assert line in one_line(reply)
         else:
@@ -322,6 +323,25 @@ def test_a_bad_request_gets_a_status_and_one_line(path, status, line):
             assert line in reply.text and "Traceback" not in reply.text
         assert (await get(url, "/healthz")).status == 200      # and the server goes on
     run_scenario(scenario)
+
+
+def test_an_absolute_address_is_read_as_its_path():
+    async def scenario(server, url):
+        reply = await get(url, f"{url.replace('ws://', 'http://')}/healthz")
+        assert reply.status == 200 and reply.text == "ok\n"
+    run_scenario(scenario)
+
+
+def test_a_bug_of_ours_is_a_500_and_one_line(capfd):
+    async def scenario(server, url):
+        def broken():
+            raise KeyError("oops")
+        server.web.data.lobby = broken
+        reply = await get(url, "/api/lobby")
+        assert reply.status == 500 and one_line(reply) == "the server could not answer that"
+        assert (await get(url, "/healthz")).status == 200
+    run_scenario(scenario)
+    assert "server: web: internal error on /api/lobby: KeyError('oops')" in capfd.readouterr().err
 
 
 def test_other_methods_and_what_websockets_refuses_itself():
