@@ -99,24 +99,26 @@ class ServerSiteData:
         seat = record.seats.get(color)
         if seat is None:
             return None
-        rated = ratings.get(seat.name)
+        rated = ratings.get((seat.name, _class_of(record)))
         return {"name": seat.name, "guest": getattr(seat, "guest", True),
                 "rating": rated["rating"] if rated else None,
                 "rd": rated["rd"] if rated else None,
                 "provisional": rated["provisional"] if rated else False}
 
-    def _ratings(self, records, cls_of) -> dict:
-        """name → that player's rating in each table's class (storages with accounts)."""
+    def _ratings(self, records) -> dict:
+        """(name, time class) → that rating, for the seats of ``records`` (a storage
+        with accounts answers; without, nobody has a rating)."""
         profile = getattr(self.storage, "player_profile", None)
         found: dict = {}
         if profile is None:
             return found
+        pages: dict = {}
         for record in records:
             for seat in record.seats.values():
-                if seat.name in found:
-                    continue
-                page = profile(seat.name, 0)
-                found[seat.name] = (page or {}).get("ratings", {}).get(cls_of(record))
+                if seat.name not in pages:
+                    pages[seat.name] = profile(seat.name, 0) or {}
+                found[seat.name, _class_of(record)] = \
+                    pages[seat.name].get("ratings", {}).get(_class_of(record))
         return found
 
     def _summary(self, record: TableRecord, table: Table | None, ratings: dict) -> dict:
@@ -177,7 +179,7 @@ class ServerSiteData:
 
     def _detail(self, record: TableRecord, table: Table, live: bool) -> dict:
         summary = self._summary(record, table if live else None,
-                                self._ratings([record], _class_of))
+                                self._ratings([record]))
         clocks = table.clocks(time.monotonic()) if live else None
         if clocks is None and record.clocks:       # a stored game: as they stood at its end
             clocks = {**record.clocks, "running": None}
@@ -225,7 +227,7 @@ class ServerSiteData:
         tables = [t for t in self.server.tables.values()
                   if not t.record.private and t.record.status != "finished"]
         records = [t.record for t in tables]
-        ratings = self._ratings(records, _class_of)
+        ratings = self._ratings(records)
         rows = [self._summary(t.record, t, ratings) for t in tables]
         rows.sort(key=lambda row: -row["id"])      # the newest first
         return {"tables": rows, "online": len(self.server.names)}
@@ -276,9 +278,10 @@ class ServerSiteData:
 
     def player(self, name: str, offset: int = 0) -> dict | None:
         own = getattr(self.storage, "player_profile", None)
-        if own is not None:
-            return own(name, offset)
-        games = self.archive(name, offset)
+        page = own(name, offset) if own is not None else None
+        if page is not None:
+            return page
+        games = self.archive(name, offset)          # a guest, or a storage without accounts
         seated = any(s.name == name for t in self.server.tables.values()
                      if not t.record.private for s in t.record.seats.values())
         if not games["games"] and not seated and name not in self.server.names:

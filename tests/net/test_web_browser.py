@@ -72,6 +72,11 @@ def test_the_live_page_shows_each_move_within_a_second(via, monkeypatch):
             await alice.resign(table)
             await page.wait_for("document.querySelector('#status').textContent.startsWith('0-1')")
             assert "White resigned" in await page.text("#status")
+            for _ in range(50):                # the page lets go of a finished game's stream
+                if server.web.streams.count() == 0:
+                    break
+                await asyncio.sleep(0.05)
+            assert server.web.streams.count() == 0
             assert await page.evaluate(
                 "!!document.querySelector('#links a[href$=\".camelot\"]')")
             refused = [e for e in page.errors if "/api/watch/" in e and "503" in e]

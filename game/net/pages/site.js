@@ -208,7 +208,12 @@ function streamTable(id) {
       done(false);
       return;
     }
-    ws.onmessage = (event) => { delivered = true; drawTable(JSON.parse(event.data)); };
+    ws.onmessage = (event) => {
+      delivered = true;
+      const t = JSON.parse(event.data);
+      drawTable(t);
+      if (t.status === "finished") ws.close();   // a finished game never changes
+    };
     ws.onclose = () => done(delivered);
   });
 }
