@@ -28,6 +28,8 @@ ARCHIVE_SCAN = 200        # without the storage's archive query: tables looked a
 FINISHED_KEPT = 256       # finished tables' details kept (they never change)
 REPLAYS_PER_SECOND = 10   # stored games replayed by the engine (10-100 ms of the loop each)
 LIVE_KEPT_SECONDS = 0.05  # a live table's detail is reused this long (its watchers wake together)
+LOBBY_ROWS = 100          # tables per page of the lobby
+LOBBY_KEPT_SECONDS = 0.5  # the lobby's answer is reused this long
 TIME_CLASSES = ("blitz", "rapid", "classical", "untimed")
 
 
@@ -59,7 +61,7 @@ class SiteBusy(Exception):
 class SiteData(Protocol):
     """The pages' data source; None means "no such thing" (a 404)."""
 
-    def lobby(self) -> dict: ...
+    def lobby(self, offset: int = 0) -> dict: ...
     def table(self, table_id: int) -> dict | None: ...
     def table_version(self, table_id: int) -> str | None: ...
     def player(self, name: str, offset: int = 0) -> dict | None: ...
@@ -81,6 +83,7 @@ class ServerSiteData:
         self._newest = 0           # the highest table number known to exist in storage
         self._replays: deque[float] = deque()      # when stored games were last replayed
         self._live_kept: dict[int, tuple[str, float, dict]] = {}   # id → version, when, detail
+        self._lobby_kept: dict[int, tuple[float, dict]] = {}       # offset → when, answer
 
     @property
     def storage(self):
@@ -223,14 +226,25 @@ class ServerSiteData:
         return record.record_text
 
     # --- lists ---------------------------------------------------------------------
-    def lobby(self) -> dict:
-        tables = [t for t in self.server.tables.values()
-                  if not t.record.private and t.record.status != "finished"]
-        records = [t.record for t in tables]
-        ratings = self._ratings(records)
-        rows = [self._summary(t.record, t, ratings) for t in tables]
-        rows.sort(key=lambda row: -row["id"])      # the newest first
-        return {"tables": rows, "online": len(self.server.names)}
+    def lobby(self, offset: int = 0) -> dict:
+        """The open public tables, newest first, LOBBY_ROWS a page (the answer is
+        reused for LOBBY_KEPT_SECONDS: every open lobby page asks every few seconds)."""
+        now = time.monotonic()
+        kept = self._lobby_kept.get(offset)
+        if kept is not None and now - kept[0] < LOBBY_KEPT_SECONDS:
+            return kept[1]
+        tables = sorted((t for t in self.server.tables.values()
+                         if not t.record.private and t.record.status != "finished"),
+                        key=lambda t: -t.record.id)
+        page = tables[offset:offset + LOBBY_ROWS]
+        ratings = self._ratings([t.record for t in page])
+        answer = {"tables": [self._summary(t.record, t, ratings) for t in page],
+                  "online": len(self.server.names), "open": len(tables),
+                  "next": offset + LOBBY_ROWS if offset + LOBBY_ROWS < len(tables) else None}
+        if len(self._lobby_kept) > 64:
+            self._lobby_kept.clear()
+        self._lobby_kept[offset] = (now, answer)
+        return answer
 
     def _game_row(self, record: TableRecord) -> dict:
         names = {c: record.seats[c].name if c in record.seats else "?" for c in COLORS}

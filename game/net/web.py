@@ -220,7 +220,7 @@ class WebSite:
         what, args = rest[0], rest[1:]
         offset = _offset(query)
         if what == "lobby" and not args:
-            return json_response(self.data.lobby())
+            return json_response(self.data.lobby(offset))
         if what == "table" and len(args) == 1:
             table_id = _table_id(args[0])
             if "since" in query:

@@ -93,6 +93,20 @@ def test_health_and_the_lobby_as_json():
     run_scenario(scenario)
 
 
+def test_the_lobby_comes_in_pages_newest_first(monkeypatch):
+    monkeypatch.setattr(sitedata, "LOBBY_ROWS", 2)
+
+    async def scenario(server, url):
+        dave = await Client.connect(url, "Dave")
+        made = [int((await dave.create_table())["table"][1:]) for _ in range(3)]
+        first = await get_json(url, "/api/lobby")
+        assert [t["id"] for t in first["tables"]] == made[::-1][:2]
+        assert (first["open"], first["next"]) == (3, 2)
+        second = await get_json(url, f"/api/lobby?offset={first['next']}")
+        assert [t["id"] for t in second["tables"]] == made[:1] and second["next"] is None
+    run_scenario(scenario)
+
+
 def test_a_live_table_as_json_follows_the_game():
     async def scenario(server, url):
         alice, bob, _, table = await seated_pair(url, time_control={"base": 600, "increment": 5})
@@ -334,7 +348,7 @@ def test_an_absolute_address_is_read_as_its_path():
 
 def test_a_bug_of_ours_is_a_500_and_one_line(capfd):
     async def scenario(server, url):
-        def broken():
+        def broken(*args):
             raise KeyError("oops")
         server.web.data.lobby = broken
         reply = await get(url, "/api/lobby")

@@ -101,12 +101,14 @@ function statusText(t) {
 }
 
 async function lobbyPage() {
-  const tbody = $("tables").tBodies[0];
+  const tbody = $("tables").tBodies[0], offset = parseInt(query.get("offset") || "0", 10) || 0;
   linkRows(tbody);
   for (;;) {
     try {
-      const lobby = await getJSON("/api/lobby");
-      $("online").textContent = `${lobby.online} online · ${lobby.tables.length} open table${lobby.tables.length === 1 ? "" : "s"}`;
+      const lobby = await getJSON(`/api/lobby?offset=${offset}`);
+      const open = lobby.open ?? lobby.tables.length;
+      $("online").textContent = `${lobby.online} online · ${open} open table${open === 1 ? "" : "s"}`;
+      pager($("pager"), offset, lobby.next, (o) => `?offset=${o}`);
       tbody.replaceChildren(...lobby.tables.map((t) =>
         el("tr", {class: "link", "data-href": `/table/${t.id}`},
           el("td", {}, el("a", {href: `/table/${t.id}`, text: `#${t.id}`})),
