@@ -5,6 +5,7 @@
 A game server on a loopback port with a few games (tests/net/web_games.py), each
 page opened and captured once its data is drawn: web-lobby, web-table,
 web-player, web-leaderboard, web-archive (.png), and web-table-phone at 390x844.
+At another --size the names end in the size (web-table-3840x2160.png), no phone.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ SHOTS = {
 
 
 async def main(out: Path, width: int, height: int) -> None:
+    suffix = "" if (width, height) == (1280, 720) else f"-{width}x{height}"
     server = GameServer(SQLiteStorage(":memory:"))
     port = await server.start("127.0.0.1", 0)
     scene = await populate(f"ws://127.0.0.1:{port}")
@@ -42,8 +44,10 @@ async def main(out: Path, width: int, height: int) -> None:
                 await page.open(f"http://127.0.0.1:{port}{path.format(**ids)}")
                 await page.wait_for(ready)
                 await asyncio.sleep(0.3)               # fonts and the first clock tick
-                await page.screenshot(str(out / f"web-{name}.png"))
-                print(out / f"web-{name}.png")
+                await page.screenshot(str(out / f"web-{name}{suffix}.png"))
+                print(out / f"web-{name}{suffix}.png")
+            if suffix:
+                return
             await page.resize(390, 844, mobile=True)
             await page.open(f"http://127.0.0.1:{port}/table/{ids['live']}")
             await page.wait_for(SHOTS["table"][1])
