@@ -8,9 +8,9 @@ one move every ``--every`` seconds. Meanwhile ``--watchers`` clients follow the
 table as the live page does: ``--via stream`` over a WebSocket each
 (``/api/watch/ID``, the page's way), ``--via poll`` by long polling
 (``/api/table/ID?since=VERSION``, its fallback: a new connection per answer);
-and one real headless Chromium shows the live page. Printed: from a move sent to each watcher's answer and to the
-page showing it (median, p99, max); the server's CPU per move and per watcher
-second, its memory, and the load average.
+and one real headless Chromium shows the live page. Printed: from a move sent
+to each watcher's answer and to the page showing it (median, p99, max); the
+server's CPU per move, its memory, and the load average.
 """
 from __future__ import annotations
 

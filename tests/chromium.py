@@ -172,7 +172,8 @@ class Browser:
             await asyncio.sleep(0.02)
 
     async def text(self, selector: str) -> str:
-        return await self.evaluate(f"document.querySelector({json.dumps(selector)})?.innerText ?? null")
+        found = f"document.querySelector({json.dumps(selector)})"
+        return await self.evaluate(f"{found}?.innerText ?? null")
 
     async def screenshot(self, path: str) -> None:
         shot = await self.send("Page.captureScreenshot", format="png")

@@ -22,6 +22,7 @@ to :data:`WAIT_SECONDS`) until the table differs from the version the page shows
 from __future__ import annotations
 
 import asyncio
+import html
 import http
 import json
 import re
@@ -52,7 +53,8 @@ TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf
 HTML = "text/html; charset=utf-8"
 SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
             "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                                       "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"}
+                                       "frame-ancestors 'none'; base-uri 'none'; "
+                                       "form-action 'self'"}
 TABLE = re.compile(r"T?([0-9]{1,9})")
 RECORD = re.compile(r"T?([0-9]{1,9})\.camelot")
 # a page's first path segment → its name and title (pages/NAME.html is its body, set
@@ -174,7 +176,7 @@ class WebSite:
     def refusal(self, status: http.HTTPStatus, line: str, api: bool) -> Response:
         if api or status is not http.HTTPStatus.NOT_FOUND:
             return respond(status, f"{line}\n".encode(), "text/plain; charset=utf-8")
-        page = self.pages["error"].replace(b"{{message}}", _html_text(line).encode())
+        page = self.pages["error"].replace(b"{{message}}", html.escape(line).encode())
         return respond(status, page, HTML)
 
     async def answer(self, target: str, connection=None) -> Response:
@@ -330,6 +332,3 @@ def _player_name(text: str) -> str:
     except ProtocolError as exc:
         raise bad(str(exc)) from None
 
-
-def _html_text(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")

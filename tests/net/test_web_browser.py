@@ -153,7 +153,8 @@ def test_a_phone_width_fits_without_sideways_scrolling():
                 assert width <= 390, f"{path} is {width} px wide"
             await page.open(f"{http}/table/{table[1:]}")
             await page.wait_for("document.querySelector('#status').dataset.ply === '1'")
-            board = await page.evaluate("document.querySelector('#board').getBoundingClientRect().width")
+            board = await page.evaluate(
+                "document.querySelector('#board').getBoundingClientRect().width")
             assert 300 <= board <= 390
             assert page.errors == []
     run_scenario(scenario, seconds=60)
