@@ -131,7 +131,7 @@ class WebSite:
             if method not in ("GET", "HEAD"):
                 raise BadRequest(http.HTTPStatus.METHOD_NOT_ALLOWED,
                                  f"{method[:20]} is not answered here: only GET (and HEAD)")
-            response = await self.answer(request.path, connection)
+            response = await self.answer(request.path)
         except BadRequest as exc:
             response = self.refusal(exc.status, str(exc), request.path.startswith("/api/"))
         except SiteBusy as exc:
@@ -179,7 +179,7 @@ class WebSite:
         page = self.pages["error"].replace(b"{{message}}", html.escape(line).encode())
         return respond(status, page, HTML)
 
-    async def answer(self, target: str, connection=None) -> Response:
+    async def answer(self, target: str) -> Response:
         if len(target) > MAX_TARGET:
             raise BadRequest(http.HTTPStatus.REQUEST_URI_TOO_LONG,
                              f"the address is longer than {MAX_TARGET} characters")
@@ -200,7 +200,7 @@ class WebSite:
             body, kind = self.files[rest[0]]
             return respond(http.HTTPStatus.OK, body, kind)
         if head == "api" and rest:
-            return await self.api(rest, query, connection)
+            return await self.api(rest, query)
         if head in PAGE_NAMES:
             self.check_page(head, rest)
             return respond(http.HTTPStatus.OK, self.pages[PAGE_NAMES[head][0]], HTML)
@@ -218,7 +218,7 @@ class WebSite:
         elif rest:
             raise not_found(f"there is no page /{'/'.join([head, *rest])[:80]}")
 
-    async def api(self, rest: list[str], query: dict, connection) -> Response:
+    async def api(self, rest: list[str], query: dict) -> Response:
         what, args = rest[0], rest[1:]
         offset = _offset(query)
         if what == "lobby" and not args:
@@ -226,7 +226,7 @@ class WebSite:
         if what == "table" and len(args) == 1:
             table_id = _table_id(args[0])
             if "since" in query:
-                await self.wait_for_change(table_id, query["since"], connection)
+                await self.wait_for_change(table_id, query["since"])
             detail = self.data.table(table_id)
             if detail is None:
                 raise not_found(f"there is no table {args[0]}")
@@ -256,7 +256,7 @@ class WebSite:
                                                f'.camelot"')
         raise not_found(f"there is no API address /api/{'/'.join(rest)[:80]}")
 
-    async def wait_for_change(self, table_id: int, seen: str, connection) -> None:
+    async def wait_for_change(self, table_id: int, seen: str) -> None:
         """Hold the request until the table's version is no longer ``seen``: every
         request waiting on one table shares one look at it each WAIT_STEP."""
         if self.waiting >= MAX_WAITING or self.data.table_version(table_id) != seen:
@@ -264,8 +264,7 @@ class WebSite:
         watch = self.watches.get(table_id)
         if watch is None:
             watch = self.watches[table_id] = Watch(seen)
-            asyncio.get_running_loop().create_task(
-                self._look(table_id, watch, getattr(connection, "server", None)))
+            asyncio.get_running_loop().create_task(self._look(table_id, watch))
         self.waiting += 1
         watch.waiting += 1
         try:
@@ -276,15 +275,18 @@ class WebSite:
             self.waiting -= 1
             watch.waiting -= 1
 
-    async def _look(self, table_id: int, watch: "Watch", server) -> None:
+    async def _look(self, table_id: int, watch: "Watch") -> None:
         try:
             while True:
                 await asyncio.sleep(WAIT_STEP)
                 if not watch.waiting:            # each has had its answer or given up
                     break
-                closing = server is not None and not server.is_serving()
-                if closing or self.data.table_version(table_id) != watch.version:
-                    watch.changed.set()          # the server is closing: answer now too
+                try:
+                    changed = self.data.table_version(table_id) != watch.version
+                except SiteBusy:                 # a stored game: its waiters answer soon
+                    changed = True
+                if changed:
+                    watch.changed.set()
                     break
         finally:
             if self.watches.get(table_id) is watch:
