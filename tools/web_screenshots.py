@@ -4,7 +4,8 @@
 
 A game server on a loopback port with a few games (tests/net/web_games.py), each
 page opened and captured once its data is drawn: web-lobby, web-table,
-web-player, web-leaderboard, web-archive (.png), and web-table-phone at 390x844.
+web-game (a finished game stepped back to its 21st move), web-player,
+web-leaderboard, web-archive (.png), and web-table-phone at 390x844.
 At another --size the names end in the size (web-table-3840x2160.png), no phone.
 """
 from __future__ import annotations
@@ -22,10 +23,11 @@ from game.net.storage import SQLiteStorage  # noqa: E402
 from tests.chromium import Browser  # noqa: E402
 from tests.net.web_games import populate  # noqa: E402
 
-# page → (path, the JavaScript condition that says its data is drawn)
+# page → (path, the JavaScript condition that says its data is drawn[, what to do then])
 SHOTS = {
     "lobby": ("/", "document.querySelectorAll('#tables tbody tr').length >= 2"),
     "table": ("/table/{live}", "document.querySelector('#board [data-piece]')"),
+    "game": ("/table/{won}", "document.querySelector('#step-at')", "showPly(21)"),
     "player": ("/player/Erin", "document.querySelectorAll('#games tbody tr').length >= 2"),
     "leaderboard": ("/leaderboard", "document.querySelectorAll('#classes a').length"),
     "archive": ("/archive", "document.querySelectorAll('#games tbody tr').length >= 2"),
@@ -40,9 +42,11 @@ async def main(out: Path, width: int, height: int) -> None:
     ids = {k: v[1:] for k, v in scene.items() if isinstance(v, str)}
     try:
         async with Browser(width, height) as page:
-            for name, (path, ready) in SHOTS.items():
+            for name, (path, ready, *then) in SHOTS.items():
                 await page.open(f"http://127.0.0.1:{port}{path.format(**ids)}")
                 await page.wait_for(ready)
+                for action in then:
+                    await page.evaluate(action)
                 await asyncio.sleep(0.3)               # fonts and the first clock tick
                 await page.screenshot(str(out / f"web-{name}{suffix}.png"))
                 print(out / f"web-{name}{suffix}.png")

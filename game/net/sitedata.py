@@ -150,8 +150,10 @@ class ServerSiteData:
         if record is None:
             return None
         self._replay_allowed()
-        detail = self._detail(record, Table(record), False)   # replayed by the engine
+        table = Table(record)                     # replayed by the engine
+        detail = self._detail(record, table, False)
         if record.status == "finished":
+            detail["replay"] = _positions(table.game)
             self._finished[table_id] = detail
             if len(self._finished) > FINISHED_KEPT:
                 self._finished.popitem(last=False)
@@ -196,9 +198,7 @@ class ServerSiteData:
                 "position": table.game.position_text(), "turn": table.game.turn,
                 "winner": record.winner, "draw_offer": table.draw_offer if live else None,
                 "present": seats,
-                "last_move": ({"path": [SQUARE_NAMES[s] for s in last.path],
-                               "captures": sorted(SQUARE_NAMES[s] for s in last.captured)}
-                              if last else None),
+                "last_move": _move_squares(last) if last else None,
                 "version": self._version(record, table if live else None)}
 
     def _version(self, record: TableRecord, table: Table | None) -> str:
@@ -309,6 +309,22 @@ class ServerSiteData:
             return own(time_class, offset)
         return {"time_class": time_class or TIME_CLASSES[0], "time_classes": list(TIME_CLASSES),
                 "rows": [], "next": None}
+
+
+def _positions(game) -> list[dict]:
+    """Each ply of a finished game (the first at index 0): the position after it
+    and the move's path and captures — for stepping through it. Read from the
+    engine's own record of the game, undoing it move by move."""
+    plies = []
+    for move in reversed(game.moves_played):
+        plies.append({"position": game.position_text(), **_move_squares(move)})
+        game.undo()
+    return plies[::-1]
+
+
+def _move_squares(move) -> dict:
+    return {"path": [SQUARE_NAMES[s] for s in move.path],
+            "captures": sorted(SQUARE_NAMES[s] for s in move.captured)}
 
 
 def _class_of(record: TableRecord) -> str:

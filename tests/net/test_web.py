@@ -14,6 +14,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from game.camelot_board import CamelotBoard
+from game.camelot_moves import SQUARE_NAMES
 from game.net import sitedata, web
 from game.net.client import Client
 from game.net.sitedata import time_class
@@ -252,6 +253,14 @@ def test_finished_games_the_archive_players_and_records():
 
         finished = await get_json(url, f"/api/table/{won[1:]}")
         assert finished["moves"] == CASTLE_GAME and finished["result"] == "0-1"
+        engine = CamelotBoard()
+        for ply, move in zip(finished["replay"], CASTLE_GAME):
+            played = engine.play(move).move
+            assert ply["position"] == engine.position_text()
+            assert ply["path"] == [SQUARE_NAMES[s] for s in played.path]
+            assert ply["captures"] == sorted(SQUARE_NAMES[s] for s in played.captured)
+        assert len(finished["replay"]) == len(CASTLE_GAME)
+        assert finished["position"] == engine.position_text()
         assert finished == await get_json(url, f"/api/table/{won[1:]}")    # kept, unchanged
     run_scenario(scenario)
 

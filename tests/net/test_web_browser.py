@@ -84,6 +84,16 @@ def test_the_live_page_shows_each_move_within_a_second(via, monkeypatch):
     run_scenario(scenario, seconds=60)
 
 
+# The list of moves shows its last move (scrolled within the list, which is not cut
+# into columns): its box lies within the list's.
+_LAST_MOVE_IN_VIEW = """(() => {
+  const list = document.querySelector('#moves'), box = list.getBoundingClientRect();
+  const last = [...list.querySelectorAll('[data-ply]')].pop().getBoundingClientRect();
+  return last.top >= box.top && last.bottom <= box.bottom + 1
+      && last.left >= box.left && last.right <= box.right;
+})()"""
+
+
 def _pieces(engine: CamelotBoard) -> dict:
     """The engine's pieces by square name, as the page marks them (M N m n)."""
     return {SQUARE_NAMES[sq]: PIECE_LETTERS[v] for sq, v in enumerate(engine.position.board) if v}
@@ -112,6 +122,20 @@ def test_every_page_draws_its_data():
             await page.wait_for("document.querySelector('#status').dataset.ply")
             assert await page.text("#status") == "0-1 · Black occupies White's castle"
             assert CASTLE_GAME[-1] in await page.text("#moves")
+            assert await page.evaluate(_LAST_MOVE_IN_VIEW), "the last move is scrolled into view"
+            engine = CamelotBoard()                # stepping through the finished game
+            await page.evaluate("document.querySelector('#moves [data-ply=\"1\"]').click()")
+            await page.wait_for("document.querySelector('#board').dataset.ply === '1'")
+            engine.play(CASTLE_GAME[0])
+            assert await page.evaluate(PIECES_SHOWN) == _pieces(engine)
+            await page.send("Input.dispatchKeyEvent", type="keyDown", key="ArrowRight")
+            await page.wait_for("document.querySelector('#board').dataset.ply === '2'")
+            engine.play(CASTLE_GAME[1])
+            assert await page.evaluate(PIECES_SHOWN) == _pieces(engine)
+            assert await page.text("#step-at") == f"move 2 of {len(CASTLE_GAME)}"
+            await page.evaluate("document.querySelector('#links button').click()")   # the start
+            await page.wait_for("document.querySelector('#board').dataset.ply === '0'")
+            assert await page.evaluate(PIECES_SHOWN) == _pieces(CamelotBoard())
 
             await page.open(f"{http}/player/Erin")
             await page.wait_for("document.querySelectorAll('#games tbody tr').length === 2")

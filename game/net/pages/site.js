@@ -126,7 +126,7 @@ async function lobbyPage() {
 }
 
 /* --- a table, live --------------------------------------------------------------- */
-const live = {table: null, at: 0};
+const live = {table: null, at: 0, ply: 0};   // the table shown, when it came, the ply stepped to
 
 function shownClock(color) {
   const t = live.table;
@@ -164,15 +164,48 @@ function tableStatus(t) {
 function drawMoves(t) {
   const list = $("moves");
   const items = [];
-  for (let i = 0; i < t.moves.length; i += 2) {
-    const last = t.moves.length - 1;
-    items.push(el("li", {},
-      el("span", {class: "ply", text: `${i / 2 + 1}.`}),
-      el("span", {class: i === last ? "last" : "", text: t.moves[i]}),
-      el("span", {class: i + 1 === last ? "last" : "", text: t.moves[i + 1] || ""})));
+  const move = (ply) => {                       // ply counts from 1
+    if (ply > t.moves.length) return el("span");
+    const attrs = {class: ply === t.moves.length ? "last" : "", text: t.moves[ply - 1], "data-ply": ply};
+    if (t.replay) Object.assign(attrs, {role: "button", tabindex: "0", title: "Show the board after this move"});
+    return el("span", attrs);
+  };
+  for (let ply = 1; ply <= t.moves.length; ply += 2) {
+    items.push(el("li", {}, el("span", {class: "ply", text: `${(ply + 1) / 2}.`}), move(ply), move(ply + 1)));
   }
   list.replaceChildren(...items);
+  list.classList.toggle("steps", !!t.replay);
   list.scrollTop = list.scrollHeight;
+}
+
+/* A finished game stepped through: the board after ply ``n`` (0: the start). */
+function showPly(n) {
+  const t = live.table;
+  if (!t || !t.replay) return;
+  n = Math.max(0, Math.min(t.moves.length, n));
+  live.ply = n;
+  const after = n ? t.replay[n - 1] : null;
+  Board.draw($("board"), after ? after.position : t.start, after);
+  $("board").dataset.ply = n;
+  const list = $("moves");
+  for (const span of list.querySelectorAll("[data-ply]")) {
+    const current = Number(span.dataset.ply) === n;
+    span.classList.toggle("current", current);
+    if (current) list.scrollTop = span.offsetTop - list.clientHeight / 2;   // the list alone
+  }
+  $("step-at").textContent = n ? `move ${n} of ${t.moves.length}` : "the start";
+}
+
+function stepControls(t) {
+  const step = (label, title, to) => {
+    const b = el("button", {type: "button", title, text: label});
+    b.addEventListener("click", () => showPly(to()));
+    return b;
+  };
+  return el("span", {class: "toolbar"},
+    step("«", "The start (Home)", () => 0), step("‹", "The move before (←)", () => live.ply - 1),
+    step("›", "The move after (→)", () => live.ply + 1), step("»", "The end (End)", () => t.moves.length),
+    el("span", {class: "dim", id: "step-at"}));
 }
 
 function drawTable(t) {
@@ -181,6 +214,7 @@ function drawTable(t) {
   document.title = `Table ${t.id}: ${t.white ? t.white.name : "?"} – ${t.black ? t.black.name : "?"} · Round Table`;
   $("title").textContent = `Table ${t.id}`;
   Board.draw($("board"), t.position, t.last_move);
+  $("board").dataset.ply = t.moves.length;
   drawSeat(t, "black");
   drawSeat(t, "white");
   tickClocks();
@@ -194,7 +228,25 @@ function drawTable(t) {
     links.unshift(el("a", {class: "button", href: `/api/game/${t.id}.camelot`, text: "Download the record",
                            download: `game-${t.id}.camelot`}));
   }
-  $("links").replaceChildren(...links);
+  $("links").replaceChildren(...(t.replay ? [stepControls(t)] : []), ...links);
+  if (t.replay) showPly(t.moves.length);
+}
+
+function stepByHand() {
+  $("moves").addEventListener("click", (event) => {
+    const span = event.target.closest("[data-ply]");
+    if (span && live.table && live.table.replay) showPly(Number(span.dataset.ply));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (!live.table || !live.table.replay || event.target.closest("input")) return;
+    if (event.key === "ArrowLeft") showPly(live.ply - 1);
+    else if (event.key === "ArrowRight") showPly(live.ply + 1);
+    else if (event.key === "Home") showPly(0);
+    else if (event.key === "End") showPly(live.table.moves.length);
+    else if (event.key === "Enter" && event.target.dataset.ply) showPly(Number(event.target.dataset.ply));
+    else return;
+    event.preventDefault();
+  });
 }
 
 /* The table's changes pushed over a WebSocket; resolves when it closes, true if
@@ -239,6 +291,7 @@ async function pollTable(id) {
 async function tablePage() {
   const id = pathPart(2);
   setInterval(tickClocks, 100);
+  stepByHand();
   for (let tries = 0; ; tries++) {
     const delivered = await streamTable(id);
     if (live.table && live.table.status === "finished") return;
