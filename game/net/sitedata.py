@@ -6,7 +6,7 @@ its live tables, and its storage for finished ones. Where the storage answers
 the profile, leaderboard and archive questions itself (``player_profile``,
 ``leaderboard``, ``archive``: accounts and ratings), those answers are passed
 on as they are; a storage without them gives what the tables alone tell —
-no ratings, an empty leaderboard, an archive of the newest tables.
+no ratings, an empty leaderboard, an archive of the newest ARCHIVE_SCAN tables.
 
 Private tables are never shown: a private table's id answers as unknown.
 """
