@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 
 from websockets.asyncio.server import broadcast
 from websockets.exceptions import ConnectionClosed
@@ -34,11 +35,12 @@ class TableStreams:
         self.data = data
         self.watchers: dict[int, set] = {}
         self.lookers: dict[int, asyncio.Task] = {}
+        self.from_address: Counter[str] = Counter()
 
     def count(self) -> int:
         return sum(len(w) for w in self.watchers.values())
 
-    async def serve(self, ws, table_id: int) -> None:
+    async def serve(self, ws, table_id: int, address: str) -> None:
         """One watcher, from its upgrade until it leaves."""
         try:
             detail = self.data.table(table_id)
@@ -50,6 +52,7 @@ class TableStreams:
             return
         watchers = self.watchers.setdefault(table_id, set())
         watchers.add(ws)
+        self.from_address[address] += 1
         if table_id not in self.lookers:
             self.lookers[table_id] = asyncio.get_running_loop().create_task(
                 self._look(table_id, detail["version"]))
@@ -62,6 +65,9 @@ class TableStreams:
             pass
         finally:
             watchers.discard(ws)
+            self.from_address[address] -= 1
+            if not self.from_address[address]:
+                del self.from_address[address]
             if not watchers and self.watchers.get(table_id) is watchers:
                 del self.watchers[table_id]
 

@@ -27,6 +27,7 @@ import http
 import json
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -46,6 +47,7 @@ WAIT_SECONDS = 5.0         # a long poll's longest wait (the library allows 10 s
 WAIT_STEP = 0.05           # how often a waiting request looks at its table
 MAX_WAITING = 1000         # long polls held at once; beyond that they are answered at once
 MAX_STREAMS = 5000         # watchers' WebSockets (/api/watch/ID) open at once
+MAX_PER_ADDRESS = 50       # of those streams, and of the long polls, from one address
 WATCH = "/api/watch/"
 
 TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -120,18 +122,20 @@ class WebSite:
         self.files = load_files(folder)
         self.pages = load_pages(folder)
         self.waiting = 0                         # long polls held now
+        self.polls_from: Counter[str] = Counter()    # of those, by the asking address
         self.watches: dict[int, Watch] = {}      # table → its long polls
         self.streams = TableStreams(data)        # table → its watchers' WebSockets
 
     async def process_request(self, connection, request: Request) -> Response | None:
+        address = _address(connection)
         if "websocket" in request.headers.get("Upgrade", "").lower():
-            return self.upgrade(request.path)
+            return self.upgrade(request.path, address)
         method = getattr(request, "method", "GET")        # websockets < 14 parsed GETs only
         try:
             if method not in ("GET", "HEAD"):
                 raise BadRequest(http.HTTPStatus.METHOD_NOT_ALLOWED,
                                  f"{method[:20]} is not answered here: only GET (and HEAD)")
-            response = await self.answer(request.path)
+            response = await self.answer(request.path, address)
         except BadRequest as exc:
             response = self.refusal(exc.status, str(exc), request.path.startswith("/api/"))
         except SiteBusy as exc:
@@ -146,7 +150,7 @@ class WebSite:
                                 response.headers, b"")
         return response
 
-    def upgrade(self, target: str) -> Response | None:
+    def upgrade(self, target: str, address: str) -> Response | None:
         """A WebSocket: a watcher's stream if its table exists, else the game protocol."""
         path = urlsplit(target).path
         if not path.startswith(WATCH):
@@ -155,6 +159,8 @@ class WebSite:
             table_id = _table_id(path[len(WATCH):])
             if self.streams.count() >= MAX_STREAMS:
                 raise SiteBusy(f"{MAX_STREAMS} watchers already: try again later")
+            if self.streams.from_address[address] >= MAX_PER_ADDRESS:
+                raise SiteBusy(f"{MAX_PER_ADDRESS} streams from your address already")
             if self.data.table(table_id) is None:
                 raise not_found(f"there is no table {path[len(WATCH):][:40]}")
         except BadRequest as exc:
@@ -168,7 +174,7 @@ class WebSite:
         async def route(ws) -> None:
             path = urlsplit(ws.request.path).path
             if path.startswith(WATCH):
-                await self.streams.serve(ws, _table_id(path[len(WATCH):]))
+                await self.streams.serve(ws, _table_id(path[len(WATCH):]), _address(ws))
             else:
                 await play(ws)
         return route
@@ -179,7 +185,7 @@ class WebSite:
         page = self.pages["error"].replace(b"{{message}}", html.escape(line).encode())
         return respond(status, page, HTML)
 
-    async def answer(self, target: str) -> Response:
+    async def answer(self, target: str, address: str = "?") -> Response:
         if len(target) > MAX_TARGET:
             raise BadRequest(http.HTTPStatus.REQUEST_URI_TOO_LONG,
                              f"the address is longer than {MAX_TARGET} characters")
@@ -200,7 +206,7 @@ class WebSite:
             body, kind = self.files[rest[0]]
             return respond(http.HTTPStatus.OK, body, kind)
         if head == "api" and rest:
-            return await self.api(rest, query)
+            return await self.api(rest, query, address)
         if head in PAGE_NAMES:
             self.check_page(head, rest)
             return respond(http.HTTPStatus.OK, self.pages[PAGE_NAMES[head][0]], HTML)
@@ -218,7 +224,7 @@ class WebSite:
         elif rest:
             raise not_found(f"there is no page /{'/'.join([head, *rest])[:80]}")
 
-    async def api(self, rest: list[str], query: dict) -> Response:
+    async def api(self, rest: list[str], query: dict, address: str) -> Response:
         what, args = rest[0], rest[1:]
         offset = _offset(query)
         if what == "lobby" and not args:
@@ -226,7 +232,7 @@ class WebSite:
         if what == "table" and len(args) == 1:
             table_id = _table_id(args[0])
             if "since" in query:
-                await self.wait_for_change(table_id, query["since"])
+                await self.wait_for_change(table_id, query["since"], address)
             detail = self.data.table(table_id)
             if detail is None:
                 raise not_found(f"there is no table {args[0]}")
@@ -256,10 +262,12 @@ class WebSite:
                                                f'.camelot"')
         raise not_found(f"there is no API address /api/{'/'.join(rest)[:80]}")
 
-    async def wait_for_change(self, table_id: int, seen: str) -> None:
+    async def wait_for_change(self, table_id: int, seen: str, address: str) -> None:
         """Hold the request until the table's version is no longer ``seen``: every
-        request waiting on one table shares one look at it each WAIT_STEP."""
-        if self.waiting >= MAX_WAITING or self.data.table_version(table_id) != seen:
+        request waiting on one table shares one look at it each WAIT_STEP. Beyond
+        the limits it is answered at once (the page then asks again a second later)."""
+        if self.waiting >= MAX_WAITING or self.polls_from[address] >= MAX_PER_ADDRESS \
+                or self.data.table_version(table_id) != seen:
             return
         watch = self.watches.get(table_id)
         if watch is None:
@@ -267,6 +275,7 @@ class WebSite:
             asyncio.get_running_loop().create_task(self._look(table_id, watch))
         self.waiting += 1
         watch.waiting += 1
+        self.polls_from[address] += 1
         try:
             await asyncio.wait_for(watch.changed.wait(), WAIT_SECONDS)
         except asyncio.TimeoutError:
@@ -274,6 +283,9 @@ class WebSite:
         finally:
             self.waiting -= 1
             watch.waiting -= 1
+            self.polls_from[address] -= 1
+            if not self.polls_from[address]:
+                del self.polls_from[address]
 
     async def _look(self, table_id: int, watch: "Watch") -> None:
         try:
@@ -300,6 +312,12 @@ class Watch:
         self.version = version
         self.waiting = 0
         self.changed = asyncio.Event()
+
+
+def _address(connection) -> str:
+    """The peer's IP address (what the per-address limits count)."""
+    peer = getattr(connection, "remote_address", None)
+    return str(peer[0]) if peer else "?"
 
 
 def _query(text: str) -> dict[str, str]:

@@ -47,10 +47,11 @@ class Reply:
         return json.loads(self.body)
 
 
-async def get(url: str, path: str, method: str = "GET") -> Reply:
-    """One request on a fresh connection (the server closes it after answering)."""
+async def get(url: str, path: str, method: str = "GET", source: str = "127.0.0.1") -> Reply:
+    """One request on a fresh connection (the server closes it after answering),
+    from the loopback address ``source``."""
     port = int(url.rsplit(":", 1)[1])
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode("latin-1"))
     await writer.drain()
     raw = await asyncio.wait_for(reader.read(), 10)
@@ -204,6 +205,36 @@ def test_a_stream_of_no_table_is_refused_at_the_upgrade(path, status):
         assert refused.value.response.status_code == status
         alice = await Client.connect(url, "Alice")          # game connections still pass
         assert (await alice.lobby())["type"] == "lobby"
+    run_scenario(scenario)
+
+
+def test_streams_and_long_polls_are_limited_per_address(monkeypatch):
+    monkeypatch.setattr(web, "MAX_PER_ADDRESS", 2)
+
+    async def scenario(server, url):
+        _, _, _, table = await seated_pair(url)
+        stream = f"{url}/api/watch/{table[1:]}"
+        kept = [await connect(stream) for _ in range(2)]
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(stream)
+        assert refused.value.response.status_code == 503
+        assert b"2 streams from your address already" in refused.value.response.body
+        other = await connect(stream, local_addr=("127.0.0.2", 0))    # another address may
+        await kept.pop().close()
+        await asyncio.sleep(0.1)
+        kept.append(await connect(stream))                             # room again
+        seen = (await get_json(url, f"/api/table/{table[1:]}"))["version"]
+        path = f"/api/table/{table[1:]}?since={seen}"
+        held = [asyncio.create_task(get(url, path)) for _ in range(2)]
+        elsewhere = asyncio.create_task(get(url, path, source="127.0.0.2"))
+        await asyncio.sleep(0.3)
+        at_once = await asyncio.wait_for(get(url, path), 2)           # the third: not held
+        assert at_once.json()["version"] == seen
+        assert not any(task.done() for task in (*held, elsewhere))
+        for ws in (*kept, other):
+            await ws.close()
+        for task in (*held, elsewhere):
+            task.cancel()
     run_scenario(scenario)
 
 

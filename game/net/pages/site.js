@@ -220,6 +220,7 @@ function drawTable(t) {
   tickClocks();
   $("status").textContent = tableStatus(t);
   $("status").dataset.ply = t.moves.length;
+  $("status").dataset.drawnAt = Date.now();     // when this ply was drawn (the tests read it)
   const watching = t.spectators ? ` · ${t.spectators} watching` : "";
   $("detail").textContent = `${t.time_control}${t.rated ? " · rated" : " · casual"} · ${t.moves.length} moves${watching}`;
   drawMoves(t);
@@ -277,7 +278,9 @@ async function pollTable(id) {
   for (;;) {
     try {
       const since = version ? `?since=${encodeURIComponent(version)}` : "";
+      const asked = performance.now();
       const t = await getJSON(`/api/table/${encodeURIComponent(id)}${since}`);
+      if (t.version === version && performance.now() - asked < 1000) await sleep(1000);  // not held: busy
       drawTable(t);
       version = t.version;
       if (t.status === "finished") return;      // a finished game never changes
