@@ -54,18 +54,25 @@ def server_rss_mib(pid: int) -> float:
     return float("nan")
 
 
-async def fetch(port: int, path: str) -> dict:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+def source(number: int) -> str:
+    """The loopback address watcher ``number`` comes from: 40 to an address (the
+    server allows 50 streams or long polls from one)."""
+    return f"127.0.0.{2 + number // 40}"
+
+
+async def fetch(port: int, path: str, address: str) -> dict:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
     writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     raw = await reader.read()
     writer.close()
     return json.loads(raw.partition(b"\r\n\r\n")[2])
 
 
-async def watcher(port: int, table: int, sent: dict, seen: list, stop: asyncio.Event) -> None:
-    version = (await fetch(port, f"/api/table/{table}"))["version"]
+async def watcher(port: int, table: int, sent: dict, seen: list, stop: asyncio.Event,
+                  address: str) -> None:
+    version = (await fetch(port, f"/api/table/{table}", address))["version"]
     while not stop.is_set():
-        detail = await fetch(port, f"/api/table/{table}?since={version}")
+        detail = await fetch(port, f"/api/table/{table}?since={version}", address)
         arrived = time.monotonic()
         ply = len(detail["moves"])
         if detail["version"] != version and ply in sent:
@@ -76,8 +83,9 @@ async def watcher(port: int, table: int, sent: dict, seen: list, stop: asyncio.E
 
 
 async def stream_watcher(port: int, table: int, sent: dict, seen: list,
-                         stop: asyncio.Event) -> None:
-    async with connect(f"ws://127.0.0.1:{port}/api/watch/{table}", max_size=1 << 20) as ws:
+                         stop: asyncio.Event, address: str) -> None:
+    async with connect(f"ws://127.0.0.1:{port}/api/watch/{table}", max_size=1 << 20,
+                       local_addr=(address, 0)) as ws:
         plies = 0
         while not stop.is_set():
             detail = json.loads(await ws.recv())
@@ -125,8 +133,8 @@ async def run(server: ServerProcess, watchers: int, via: str, every: float,
     page_seen: list[float] = []
     stop, page_ready = asyncio.Event(), asyncio.Event()
     follow = stream_watcher if via == "stream" else watcher
-    tasks = [asyncio.create_task(follow(port, number, sent, http_seen, stop))
-             for _ in range(watchers)]
+    tasks = [asyncio.create_task(follow(port, number, sent, http_seen, stop, source(i)))
+             for i in range(watchers)]
     if browser:
         tasks.append(asyncio.create_task(page_watch(port, number, sent, page_seen,
                                                     len(CASTLE_GAME), page_ready)))
