@@ -43,6 +43,7 @@ from .protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_clien
 from .ratings import rate_game
 from .storage import RatingChange, SQLiteStorage, Storage, StorageError, TableRecord
 from .table import Table, hash_token
+from .web import ServerSiteData, WebSite
 
 RATE_PER_SECOND = 15.0        # sustained messages per connection
 RATE_BURST = 30               # messages a connection may send at once
@@ -172,9 +173,13 @@ class GameServer(Members):
             self._schedule_flag(table)
         self._beat()
         self._sweep()                              # tables deserted while we were down
+        # The pages on the same port (game/net/web.py): plain HTTP GETs and watchers'
+        # WebSockets (/api/watch/ID) are answered there; game connections pass on.
+        self.web = WebSite(ServerSiteData(self))
         self._server = await serve(
-            self._serve_connection, host, port, max_size=MAX_FRAME_BYTES, compression=None,
-            logger=_quiet_logger(), ping_interval=20, ping_timeout=20, close_timeout=2)
+            self.web.handler(self._serve_connection), host, port, max_size=MAX_FRAME_BYTES,
+            compression=None, logger=_quiet_logger(), ping_interval=20, ping_timeout=20,
+            close_timeout=2, process_request=self.web.process_request)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 
