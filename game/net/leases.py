@@ -10,7 +10,7 @@ was declared dead can never commit a move after another node took the table over
 however late its write arrives. (The store's clock decides expiry, so the nodes'
 clocks may disagree.)
 
-:class:`LeasedStorage` is :class:`~game.net.storage.Storage` plus the lease calls;
+:class:`LeasedStorage` is :class:`~game.net.storage.TableStore` plus the lease calls;
 :class:`SQLiteLeasedStorage` gives the embedded store the same calls (one node:
 trivially its own referee, but correct, so the one contract suite runs on both),
 and :class:`game.net.pg_storage.PostgresStorage` is the shared one.
@@ -22,7 +22,7 @@ import time
 from abc import abstractmethod
 from dataclasses import dataclass
 
-from .storage import SQLiteStorage, Storage, TableRecord
+from .storage import SQLiteStorage, TableRecord, TableStore
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class MoveConflict(StorageError):
         self.table, self.ply = table, ply
 
 
-class LeasedStorage(Storage):
+class LeasedStorage(TableStore):
     """A store several nodes can share: table writes carry the writer's fence."""
 
     def acquire_lease(self, table: int, node: str, ttl: float) -> int | None:

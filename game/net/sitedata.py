@@ -2,11 +2,9 @@
 
 :class:`SiteData` is the interface the web layer (:mod:`game.net.web`) reads;
 :class:`ServerSiteData` fills it from a running :class:`~game.net.server.GameServer`:
-its live tables, and its storage for finished ones. Where the storage answers
-the profile, leaderboard and archive questions itself (``player_profile``,
-``leaderboard``, ``archive``: accounts and ratings), those answers are passed
-on as they are; a storage without them gives what the tables alone tell —
-no ratings, an empty leaderboard, an archive of the newest ARCHIVE_SCAN tables.
+its live tables, and its storage for finished ones, accounts and ratings
+(``player_profile``, ``leaderboard``, ``archive``). A guest has no account: their
+page and archive are what the newest ARCHIVE_SCAN stored tables tell.
 
 Private tables are never shown: a private table's id answers as unknown.
 """
@@ -19,9 +17,11 @@ from datetime import datetime, timezone
 from typing import Protocol
 
 from ..camelot_moves import SQUARE_NAMES
+from .accounts import name_key
 from .protocol import COLORS
+from .ratings import TIME_CLASSES, time_class  # noqa: F401  (web.py reads TIME_CLASSES here)
 from .storage import TableRecord
-from .table import RESULTS, Table
+from .table import RESULTS, Table, seat_view
 
 PAGE_ROWS = 50            # games per page of the archive and a player's history
 ARCHIVE_SCAN = 200        # without the storage's archive query: tables looked at per page
@@ -30,17 +30,6 @@ REPLAYS_PER_SECOND = 10   # stored games replayed by the engine (10-100 ms of th
 LIVE_KEPT_SECONDS = 0.05  # a live table's detail is reused this long (its watchers wake together)
 LOBBY_ROWS = 100          # tables per page of the lobby
 LOBBY_KEPT_SECONDS = 0.5  # the lobby's answer is reused this long
-TIME_CLASSES = ("blitz", "rapid", "classical", "untimed")
-
-
-def time_class(base: int | None, increment: int = 0) -> str:
-    """The rating class of a time control (the accounts' rule: blitz under 8
-    minutes, rapid under 25, classical beyond; no clock: untimed). Minutes
-    count the base and 40 increments, as on most game sites."""
-    if base is None:
-        return "untimed"
-    minutes = (base + 40 * increment) / 60
-    return "blitz" if minutes < 8 else "rapid" if minutes < 25 else "classical"
 
 
 def time_control_text(base: int | None, increment: int = 0) -> str:
@@ -102,26 +91,17 @@ class ServerSiteData:
         seat = record.seats.get(color)
         if seat is None:
             return None
-        rated = ratings.get((seat.name, _class_of(record)))
-        return {"name": seat.name, "guest": getattr(seat, "guest", True),
-                "rating": rated["rating"] if rated else None,
-                "rd": rated["rd"] if rated else None,
-                "provisional": rated["provisional"] if rated else False}
+        return seat_view(seat, ratings.get((seat.account, _class_of(record))))
 
     def _ratings(self, records) -> dict:
-        """(name, time class) → that rating, for the seats of ``records`` (a storage
-        with accounts answers; without, nobody has a rating)."""
-        profile = getattr(self.storage, "player_profile", None)
+        """(account, time class) → that rating, for the seats of ``records`` that
+        belong to accounts (a guest has none)."""
         found: dict = {}
-        if profile is None:
-            return found
-        pages: dict = {}
         for record in records:
             for seat in record.seats.values():
-                if seat.name not in pages:
-                    pages[seat.name] = profile(seat.name, 0) or {}
-                found[seat.name, _class_of(record)] = \
-                    pages[seat.name].get("ratings", {}).get(_class_of(record))
+                key = (seat.account, _class_of(record))
+                if seat.account is not None and key not in found:
+                    found[key] = self.storage.rating(*key)
         return found
 
     def _summary(self, record: TableRecord, table: Table | None, ratings: dict) -> dict:
@@ -133,7 +113,7 @@ class ServerSiteData:
                 "white": self._seat(record, "white", ratings),
                 "black": self._seat(record, "black", ratings),
                 "time_control": time_control_text(record.time_base, record.time_increment),
-                "time_class": _class_of(record), "rated": getattr(record, "rated", False),
+                "time_class": _class_of(record), "rated": record.rated,
                 "ply": len(record.moves), "spectators": spectators,
                 "time": ({"base": record.time_base, "increment": record.time_increment}
                          if record.time_base is not None else None),
@@ -250,7 +230,7 @@ class ServerSiteData:
         names = {c: record.seats[c].name if c in record.seats else "?" for c in COLORS}
         return {"id": record.id, "white": names["white"], "black": names["black"],
                 "result": _result(record), "reason": record.reason or None,
-                "rated": getattr(record, "rated", False), "time_class": _class_of(record),
+                "rated": record.rated, "time_class": _class_of(record),
                 "ended": None, "moves": len(record.moves), "created": iso(record.created)}
 
     def _newest_id(self) -> int:
@@ -270,9 +250,10 @@ class ServerSiteData:
         return low
 
     def archive(self, player: str | None = None, offset: int = 0) -> dict:
-        own = getattr(self.storage, "archive", None)
-        if own is not None:
-            return own(player, offset)
+        if player is None or self._account(player) is not None:
+            return self.storage.archive(player, offset)
+        # A guest's games: names of guests are not kept apart in the store, so the
+        # newest tables are looked through for the name.
         rows, skipped, more = [], 0, False
         number = self._newest_id()
         for number in range(number, max(0, number - ARCHIVE_SCAN), -1):
@@ -290,9 +271,14 @@ class ServerSiteData:
             rows.append(self._game_row(record))
         return {"games": rows, "next": offset + PAGE_ROWS if more else None}
 
+    def _account(self, name: str):
+        try:
+            return self.storage.find_account(name_key(name))
+        except ValueError:                          # not a name an account could have
+            return None
+
     def player(self, name: str, offset: int = 0) -> dict | None:
-        own = getattr(self.storage, "player_profile", None)
-        page = own(name, offset) if own is not None else None
+        page = self.storage.player_profile(name, offset)
         if page is not None:
             return page
         games = self.archive(name, offset)          # a guest, or a storage without accounts
@@ -304,11 +290,7 @@ class ServerSiteData:
                 "online": name in self.server.names, **games}
 
     def leaderboard(self, time_class: str | None = None, offset: int = 0) -> dict:
-        own = getattr(self.storage, "leaderboard", None)
-        if own is not None:
-            return own(time_class, offset)
-        return {"time_class": time_class or TIME_CLASSES[0], "time_classes": list(TIME_CLASSES),
-                "rows": [], "next": None}
+        return self.storage.leaderboard(time_class, offset)
 
 
 def _positions(game) -> list[dict]:
@@ -328,7 +310,10 @@ def _move_squares(move) -> dict:
 
 
 def _class_of(record: TableRecord) -> str:
-    return time_class(record.time_base, record.time_increment)
+    if record.time_class:
+        return record.time_class
+    return time_class(None if record.time_base is None
+                      else (record.time_base, record.time_increment))
 
 
 def _seconds(clocks: dict | None, color: str) -> float | None:

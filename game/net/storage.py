@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from contextlib import contextmanager
 
 from .accounts import name_key
-from .ratings import Rating
+from .ratings import TIME_CLASSES, Rating
 from .records import AccountRecord, ModAction, RatingChange, SeatRecord, TableRecord
 
 PAGE = 50                        # rows per page of the archive, a history, the leaderboard
@@ -41,10 +41,10 @@ class NameTaken(Exception):
     """An account with that name (or one that looks the same) exists."""
 
 
-class Storage(ABC):
-    """The server's only way to persist anything. Each method is one transaction."""
+class TableStore(ABC):
+    """Tables and their moves: the part of the store every backend has (SQLite, and
+    PostgreSQL for several nodes). Each method is one transaction."""
 
-    # --- tables and moves ------------------------------------------------------------
     @abstractmethod
     def create_table(self, record: TableRecord) -> int:
         """Store a new table; returns its number (also set on ``record.id``)."""
@@ -62,16 +62,25 @@ class Storage(ABC):
         (and the rating changes, when the move ended a rated game), in one transaction."""
 
     @abstractmethod
-    def take_back(self, record: TableRecord) -> None:
-        """Forget the stored moves after ``len(record.moves)`` and store the state."""
-
-    @abstractmethod
     def open_tables(self) -> list[TableRecord]:
         """The tables not finished (to resume after a restart), moves included."""
 
     @abstractmethod
     def load_table(self, number: int) -> TableRecord | None:
         """Any table by number, finished ones too (for game records)."""
+
+    def close(self) -> None:
+        """Let go of the database."""
+
+
+class Storage(TableStore):
+    """The server's only way to persist anything: the tables, and the accounts,
+    ratings and moderation that go with them. Each method is one transaction.
+    (The PostgreSQL store has the tables' part so far: ``TableStore``.)"""
+
+    @abstractmethod
+    def take_back(self, record: TableRecord) -> None:
+        """Forget the stored moves after ``len(record.moves)`` and store the state."""
 
     # --- accounts ----------------------------------------------------------------
     @abstractmethod
@@ -139,9 +148,6 @@ class Storage(ABC):
 
     @abstractmethod
     def archive(self, player: str | None = None, offset: int = 0) -> dict: ...
-
-    def close(self) -> None:
-        """Release the database."""
 
 
 _SCHEMA = """
@@ -540,15 +546,14 @@ class SQLiteStorage(Storage):
                 "ratings": ratings, **page}
 
     def leaderboard(self, time_class=None, offset=0):
-        kinds = [k for (k,) in self._db.execute(
-            "SELECT DISTINCT time_class FROM ratings ORDER BY time_class")]
-        kind = time_class or (kinds[0] if kinds else "untimed")
+        rated = {k for (k,) in self._db.execute("SELECT DISTINCT time_class FROM ratings")}
+        kind = time_class or next((k for k in TIME_CLASSES if k in rated), TIME_CLASSES[0])
         rows = self._db.execute(
             "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a"
             " ON a.id = r.account WHERE r.time_class=? AND a.banned=0"
             " ORDER BY r.rating DESC, a.id LIMIT ? OFFSET ?",
             (kind, PAGE + 1, offset)).fetchall()
-        return {"time_class": kind, "time_classes": kinds,
+        return {"time_class": kind, "time_classes": list(TIME_CLASSES),
                 "rows": [{"rank": offset + n + 1, "name": name, "rating": rating, "rd": rd,
                           "games": games} for n, (name, rating, rd, games) in enumerate(rows[:PAGE])],
                 "next": offset + PAGE if len(rows) > PAGE else None}

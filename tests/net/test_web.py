@@ -17,7 +17,7 @@ from game.camelot_board import CamelotBoard
 from game.camelot_moves import SQUARE_NAMES
 from game.net import sitedata, web
 from game.net.client import Client
-from game.net.sitedata import time_class
+from game.net.ratings import time_class
 from tests.net.helpers import CASTLE_GAME, OPENING, play_line, run_scenario, seated_pair
 from tests.net.web_games import finished_game
 
@@ -334,7 +334,7 @@ def test_the_leaderboard_without_ratings():
     (None, 0, "untimed"), (180, 2, "blitz"), (300, 3, "blitz"), (600, 0, "rapid"),
     (900, 10, "rapid"), (1500, 0, "classical"), (3600, 30, "classical")])
 def test_time_classes(base, increment, expected):
-    assert time_class(base, increment) == expected
+    assert time_class(None if base is None else (base, increment)) == expected
 
 
 BAD_REQUESTS = [
