@@ -45,7 +45,8 @@ import pygame  # noqa: E402
 from game.base import CardGame, Status  # noqa: E402
 from scenes.core.app import App, AppOptions  # noqa: E402
 from scenes.table.game_scene import GameScene  # noqa: E402
-from scenes.screens.menu import MenuScene, SettingsScene  # noqa: E402
+from scenes.screens.menu import MenuScene  # noqa: E402
+from scenes.screens.settings import SettingsScene  # noqa: E402
 from scenes.screens.navigation import open_menu, playable_games  # noqa: E402
 from scenes.core.overlays import DialogScene  # noqa: E402
 from scenes.store.settings import Settings  # noqa: E402

@@ -364,7 +364,7 @@ def test_a_canter_step_is_drawn_dashed_and_a_jump_solid():
 
 # --- 13. settings from the pause menu; a new deal asks first; Clock's end ------------------
 def test_settings_from_the_pause_menu_and_back():
-    from scenes.screens.menu import SettingsScene
+    from scenes.screens.settings import SettingsScene
     app, scene = open_scene(HamiltonScene, Hamilton(seed=7), seed=7)
     key(app, pygame.K_p)
     pause = app.scenes.top
