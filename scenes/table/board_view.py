@@ -15,21 +15,16 @@ import math
 
 import pygame
 
-from game.camelot_moves import SQUARE_COORDS, rank_span, square
-
-
-def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
-    """The steps of ``path`` (by index) that leap over a piece of the mover's
-    own side: a leap whose middle square is not among the ``captured``."""
-    out = set()
-    for i, (a, b) in enumerate(zip(path, path[1:])):
-        (fa, ra), (fb, rb) = SQUARE_COORDS[a], SQUARE_COORDS[b]
-        if max(abs(fa - fb), abs(ra - rb)) == 2 and square((fa + fb) // 2, (ra + rb) // 2) not in captured:
-            out.add(i)
-    return frozenset(out)
+from game.camelot_moves import CANTER, SQUARE_COORDS, path_legs, rank_span
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, TallPanel, wrap_text
+
+
+def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
+    """The steps of ``path`` (by index) that are canters, as the engine names its legs."""
+    return frozenset(i for i, leg in enumerate(path_legs(tuple(path), frozenset(captured)))
+                     if leg.kind == CANTER)
 
 # Colours of the overlays (one meaning each, throughout).
 HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus
