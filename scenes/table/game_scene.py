@@ -370,21 +370,9 @@ class GameScene(PaintedScene):
 
     # --- input ------------------------------------------------------------
     def handle(self, event: InputEvent) -> None:
+        if self.screen_input(event):
+            return
         a = event.action
-        if event.pos is not None:
-            self.pointer = event.pos
-        if self.demo:
-            if a not in (Action.POINTER_MOVE, Action.POINTER_UP, Action.FOCUS_LOST,
-                         Action.DEVICE_ADDED):
-                self.app.navigator.open_menu()
-            return
-        if a == Action.DEVICE_LOST:
-            self.open_pause("The gamepad was disconnected.")
-            return
-        if self.toolbar.handle(event) if event.is_pointer else False:
-            return
-        if event.is_pointer and any(b.contains(event.pos) for b in self.toolbar.buttons):
-            return
         commands = {Action.UNDO: self.undo, Action.REDO: self.redo,
                     Action.NEW_DEAL: self.ask_new_deal, Action.RESTART: self.restart,
                     Action.AUTOPLAY: self.toggle_autoplay, Action.PAUSE: self.open_pause}

@@ -15,6 +15,7 @@ from collections import OrderedDict
 
 import pygame
 
+from ..core.actions import Action, InputEvent
 from ..core.scene import Scene
 from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, message_band, paint_felt,
                        release_felt, ui_scale)
@@ -84,6 +85,7 @@ class PaintedScene(Scene):
 
     # --- for subclasses ----------------------------------------------------
     def layout(self, play_area: pygame.Rect) -> None: ...
+    def open_pause(self, reason: str = "") -> None: ...
 
     def status_line(self) -> str:
         return ""
@@ -116,6 +118,24 @@ class PaintedScene(Scene):
         self._full_next = True
         if getattr(self, "_back_shown", None) != self.app.settings.card_back:
             self.resize(self.size)       # the card back was changed in Settings
+
+    def screen_input(self, event: InputEvent) -> bool:
+        """The input a game's screen takes before its game does: any key ends a
+        demo, a lost pad pauses, the toolbar takes its clicks. True when taken."""
+        a = event.action
+        if event.pos is not None:
+            self.pointer = event.pos
+        if self.demo:
+            if a not in (Action.POINTER_MOVE, Action.POINTER_UP, Action.FOCUS_LOST,
+                         Action.DEVICE_ADDED):
+                self.app.navigator.open_menu()
+            return True
+        if a == Action.DEVICE_LOST:
+            self.open_pause("The gamepad was disconnected.")
+            return True
+        if self.toolbar.handle(event) if event.is_pointer else False:
+            return True
+        return event.is_pointer and any(b.contains(event.pos) for b in self.toolbar.buttons)
 
     def time_and_moves(self) -> str:
         """'3:05 · 48 moves': the HUD's clock and the game-over dialog's line."""
