@@ -73,6 +73,7 @@ class CamelotBoardScene(BoardScreen):
         self.play_seconds = 0.0          # time spent on this game (statistics, saves)
         self.assisted = False            # automatic play or a hint was used in this game
         self._recorded = None            # the game whose result is in the statistics
+        self._computers: dict = {}
         self.players = self._seat_players()
         self._eval_bar_setting()
         if demo or mode == "computer":
@@ -88,10 +89,22 @@ class CamelotBoardScene(BoardScreen):
         return game
 
     def _computer(self, name: str | None = None) -> ComputerPlayer:
+        """The computer under ``name`` (its level's name if None), the same one all game:
+        a search under way goes on when Auto is switched."""
         level = DEMO_LEVEL if self.demo else self.level
-        computer = ComputerPlayer(level, self.rng, self.app.toast)
-        computer.name = name or computer.name
-        return computer
+        key = (name, level)
+        if key not in self._computers:
+            computer = self._computers[key] = ComputerPlayer(level, self.rng, self.app.toast)
+            computer.name = name or computer.name
+        return self._computers[key]
+
+    def _reseat(self) -> None:
+        """The players for the mode now; one who has left the table drops its search."""
+        before = list(self.players.values())
+        self.players = self._seat_players()
+        for player in before:
+            if all(player is not seated for seated in self.players.values()):
+                player.forget()
 
     def _seat_players(self) -> dict:
         """Who plays each side in this mode (Auto hands a person's side to the computer)."""
@@ -193,6 +206,7 @@ class CamelotBoardScene(BoardScreen):
             self.level = level
         self.autoplay = self.demo
         self.game = self._new_game()
+        self._computers = {}
         self.players = self._seat_players()
         self.table.shows_focus = not self.demo
         self._eval_bar_setting()
@@ -324,13 +338,12 @@ class CamelotBoardScene(BoardScreen):
         self.assisted = self.assisted or self.autoplay
         self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
         self.table.deselect()
-        self.forget_moves()
-        self.players = self._seat_players()
+        self._reseat()
 
     def _autoplay_off(self) -> None:
         if self.autoplay:
             self.autoplay = False
-            self.players = self._seat_players()
+            self._reseat()
 
     def undo(self) -> None:
         self._step_history(self.game.undo, "Nothing to undo")

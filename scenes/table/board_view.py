@@ -1,13 +1,12 @@
-"""What the Camelot board scene draws, and where: geometry, the layered
+"""What the Camelot board table draws, and where: geometry, the layered
 drawing of the board and its overlays, and the side panel.
 
-The scene keeps the state (what is shown, selected, previewed, travelling); this
-module turns it into pictures. Things at rest are *items*: small hashable tuples
-``(layer, kind, …)``, each with the screen areas it paints. Every frame the
-scene lists the items that should be visible; only the areas of items that
-appeared or went away are repainted into the static layer (see
-``GameScene._refresh_static``), so a frame costs almost nothing unless
-something changed.
+The board table (``board_table``) keeps the state (what is shown, selected,
+previewed, travelling); this module turns it into pictures. Things at rest are
+*items*: small hashable tuples ``(layer, kind, …)``, each with the screen areas
+it paints. Every frame the table lists the items that should be visible; only
+the areas of items that appeared or went away are repainted (see
+``PaintedScene``), so a frame costs almost nothing unless something changed.
 """
 from __future__ import annotations
 
@@ -25,6 +24,7 @@ def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
     """The steps of ``path`` (by index) that are canters, as the engine names its legs."""
     return frozenset(i for i, leg in enumerate(path_legs(tuple(path), frozenset(captured)))
                      if leg.kind == CANTER)
+
 
 # Colours of the overlays (one meaning each, throughout).
 HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus

@@ -172,3 +172,15 @@ def test_auto_hands_the_persons_side_to_the_computer_and_back():
     assert scene.table.side_label("white") == "Player (auto)"
     key(app, pygame.K_a)
     assert not scene.autoplay and all(isinstance(p, Person) for p in scene.players.values())
+
+
+def test_auto_against_the_computer_keeps_the_computers_own_search_going():
+    app = make_app()
+    scene = CamelotBoardScene(app, mode="computer", human="black", level="easy")
+    app.scenes.reset(scene)
+    step(app, 2)
+    opponent = scene.players["white"]
+    assert isinstance(opponent, ComputerPlayer) and opponent.worker.requests == 1   # it opens
+    key(app, pygame.K_a)
+    assert scene.players["white"] is opponent and opponent.worker.requests == 1     # not asked anew
+    assert scene.table.side_label("black") == "You (auto)"
