@@ -109,16 +109,15 @@ class ReplayScene(BoardScreen):
         self.analyst.ask(self.game.position_text())
 
     def step_forward(self) -> None:
-        """The next move, travelling its path (the record holds its steps and captures)."""
+        """The next move, travelling the path its record holds."""
         self.table.finish_animations()
-        before = self.game.pieces()
         record = self.game.redo()
         if record is None:
             self.app.toast("That was the last move", 1.2)
             self.autoplay = False
             return
         self.app.sound.play_all(sound_for_events(record.events))
-        self.table.show_step(self.game.last_move, before)
+        self.table.show_record(record, from_afar=True, path_first=False)
         self._ask_analysis()
 
     def step_back(self) -> None:
@@ -130,7 +129,7 @@ class ReplayScene(BoardScreen):
             self.app.toast("That was the first move", 1.2)
             return
         self.over_shown = False
-        self.table.show_step(move, self.game.pieces(), backward=True)
+        self.table.show_step_back(move, self.game.pieces())
         self._ask_analysis()
 
     def jump(self, ply: int) -> None:

@@ -141,9 +141,11 @@ class BoardTable:
         move = self.game.last_move
         return None if move is None else (move.path, frozenset(move.captures))
 
-    def show_record(self, record, from_afar: bool = False) -> None:
-        """A move just played travels its path; one not chosen here (``from_afar``:
-        the computer's, the opponent's) is shown as a path for a moment first."""
+    def show_record(self, record, from_afar: bool = False, path_first: bool | None = None) -> None:
+        """A move just played travels the path its record holds; one not chosen
+        here (``from_afar``: the computer's, the opponent's, a record's) is drawn
+        in their colour and, unless ``path_first`` is False, shown as a path for a
+        moment first."""
         steps, piece = [], None
         for event in record.events:
             if isinstance(event, PieceMoved):
@@ -158,27 +160,24 @@ class BoardTable:
         captured = frozenset(took[0] for *_, took in steps if took is not None)
         speed = self.app.settings.speed_factor
         color = PATH_COMPUTER if from_afar else PATH_PLAYER
-        preview = PREVIEW_TIME / speed if from_afar else 0.0
+        preview = PREVIEW_TIME / speed if (from_afar if path_first is None else path_first) else 0.0
         self.travel = Travel(piece, [tuple(s) for s in steps], path, captured, color, preview, speed)
         self.deselect()
         self.hint_move = None
         if self.travel.total <= 0:
             self.finish_animations()
 
-    def show_step(self, move, before: dict, backward: bool = False) -> None:
-        """A record's ``move`` travelling (a replay): forward from ``before`` (the
-        pieces before it), or backward to them, what it took coming back as the
-        piece passes over it again. The move's own steps say where it goes."""
-        steps = [(step.source, step.target, None if step.captured is None
-                  else (step.captured, before[step.captured])) for step in move.steps]
-        path, piece = move.path, before[move.path[0]]
-        if backward:
-            steps = [(b, a, took) for a, b, took in reversed(steps)]
-            path = tuple(reversed(path))
-            self.last_move = None
-            self._appeared = 0
-        self.travel = Travel(piece, steps, path, frozenset(move.captures), PATH_COMPUTER, 0.0,
-                             self.app.settings.speed_factor, backward=backward)
+    def show_step_back(self, move, before: dict) -> None:
+        """A move taken back (a replay) travels its path in reverse to ``before``
+        (the pieces before it), what it took coming back as the piece passes over
+        it again. The engine's steps of the move say where it goes."""
+        steps = [(step.target, step.source, None if step.captured is None
+                  else (step.captured, before[step.captured])) for step in reversed(move.steps)]
+        self.last_move = None
+        self._appeared = 0
+        self.travel = Travel(before[move.path[0]], steps, tuple(reversed(move.path)),
+                             frozenset(move.captures), PATH_COMPUTER, 0.0,
+                             self.app.settings.speed_factor, backward=True)
         if self.travel.total <= 0:
             self.finish_animations()
 

@@ -384,13 +384,16 @@ def test_the_hint_draws_the_best_move_and_the_expected_reply():
     step(app, 2)
     answer = scene.table.analysis
     assert scene.table.hint_move == scene.game.parse_move(answer["move"])
-    after = CamelotBoard(scene.game.position_text())
-    after.play(scene.table.hint_move)
-    reply = after.parse_move(answer["pv"][1])
-    assert scene.table.hint_reply[1] == reply.path
-    paths = [k for k in scene.table.painter.items if k[1] == "path"]
-    assert {k[2] for k in paths} == {scene.table.hint_move.path, reply.path}
-    assert any("expected reply " + answer["pv"][1] in t[0] for t in app._toasts)
+    paths = {k[2] for k in scene.table.painter.items if k[1] == "path"}
+    if len(answer["pv"]) < 2:      # a machine so loaded the search saw one move deep: no reply
+        assert scene.table.hint_reply is None and paths == {scene.table.hint_move.path}
+    else:
+        after = CamelotBoard(scene.game.position_text())
+        after.play(scene.table.hint_move)
+        reply = after.parse_move(answer["pv"][1])
+        assert scene.table.hint_reply[1] == reply.path
+        assert paths == {scene.table.hint_move.path, reply.path}
+        assert any("expected reply " + answer["pv"][1] in t[0] for t in app._toasts)
     assert not any(k[1] == "evalbar" for k in scene.table.painter.items)    # the bar is off by default
 
 
