@@ -64,6 +64,9 @@ class Player:
         its turn while the board is still)."""
         return None
 
+    def stop_asking(self) -> None:
+        """A person here is to move: anything it was working out is not wanted now."""
+
     def forget(self) -> None:
         """The game changed under it (a move, an undo, a new game): drop what is pending."""
 

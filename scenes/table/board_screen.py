@@ -125,9 +125,13 @@ class BoardScreen(PaintedScene):
         """The side to move plays by itself here (the computer, a record)."""
         return self.game.status is Status.PLAYING and self.players[self.game.turn].automatic
 
+    def distinct_players(self) -> list:
+        """Each player once (one computer may play both sides)."""
+        return list({id(p): p for p in self.players.values()}.values())
+
     def forget_moves(self) -> None:
         """The game changed: what the players were about to play is stale."""
-        for player in {id(p): p for p in self.players.values()}.values():
+        for player in self.distinct_players():
             player.forget()
 
     def automatic_moves(self, dt: float) -> None:
@@ -136,8 +140,8 @@ class BoardScreen(PaintedScene):
             return
         player = self.players[self.game.turn]
         if player.at_screen:
-            for other in self.players.values():
-                getattr(other, "stop_asking", lambda: None)()
+            for other in self.distinct_players():
+                other.stop_asking()
             return
         move = player.next_move(self.game, dt, Pace(self.app.settings.speed_factor, self.fresh,
                                                     self.table.busy))
@@ -214,7 +218,7 @@ class BoardScreen(PaintedScene):
         for timer in list(self.timers):
             if timer.advance(dt):
                 self.timers.remove(timer)
-        for player in {id(p): p for p in self.players.values()}.values():
+        for player in self.distinct_players():
             player.poll(self.game)
         self.table.update(dt)
         self.tick(dt)
