@@ -45,6 +45,9 @@ def _nobody() -> bool:
 
 
 class CamelotBoardScene(BoardScreen):
+    """The board game at this computer: the table, the players the mode chooses,
+    the hint and evaluation bar (``BoardAnalysis``), the statistics and the save."""
+
     holds_game = True
 
     def __init__(self, app, seed=None, demo=False, game=None, mode: str | None = None,
