@@ -44,8 +44,10 @@ import pygame  # noqa: E402
 
 from game.base import CardGame, Status  # noqa: E402
 from scenes.core.app import App, AppOptions  # noqa: E402
+from scenes.table.board_screen import BoardScreen  # noqa: E402
 from scenes.table.game_scene import GameScene  # noqa: E402
-from scenes.screens.menu import MenuScene, SettingsScene  # noqa: E402
+from scenes.screens.menu import MenuScene  # noqa: E402
+from scenes.screens.settings import SettingsScene  # noqa: E402
 from scenes.screens.navigation import open_menu, playable_games  # noqa: E402
 from scenes.core.overlays import DialogScene  # noqa: E402
 from scenes.store.settings import Settings  # noqa: E402
@@ -146,18 +148,20 @@ def check_engine(game, rng: random.Random | None = None, sample: int | None = No
         require(copy.position_text() == text, "a copy from JSON is in another position")
 
 
+GAME_SCENES = (GameScene, BoardScreen)   # a game on screen: a patience or the board
+
 def scene_kind(app: App, scene) -> str:
     if isinstance(scene, MenuScene):
         return "menu"
     if isinstance(scene, SettingsScene):
         return "settings"
-    if isinstance(scene, GameScene):
+    if isinstance(scene, GAME_SCENES):
         return "demo" if scene.demo else f"game:{scene.game_id}"
     if isinstance(scene, DialogScene):
         below = app.scenes.scenes[-2] if len(app.scenes.scenes) > 1 else None
         if scene.title == "Paused":
             return "pause"
-        if isinstance(below, GameScene) and below.game.status is not Status.PLAYING:
+        if isinstance(below, GAME_SCENES) and below.game.status is not Status.PLAYING:
             return "game-over"
         if scene.title == "Camelot":
             return "board-setup"
@@ -237,16 +241,15 @@ class Monkey:
             rects += [b.rect for b in scene.rows]
         elif isinstance(scene, DialogScene):
             rects += [b.rect for b in scene.focus.buttons]
-        elif isinstance(scene, GameScene):
+        elif isinstance(scene, GAME_SCENES):
             rects += [b.rect for b in scene.toolbar.buttons]
-            table = getattr(scene, "table", None)
-            if table is not None:
+            table = scene.table
+            if isinstance(scene, GameScene):
                 for pile in list(table.slots):
                     rects.append(table.top_rect(pile))
                     rects.append(table.slot_rect(pile))
-            view = getattr(scene, "view", None)
-            if view is not None and getattr(view, "art", None) is not None:
-                rects += [view.square_rect(sq) for sq in list(scene.shown)]
+            elif table.view.art is not None:
+                rects += [table.view.square_rect(sq) for sq in list(table.shown)]
         return [r for r in rects if r is not None and r.w > 0 and r.h > 0]
 
     def aim(self) -> tuple[int, int]:
@@ -264,8 +267,8 @@ class Monkey:
         if not moves:
             return None
         move = self.rng.choice(moves)
-        table = getattr(scene, "table", None)
-        if table is not None:
+        table = scene.table
+        if isinstance(scene, GameScene):
             source, target = getattr(move, "source", None), getattr(move, "target", None)
             if source not in table.slots:
                 return None
@@ -273,8 +276,8 @@ class Monkey:
             start = table.card_rect(card) if card in table.sprites else table.top_rect(source)
             end = table.top_rect(target) if target in table.slots else start
             return _point_in(self.rng, start.inflate(-start.w // 3, -start.h // 3)), end.center
-        view = getattr(scene, "view", None)
-        if view is not None and hasattr(move, "from_square") and view.art is not None:
+        view = table.view
+        if hasattr(move, "from_square") and view.art is not None:
             return view.square_centre(move.from_square), view.square_centre(move.to_square)
         return None
 
@@ -282,7 +285,7 @@ class Monkey:
     def watch(self) -> None:
         top = self.app.scenes.top
         for scene in self.app.scenes.scenes:
-            if isinstance(scene, GameScene):
+            if isinstance(scene, GAME_SCENES):
                 self._watch_game(scene)
         if top is not self.here:
             self.here = top
@@ -318,7 +321,7 @@ class Monkey:
             self.click(self.aim(), button=1 if rng.random() < 0.85 else rng.choice([2, 3]))
         elif r < 0.48:
             scene = self.app.scenes.top
-            pair = self.legal_drag(scene) if isinstance(scene, GameScene) and rng.random() < 0.7 else None
+            pair = self.legal_drag(scene) if isinstance(scene, GAME_SCENES) and rng.random() < 0.7 else None
             self.drag(*(pair or (self.aim(), self.aim())))
         elif r < 0.52:
             pos = self.aim()
@@ -455,7 +458,7 @@ class Monkey:
             if goal == "game:camelot-board" and kind == "board-setup":
                 want = rng.choice(["Two players at this screen", "Play White against the computer",
                                    "Play Black against the computer"])
-            elif goal == "game-over" and kind == "pause" and isinstance(app.scenes.scenes[-2], GameScene) \
+            elif goal == "game-over" and kind == "pause" and isinstance(app.scenes.scenes[-2], GAME_SCENES) \
                     and app.scenes.scenes[-2].game_id != "camelot-board":
                 want = "Resume"
             else:
@@ -466,7 +469,7 @@ class Monkey:
             else:
                 self.post(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
             return
-        if isinstance(top, GameScene):
+        if isinstance(top, GAME_SCENES):
             if top.demo:
                 self.keypress()
                 return
@@ -528,11 +531,11 @@ class Monkey:
                 if self._since_check >= CHECK_EVERY:
                     self._since_check = 0
                     for scene in self.app.scenes.scenes:
-                        if isinstance(scene, GameScene):
+                        if isinstance(scene, GAME_SCENES):
                             self.check(scene.game)
             self.frames(2)
             for scene in self.app.scenes.scenes:
-                if isinstance(scene, GameScene):
+                if isinstance(scene, GAME_SCENES):
                     self.check(scene.game, full=True)
         except Exception:  # noqa: BLE001 - the point: any exception is the finding
             self.report.failure = traceback.format_exc()

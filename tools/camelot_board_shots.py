@@ -60,7 +60,7 @@ def shot_start(app):
 
 def shot_charge(app):
     scene = start(app, game=CamelotBoard(CHARGE), mode="two")
-    centre = scene.view.square_centre
+    centre = scene.table.view.square_centre
     post(pygame.MOUSEMOTION, pos=centre(parse_square("I7")), rel=(0, 0), buttons=(0, 0, 0))
     post(pygame.MOUSEBUTTONDOWN, pos=centre(parse_square("I7")), button=1)
     post(pygame.MOUSEBUTTONUP, pos=centre(parse_square("I7")), button=1)
@@ -73,7 +73,7 @@ def shot_computer_path(app):
     scene = start(app, game=CamelotBoard(CHARGE), mode="computer", human="black")
     for _ in range(2000):  # wait (in real time) for the worker's answer
         frames(app, 1)
-        if scene.travel is not None:
+        if scene.table.travel is not None:
             break
         import time
         time.sleep(0.005)
@@ -82,14 +82,14 @@ def shot_computer_path(app):
 
 def shot_demo_end(app):
     scene = start(app, demo=True, seed=4)
-    scene._drive_computer = lambda dt: None   # quick moves here instead of the worker's
-    scene.worker.cancel()
+    scene.automatic_moves = lambda dt: None   # quick moves here instead of the worker's
+    scene.forget_moves()
     game = scene.game
     while game.status is Status.PLAYING:
         from game.camelot_ai import choose_move
         scene.play(choose_move(game, "easy", seed=len(game.history), time_limit=0.05).move)
         frames(app, 1)
-        scene.finish_animations()
+        scene.table.finish_animations()
     frames(app, 60)
 
 

@@ -126,7 +126,7 @@ def shoot(size, out: Path) -> None:
         until(app, lambda: len(table.info.chat) >= 3, "the table chat")
         bob.send({"type": "move", "table": bob_table, "token": bob_token,
                   "move": table.game.move_text(chooser.choice(table.game.legal_moves()))})
-        until(app, lambda: table.travel is not None, "Bob's move")
+        until(app, lambda: table.table.travel is not None, "Bob's move")
         for _ in range(14):            # the path shown, the piece about to travel
             app.step(DT)
         pygame.image.save(app.screen, str(out / f"online-table-{size[0]}x{size[1]}.png"))

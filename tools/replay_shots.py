@@ -84,7 +84,7 @@ def shot_board_hint(app):
     app._toasts.clear()
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h",
                                          scancode=0))
-    _until(app, lambda: scene.hint_move is not None and scene.analysis is not None)
+    _until(app, lambda: scene.table.hint_move is not None and scene.table.analysis is not None)
     _frames(app, 20)
 
 

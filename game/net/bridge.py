@@ -19,11 +19,11 @@ answered at once by a local ``{"type": "error", "code": "offline"}``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import queue
 import threading
 
 from .client import Client, ConnectionLost, ServerRefused
-from .protocol import encode
 
 RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)   # then 4 s between tries
 FATAL_CODES = ("bad_field", "bad_version")  # retrying the same hello cannot help
@@ -33,6 +33,9 @@ class NetBridge:
     def __init__(self, url: str, name: str, retry_delays=RETRY_DELAYS) -> None:
         self.url, self.name, self.retry_delays = url, name, tuple(retry_delays)
         self.tokens: dict[str, tuple[str, str]] = {}       # table → (color, token)
+        # One count of message ids for every connection it makes: a reply's ``re``
+        # is known to the caller as soon as it sends (the clients number with it).
+        self.ids = itertools.count(1)
         self._inbox: queue.Queue = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._outgoing: asyncio.Queue | None = None
@@ -48,15 +51,18 @@ class NetBridge:
         self._thread.start()
         self._started.wait(5.0)
 
-    def send(self, message: dict) -> None:
-        """Queue a message for the server (never blocks)."""
+    def send(self, message: dict) -> int:
+        """Queue a message for the server (never blocks); returns its ``id``
+        (the one it carries, or a fresh one)."""
+        message = message if "id" in message else {**message, "id": next(self.ids)}
         if self._loop is None or self._loop.is_closed():
             self._inbox.put(_offline(message))
-            return
+            return message["id"]
         try:
-            self._loop.call_soon_threadsafe(self._deliver, dict(message))
+            self._loop.call_soon_threadsafe(self._deliver, message)
         except RuntimeError:                   # the loop has just closed
             self._inbox.put(_offline(message))
+        return message["id"]
 
     def poll(self, limit: int = 100) -> list[dict]:
         """The messages that have arrived (at most ``limit``), without waiting."""
@@ -119,7 +125,7 @@ class NetBridge:
         while True:
             self._link("connecting")
             try:
-                client = await Client.connect(self.url, self.name)
+                client = await Client.connect(self.url, self.name, ids=self.ids)
             except ServerRefused as exc:
                 self._link("offline", str(exc))
                 if exc.code in FATAL_CODES:
@@ -141,7 +147,7 @@ class NetBridge:
         self._link("online")
         self._inbox.put(client.welcome)
         for table, (_, token) in self.tokens.items():
-            self._outgoing.put_nowait({"type": "resume", "table": table, "token": token})
+            self._outgoing.put_nowait(client.number({"type": "resume", "table": table, "token": token}))
         writer = asyncio.create_task(self._write(client))
         try:
             while True:
@@ -162,7 +168,7 @@ class NetBridge:
         while True:
             message = await self._outgoing.get()
             try:
-                await client.ws.send(encode(message))
+                await client.send(message)
             except Exception:                   # the reader sees the close and ends the session
                 self._inbox.put(_offline(message))
                 return

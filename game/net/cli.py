@@ -10,9 +10,8 @@ from functools import partial
 
 from ..parsing import parse_float, parse_int
 from .limits import Limits
-from .protocol import ABANDON_SECONDS, GRACE_SECONDS
+from .protocol import ABANDON_SECONDS, DEFAULT_PORT, GRACE_SECONDS
 
-DEFAULT_PORT = 8765
 DEFAULT_DB = "roundtable-server.sqlite3"
 MAX_GRACE = 7 * 24 * 3600.0
 MAX_ABANDON = 365 * 24 * 3600.0

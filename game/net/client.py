@@ -16,6 +16,7 @@ reconnection. For a frame loop on another thread, see :mod:`game.net.bridge`.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import time
 
@@ -41,23 +42,25 @@ class ConnectionLost(Exception):
 
 
 class Client:
-    def __init__(self, ws) -> None:
+    def __init__(self, ws, ids=None) -> None:
         self.ws = ws
+        # Message ids: a count of its own, or one a NetBridge shares across reconnections.
+        self.ids = itertools.count(1) if ids is None else ids
         self.name: str | None = None
         self.welcome: dict = {}
         self.tokens: dict[str, tuple[str, str]] = {}     # table → (color, token)
         self.received: list[dict] = []
         self._queue: asyncio.Queue = asyncio.Queue()
-        self._next_id = 0
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
     async def connect(cls, url: str, name: str | None, *, timeout: float = TIMEOUT,
-                      **options) -> "Client":
-        """Open a connection and, with a ``name``, say hello (ServerRefused if refused)."""
+                      ids=None, **options) -> "Client":
+        """Open a connection and, with a ``name``, say hello (ServerRefused if refused).
+        ``ids``: the counter numbering its messages (a fresh one if None)."""
         ws = await asyncio.wait_for(
             connect(url, proxy=None, compression=None, open_timeout=timeout, **options), timeout)
-        client = cls(ws)
+        client = cls(ws, ids)
         if name is not None:
             try:
                 client.welcome = await client.request(
@@ -131,10 +134,15 @@ class Client:
 
     # --- raw traffic -------------------------------------------------------------
     async def send(self, message: dict) -> int:
-        """Send a message with a fresh ``id``; returns the id."""
-        self._next_id += 1
-        await self.ws.send(encode({**message, "id": self._next_id}))
-        return self._next_id
+        """Send a message with a fresh ``id`` (or the one it was numbered with from
+        this client's counter, see :meth:`number`); returns the id."""
+        message = self.number(message)
+        await self.ws.send(encode(message))
+        return message["id"]
+
+    def number(self, message: dict) -> dict:
+        """``message`` with an ``id``: its own, or the counter's next."""
+        return message if "id" in message else {**message, "id": next(self.ids)}
 
     async def send_raw(self, frame) -> None:
         """Send a frame as it is (tests of the server's refusals)."""

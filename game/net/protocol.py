@@ -16,6 +16,7 @@ import json
 import re
 import unicodedata
 
+DEFAULT_PORT = 8765       # where a server listens and a client dials unless told
 GRACE_SECONDS = 60.0     # how long a dropped player's seat is kept by default
 ABANDON_SECONDS = 24 * 3600.0   # a table nobody sits at for this long is closed
 

@@ -2,25 +2,21 @@
 
 The app's lobby and table screens (on top of :mod:`game.net.bridge`) feed every
 message they poll into :meth:`OnlineState.apply` and draw from its views; no
-pygame here, and no rule: the table's game is a
-:class:`~game.camelot_board.CamelotBoard` rebuilt from the start position and
-the moves the server sent, so the board scene can treat the opponent's move
-like the computer's (``board.play(moved["move"])``).
+pygame here, and no rule: a table's view keeps the start position and the
+moves as the server sent them. The one engine board of a game is the table
+screen's, fed from the same messages (it checks every move as it plays it).
 
     state = OnlineState("Alice")
     for message in link.poll():
         changed = state.apply(message)       # "lobby", "table", "link", "error" …
     table = state.tables["T3"]
-    table.board, table.clocks_now(), table.chat, table.my_color
+    table.moves, table.clocks_now(), table.chat, table.my_color
 """
 from __future__ import annotations
 
 import time
 from collections import deque
 from dataclasses import dataclass, field
-
-from ..camelot_board import CamelotBoard
-from ..errors import RoundTableError
 
 CHAT_LINES = 200
 
@@ -45,7 +41,6 @@ class TableView:
     token: str | None = None
     last_move: dict | None = None     # the last ``moved`` message (path, captures …)
     chat: deque = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
-    board: CamelotBoard | None = None
     record_text: str = ""
 
     def clocks_now(self, now: float | None = None) -> dict | None:
@@ -58,17 +53,6 @@ class TableView:
         if running and self.status == "playing":
             shown[running] = max(0, shown[running] - int((now - self.clocks_at) * 1000))
         return shown
-
-    @property
-    def my_turn(self) -> bool:
-        return (self.status == "playing" and self.board is not None
-                and self.my_color == self.board.turn)
-
-    def _rebuild(self) -> None:
-        board = CamelotBoard(self.start_position)
-        for move in self.moves:
-            board.play(move)
-        self.board = board
 
 
 @dataclass
@@ -117,17 +101,10 @@ class OnlineState:
                 setattr(view, key, message[key])
             view.clocks, view.clocks_at = message["clocks"], now
             view.no_result = message.get("result") == "*"
-            if view.board is None or message["moves"] != view.moves:
-                view.moves = list(message["moves"])
-                view._rebuild()
+            view.moves = list(message["moves"])
         elif kind == "moved":
-            if message["ply"] == len(view.moves) + 1 and view.board is not None:
-                try:
-                    view.board.play(message["move"])
-                    view.moves.append(message["move"])
-                except RoundTableError:    # out of step with the server: the next
-                    view.board = None      # "table" message rebuilds the board
-                    view.moves = []
+            if message["ply"] == len(view.moves) + 1:
+                view.moves.append(message["move"])
             elif message["ply"] > len(view.moves) + 1:
                 return ""          # a gap (cannot happen on one connection): wait for "table"
             view.last_move = message

@@ -1,95 +1,97 @@
-"""The computer's side of the Camelot board scene: asking the work service
-for moves, and playing its answers when the board is ready (hints are the
-analysis's: :mod:`scenes.games.camelot_analysis`).
+"""The computer as a board game player: it asks the work service for its moves
+(``camelot-move``, searched in another process, so the frames keep coming) and
+hands each to the screen when the board is ready for it.
 
-:class:`ComputerTurns` is a mixin for
-:class:`~scenes.games.camelot_board_scene.CamelotBoardScene`. One search runs at a
-time; each answer belongs to the position string it was asked for and is thrown
-away once the game has moved on (undo, a new game, the player's own move).
+One search runs at a time; each answer belongs to the position string it was
+asked for and is thrown away once the game has moved on (undo, a new game, the
+player's own move). One :class:`ComputerPlayer` may play both sides (the demo,
+automatic play): it asks for whichever side is to move.
 """
 from __future__ import annotations
 
 from game.errors import RoundTableError
 
 from ..table.game_scene import AUTOPLAY_PAUSE
+from ..work.service import Channel
+from ..table.board_players import Pace, Player
 
 DEMO_LEVEL = "medium"
 
 
-class ComputerTurns:
-    """Asks ``self.worker`` (a work-service Channel for ``camelot-move``) and
-    plays its moves (a mixin)."""
+class ComputerPlayer(Player):
+    """The engine at ``level``; ``rng`` seeds its searches (and a random move
+    when the worker fails); ``toast`` says so to the player."""
 
-    def _position(self) -> str:
-        """The position string, computed once per change of the game."""
-        key = (self.game, len(self.game.history), self.game.can_redo, self._version)
-        cached = getattr(self, "_position_cache", None)
-        if cached is None or cached[0] != key:
-            cached = self._position_cache = (key, self.game.position_text())
-        return cached[1]
+    automatic = True
 
-    def show_hint(self, move) -> None:
-        # The focus goes to the hinted piece, so SELECT (A) picks up what the
-        # hint shows; for a pointer player the focus is not drawn.
-        self.focus_sq = move.from_square
+    def __init__(self, level: str, rng, toast) -> None:
+        super().__init__(f"Computer ({level})")
+        self.level, self.rng, self.toast = level, rng, toast
+        self.worker = Channel("camelot-move")
+        self._asked: str | None = None      # the position a move was asked for
+        self._ready = None                  # its move, waiting to be played
+        self._wait = 0.0
+        self._position_cache: tuple | None = None
 
-    def _ask(self, what: str, position: str, level: str, seconds: float | None = None) -> None:
-        self._task = (what, position)
-        self.worker.ask({"position": position, "level": level, "seed": self.rng.getrandbits(32),
-                         "time_limit": seconds})
+    @property
+    def thinking(self) -> bool:
+        return self._ready is None
 
-    def _cancel_ai(self) -> None:
-        self.worker.cancel()
-        self._task = None
-        self._ready = None
+    def position(self, game) -> str:
+        """The position string, computed once per position (forget() starts again)."""
+        key = (game, len(game.history), game.can_redo)
+        if self._position_cache is None or self._position_cache[0] != key:
+            self._position_cache = (key, game.position_text())
+        return self._position_cache[1]
 
-    def _poll_ai(self) -> None:
+    def poll(self, game) -> None:
         reply = self.worker.poll()
-        if reply is None or self._task is None:
+        if reply is None or self._asked is None:
             return
-        _, position = self._task
-        self._task = None
-        if position != self._position():
+        position, self._asked = self._asked, None
+        if position != self.position(game):
             return  # an answer for a position that has gone
         move = None
         notation = reply.data.get("move") if reply.ok else None
         if notation:
             try:
-                move = self.game.parse_move(notation)
+                move = game.parse_move(notation)
             except RoundTableError:
                 move = None
         if move is None:
-            moves = self.game.legal_moves()
+            moves = game.legal_moves()
             if not moves:
                 return
             if not reply.ok:
-                self.app.toast("The computer player failed; it plays a random move", 2.5)
+                self.toast("The computer player failed; it plays a random move", 2.5)
             move = self.rng.choice(moves)
         self._ready = move
 
-    def _drive_computer(self, dt: float) -> None:
-        if not self.computer_to_move:
-            if self._task is not None and self._task[0] == "move":
-                self._cancel_ai()
-            return
-        position = self._position()
-        if self._ready is None and (self._task is None or self._task[1] != position):
-            level = DEMO_LEVEL if self.demo else self.level
-            self._ask("move", position, level)
+    def next_move(self, game, dt: float, pace: Pace):
+        position = self.position(game)
+        if self._ready is None and self._asked != position:
+            self._asked = position
+            self.worker.ask({"position": position, "level": self.level,
+                             "seed": self.rng.getrandbits(32), "time_limit": None})
             self._wait = 0.0
-        if self._ready is not None and not self.busy and self._waited(dt, AUTOPLAY_PAUSE):
-            if self._play_ready() is None:
-                self._task = None
-
-    def _waited(self, dt: float, pause: float) -> bool:
-        """``pause`` seconds (at normal speed; twice that on a fresh game) have
-        passed since the last move: time for the next."""
+        if self._ready is None or pace.busy:
+            return None
         self._wait += dt
-        pause /= self.app.settings.speed_factor
-        return self._wait >= (2 * pause if self._fresh_deal else pause)
+        if not pace.waited(self._wait, AUTOPLAY_PAUSE):
+            return None
+        move, self._ready, self._wait = self._ready, None, 0.0
+        return move
 
-    def _play_ready(self):
-        """Play the move waiting in ``_ready`` as the computer's; its record or None."""
-        move, self._ready = self._ready, None
-        self._wait = 0.0
-        return self.play(move, by_computer=True)
+    def stop_asking(self) -> None:
+        """Not its turn (a person's now): a search under way is no longer wanted."""
+        if self._asked is not None:
+            self.forget()
+
+    def forget(self) -> None:
+        self.worker.cancel()
+        self._asked = None
+        self._ready = None
+        self._position_cache = None
+
+
+__all__ = ["ComputerPlayer", "DEMO_LEVEL"]

@@ -1,14 +1,16 @@
-"""Camelot at a network table: the board scene with the other side remote.
+"""Camelot at a network table: a board screen whose other side is remote.
 
-:class:`CamelotOnlineScene` is the board scene (same board, same input: mouse,
-keyboard, gamepad) whose opponent is a person on a server. Like
-:mod:`.camelot_computer`, which plays the computer's answers, it plays what
-arrives: the opponent's moves come from the server (``moved``) and travel like
-the computer's — the path first, then the piece. The player's own move is sent,
-not played: it is played when the server acknowledges it, and a refusal is
-shown in one line. The server's ``table`` message is the truth; when the local
-game differs from it (a reconnection, a restart of the server) the board is
-rebuilt from its moves.
+:class:`CamelotOnlineScene` is a composition (``scenes.table.board_screen``):
+the same board table as at this computer (same input: mouse, keyboard,
+gamepad), a person here for the seat taken (none when watching), a remote
+player for the other seat, the column of clocks and chat beside the board, and
+a toolbar for a network game. The session feeds the one engine board of the
+game: every move arrives from the server (``moved``) and is played there; the
+opponent's travels like the computer's, the path first, then the piece. The
+player's own move is sent, not played: it is played when the server
+acknowledges it, and a refusal is shown in one line. The server's ``table``
+message is the truth; when the local game differs from it (a reconnection, a
+restart of the server) the board is rebuilt from its moves.
 
 Beside the board: both clocks, who is watching, the table chat (typed; a
 gamepad's X, or H, offers a few set phrases), the link in one line when it is
@@ -17,24 +19,22 @@ lost. The network never blocks a frame: ``update_table`` polls the session.
 from __future__ import annotations
 
 
-import pygame
-
 from game.base import Status
 from game.camelot_board import CamelotBoard
 from game.camelot_moves import path_text
 from game.camelot_record import parse as parse_record, write as write_record
 from game.errors import RoundTableError
 
+from ..core.actions import Action
 from ..core.overlays import DialogScene
 from ..core.text_field import TextField
+from ..core.ui import GOLD, ILLEGAL
 from ..store.records import records_dir
-from ..core.ui import GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, rounded_panel, wrap_text
 from ..table.board_layers import COLORS
-from .camelot_board_scene import CamelotBoardScene
+from ..table.board_players import Person, RemotePlayer
+from ..table.board_screen import BoardScreen, Command
+from .camelot_online_column import TableColumn, clock_text
 from .online_session import SET_PHRASES, OnlineSession
-
-CHAT_SHOWN = 40                    # the last chat lines there may be room for
-CHAT_LIMIT = 500                   # characters, as the server allows
 
 
 def error_line(message: dict) -> str:
@@ -52,12 +52,6 @@ def game_from_table(table: dict) -> CamelotBoard:
     for move in table.get("moves", []):
         game.play(move)
     return game
-
-
-def clock_text(ms: float) -> str:
-    seconds = max(0, int(ms + 999) // 1000)
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def open_phrases(app, say, field: TextField) -> None:
@@ -79,54 +73,130 @@ def open_phrases(app, say, field: TextField) -> None:
     app.scenes.push(dialog)
 
 
-class CamelotOnlineScene(CamelotBoardScene):
-    holds_game = False             # an online game lives on the server, not in the save file
+class CamelotOnlineScene(BoardScreen):
+    """The board table, a person for our seat, a remote player for the other,
+    the column of clocks and chat, and a network game's toolbar."""
 
     def __init__(self, app, session: OnlineSession, table: dict, on_leave=None) -> None:
         self.session = session
         self.table_id = table["table"]
         # The table as the server last described it (seats, clocks, chat …), folded
-        # from its messages by game.net.view; the board below is the scene's own.
+        # from its messages by game.net.view; the engine board is this screen's.
         self.info = session.state.table(self.table_id)
         self.color = session.seat(self.table_id)      # None: watching
         self.pending: str | None = None                # our move, sent, not yet acknowledged
-        self.chat_field = TextField(app, "Chat: click here or press H", CHAT_LIMIT, self._say)
         self.on_leave = on_leave
         self._draw_dialog = None
-        self._side_drawn = None
-        self.side_rect = pygame.Rect(0, 0, 0, 0)
-        super().__init__(app, game=game_from_table(table), mode="online",
-                         human=self.color or "white")
+        self.column = TableColumn(app, self, self._say)
+        commands = [
+            Command("Menu", self.open_pause, (Action.PAUSE,)),
+            Command("Offer draw", self.offer_draw, enabled=self._seated_and_playing),
+            Command("Resign", self.resign, enabled=self._seated_and_playing),
+            Command("Chat", self.chat, (Action.HINT,)),
+            Command("Lobby", self.back_to_lobby),
+            # the keys of a game at this computer: here the server keeps the game
+            Command("", self.server_keeps_the_game,
+                    (Action.UNDO, Action.REDO, Action.RESTART, Action.AUTOPLAY, Action.NEW_DEAL))]
+        super().__init__(app, game_from_table(table), {}, commands, on_move=self.send_move,
+                         parts=(self.column,))
+        self.seat_players()
         self.title = "Camelot online"     # (the class's title is the game's, from game/)
 
-    # --- modes and lifecycle ---------------------------------------------------------
+    @property
+    def chat_field(self) -> TextField:
+        return self.column.chat_field
+
+    # --- who plays ------------------------------------------------------------------------
+    def seat_players(self) -> None:
+        """A person here for our seat (if we sit), a remote player for each other."""
+        def seat_of(color):
+            return lambda: self.side_label(color)
+        self.players = {color: Person("", may_choose=self._may_choose) if color == self.color
+                        else RemotePlayer(seat_of(color)) for color in COLORS}
+        self.table.shows_focus = True
+
+    def _may_choose(self) -> bool:
+        return self._seated_and_playing() and self.pending is None and self.session.online
+
+    def _seat(self, color: str) -> dict | None:
+        return (self.info.seats or {}).get(color)
+
+    def _seated_and_playing(self) -> bool:
+        return self.color is not None and self.info.status == "playing"
+
+    @property
+    def interactive(self) -> bool:
+        return self.table.interactive
+
     @property
     def flipped(self) -> bool:
         return self.color == "black"
 
+    @property
+    def result(self) -> tuple | None:
+        """(winner, reason) once the server says the game is over."""
+        return (self.info.winner, self.info.reason) if self.info.status == "finished" else None
+
+    def side_label(self, color: str) -> str:
+        seat = self._seat(color)
+        if seat is None:
+            return "empty seat"
+        name = seat["name"] + (" (you)" if color == self.color else "")
+        return name + ("" if seat.get("present", True) else " · away")
+
+    def _players_line(self) -> str:
+        names = [(self._seat(c) or {}).get("name", "nobody") for c in COLORS]
+        where = f"Table {self.table_id} on {self.session.url}"
+        if self.color is None:
+            return f"{where}: you watch {names[0]} (White) against {names[1]} (Black)."
+        opponent = names[COLORS.index(self.color) ^ 1]
+        return f"{where}: you play {self.color.capitalize()} against {opponent}."
+
+    def status_line(self) -> str:
+        line = self.session.link_line()
+        if line:
+            return line
+        if self.result is not None:
+            reason = self.result[1] or "The game is over"
+            return reason[:1].upper() + reason[1:]
+        if self.info.status == "waiting":
+            if self.info.invite and self.color is not None:
+                return f"Waiting for an opponent: give a friend the code {self.table_id}-{self.info.invite}"
+            return "Waiting for both seats to be taken"
+        if self.pending is not None:
+            return f"Sending {self.pending}…"
+        game = self.game
+        if self.color is not None and game.status is Status.PLAYING and not self.busy \
+                and game.turn != self.color:
+            return f"{self.side_label(game.turn)} is thinking"
+        if game.status is not Status.PLAYING:
+            return game.status_reason[:1].upper() + game.status_reason[1:]
+        arriving = self.arriving_line()
+        if arriving is not None:
+            return arriving
+        return self.turn_line("Your move" if self.color is not None
+                              else f"{game.turn.capitalize()} to move")
+
+    def score_line(self) -> str:
+        counts = {"white": 0, "black": 0}
+        for piece in self.table.on_board():
+            counts[piece.color] += 1
+        return f"White {counts['white']} · Black {counts['black']}"
+
+    def moves_made(self) -> int:
+        return (len(self.game.history) + 1) // 2
+
+    # --- the lifecycle and the toolbar -----------------------------------------------------
     def enter(self) -> None:
-        super().enter()
+        self.table.show_game(self.game)
+        self.app.sound.play("deal")
         self._sync()
 
     def leave(self) -> None:
-        super().leave()
         self.chat_field.deactivate()
 
-    def _make_buttons(self) -> list[Button]:
-        return [Button("Menu", self.open_pause), Button("Offer draw", self.offer_draw),
-                Button("Resign", self.resign), Button("Chat", self.hint),
-                Button("Lobby", self.back_to_lobby)]
-
-    def _not_here(self) -> None:
+    def server_keeps_the_game(self) -> None:
         self.app.toast("Not in an online game: the server keeps the game", 2.0)
-
-    undo = redo = restart = toggle_autoplay = _not_here
-
-    def new_deal(self, seed: int | None = None) -> None:
-        self._not_here()
-
-    def open_setup(self, first: bool = False) -> None:
-        self.back_to_lobby()
 
     def back_to_lobby(self) -> None:
         self.session.send({"type": "leave", "table": self.table_id})
@@ -134,6 +204,9 @@ class CamelotOnlineScene(CamelotBoardScene):
             self.on_leave(self)
         else:
             self.app.scenes.remove(self)
+
+    def open_help(self) -> None:
+        self.app.navigator.open_help(self.game_id)
 
     def open_pause(self, reason: str = "") -> None:
         def then(action):
@@ -153,78 +226,13 @@ class CamelotOnlineScene(CamelotBoardScene):
                              on_back=lambda: self.app.scenes.remove(dialog), update_below=True)
         self.app.scenes.push(dialog)
 
-    # --- who plays ----------------------------------------------------------------------
-    def _seat(self, color: str) -> dict | None:
-        return (self.info.seats or {}).get(color)
-
-    def _seated_and_playing(self) -> bool:
-        return self.color is not None and self.info.status == "playing"
-
-    @property
-    def result(self) -> tuple | None:
-        """(winner, reason) once the server says the game is over."""
-        return (self.info.winner, self.info.reason) if self.info.status == "finished" else None
-
-    def _computer_side(self, color: str) -> bool:
-        return False
-
-    @property
-    def interactive(self) -> bool:
-        return (self._seated_and_playing() and self.game.status is Status.PLAYING
-                and self.game.turn == self.color and self.pending is None
-                and not self.busy and self.session.online)
-
-    def _players_line(self) -> str:
-        names = [(self._seat(c) or {}).get("name", "nobody") for c in COLORS]
-        where = f"Table {self.table_id} on {self.session.url}"
-        if self.color is None:
-            return f"{where}: you watch {names[0]} (White) against {names[1]} (Black)."
-        opponent = names[COLORS.index(self.color) ^ 1]
-        return f"{where}: you play {self.color.capitalize()} against {opponent}."
-
-    def _side_name(self, color: str) -> str:
-        seat = self._seat(color)
-        if seat is None:
-            return "empty seat"
-        name = seat["name"] + (" (you)" if color == self.color else "")
-        return name + ("" if seat.get("present", True) else " · away")
-
-    def status_line(self) -> str:
-        line = self.session.link_line()
-        if line:
-            return line
-        if self.result is not None:
-            reason = self.result[1] or "The game is over"
-            return reason[:1].upper() + reason[1:]
-        if self.info.status == "waiting":
-            if self.info.invite and self.color is not None:
-                return f"Waiting for an opponent: give a friend the code {self.table_id}-{self.info.invite}"
-            return "Waiting for both seats to be taken"
-        if self.pending is not None:
-            return f"Sending {self.pending}…"
-        if self.color is not None and self.game.status is Status.PLAYING and not self.busy \
-                and self.game.turn != self.color:
-            return f"{self._side_name(self.game.turn)} is thinking"
-        line = super().status_line()
-        if self.color is not None and line.startswith(f"{self.game.turn.capitalize()} to move"):
-            line = "Your move" + line[len(self.game.turn) + len(" to move"):]
-        return line
-
     # --- the player's moves go to the server --------------------------------------------
-    def _play_alternative(self, alt) -> None:
-        move, path = alt
-        text = path_text(tuple(path), move.captured)
-        token = self.session.token(self.table_id)
+    def send_move(self, move) -> None:
+        """The move chosen on the table is sent; it is played when the server says so."""
+        text = path_text(tuple(move.path), move.captured)
         self.pending = text
-        self.session.send({"type": "move", "table": self.table_id, "token": token, "move": text})
-        self._deselect()
-        self.focus_sq = move.to_square
-
-    def _update_toolbar(self) -> None:
-        super()._update_toolbar()
-        for b in self.toolbar.buttons:
-            if b.label in ("Offer draw", "Resign"):
-                b.enabled = self._seated_and_playing()
+        self.session.send({"type": "move", "table": self.table_id,
+                           "token": self.session.token(self.table_id), "move": text})
 
     def _seat_request(self, kind: str) -> None:
         if not self._seated_and_playing():
@@ -250,7 +258,7 @@ class CamelotOnlineScene(CamelotBoardScene):
         self.app.scenes.push(dialog)
 
     # --- chat -------------------------------------------------------------------------------
-    def hint(self) -> None:
+    def chat(self) -> None:
         """H, gamepad X, the Chat button: a few set phrases, or typing."""
         open_phrases(self.app, self._say, self.chat_field)
 
@@ -259,14 +267,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         self.chat_field.text = ""
         self.chat_field.deactivate()
 
-    def handle(self, event) -> None:
-        if self.chat_field.handle(event):
-            return
-        super().handle(event)
-
     # --- what arrives ------------------------------------------------------------------------
-    def update_table(self, dt: float) -> None:
-        super().update_table(dt)
+    def tick(self, dt: float) -> None:
         for message in self.session.poll():
             self.receive(message)
         if self.result is not None and not self.over_shown and not self.busy \
@@ -293,6 +295,7 @@ class CamelotOnlineScene(CamelotBoardScene):
             self._moved(message)
         elif kind == "seated":
             self.color = message["color"]
+            self.seat_players()
         elif kind == "draw_offer":
             if message.get("to") == self.color:
                 self._offer_dialog()
@@ -338,7 +341,7 @@ class CamelotOnlineScene(CamelotBoardScene):
         mine = message.get("by") == self.color
         if mine:
             self.pending = None
-        self.play(move, by_computer=not mine)
+        self.play(move, from_afar=not mine)
         if self.result is not None:
             self._close_offer_dialog()
 
@@ -362,7 +365,7 @@ class CamelotOnlineScene(CamelotBoardScene):
                 except RoundTableError:
                     move = None
                 if move is not None:
-                    self.play(move, by_computer=self.game.turn != self.color)
+                    self.play(move, from_afar=self.game.turn != self.color)
             if list(self.game.history) != moves:
                 try:
                     self.game = game_from_table({"start_position": info.start_position,
@@ -395,7 +398,7 @@ class CamelotOnlineScene(CamelotBoardScene):
                 self._close_offer_dialog()
                 self._seat_request(kind)
             return run
-        opponent = self._side_name(COLORS[COLORS.index(self.color) ^ 1])
+        opponent = self.side_label(COLORS[COLORS.index(self.color) ^ 1])
         self._draw_dialog = DialogScene(
             self.app, "Draw offered", [f"{opponent} offers a draw."],
             [("Accept the draw", answer("accept_draw")), ("Decline, play on", answer("decline_draw"))],
@@ -409,7 +412,6 @@ class CamelotOnlineScene(CamelotBoardScene):
 
     def show_game_over(self) -> None:
         self.over_shown = True
-        self.autoplay = False
         winner, reason = self.result or (self.game.winner, self.game.status_reason)
         if winner is None:
             title, good = ("No result" if self.info.no_result else "Draw"), False
@@ -418,7 +420,8 @@ class CamelotOnlineScene(CamelotBoardScene):
         else:
             good = winner == self.color
             title = "You won!" if good else "You lost"
-        self.sound_of_end(good)
+        if self.game.status is not Status.DRAW:
+            self.app.sound.play("win" if good else "loss")
 
         def close():
             self.app.scenes.remove(dialog)
@@ -456,84 +459,6 @@ class CamelotOnlineScene(CamelotBoardScene):
             return
         self.saved_record = path
         self.app.toast(f"Game record saved: {path}", 5.0)
-
-    # --- the column beside the board ----------------------------------------------------------
-    def layout(self, area: pygame.Rect) -> None:
-        s = self.scale
-        side_w = int(min(320 * s, area.w * 0.26))
-        gap = int(18 * s)
-        self.side_rect = pygame.Rect(area.right - side_w, area.y + int(6 * s), side_w,
-                                     area.h - int(12 * s))
-        self.view.layout(pygame.Rect(area.x, area.y, area.w - side_w - gap, area.h), s, self.flipped)
-        field_h = int(36 * s)
-        pad = int(12 * s)
-        self.chat_field.rect = pygame.Rect(self.side_rect.x + pad, self.side_rect.bottom - pad - field_h,
-                                           self.side_rect.w - 2 * pad, field_h)
-        self._side_drawn = None
-
-    def _side_state(self) -> tuple:
-        clocks = tuple(None if (ms := self.clock_ms(c)) is None else clock_text(ms) for c in COLORS)
-        running = (self.info.clocks or {}).get("running") if self.result is None else None
-        watchers = tuple(self.info.spectators)
-        return (clocks, running, watchers, tuple(self.info.chat)[-CHAT_SHOWN:], self.chat_field.text,
-                self.chat_field.active,
-                tuple(self._side_name(c) for c in COLORS), self.info.invite)
-
-    def resting_changes(self) -> list[pygame.Rect]:
-        rects = super().resting_changes()
-        state = self._side_state()
-        if state != self._side_drawn:
-            self._side_drawn = state
-            rects.append(self.side_rect.inflate(4, 4))
-        return rects
-
-    def resting_rebuilt(self) -> None:
-        super().resting_rebuilt()
-        self._side_drawn = self._side_state()
-
-    def draw_resting(self, surface: pygame.Surface, clip) -> None:
-        super().draw_resting(surface, clip)
-        if clip is None or clip.colliderect(self.side_rect):
-            self._draw_side(surface)
-
-    def _draw_side(self, surface: pygame.Surface) -> None:
-        s = self.scale
-        rect = self.side_rect
-        surface.blit(rounded_panel(rect.size, radius=int(14 * s)), rect)
-        pad = int(14 * s)
-        x, y, width = rect.x + pad, rect.y + pad, rect.w - 2 * pad
-        state = self._side_state()
-        (clocks, running, watchers, chat, _, _, names, invite) = state
-        draw_text(surface, f"Table {self.table_id}" + (f" · invite code {self.table_id}-{invite}" if invite else ""),
-                  22 * s, (x, y), INK_DIM)
-        y += int(30 * s)
-        for color, name, clock in zip(COLORS, names, clocks):
-            live = running == color
-            draw_text(surface, f"{color.capitalize()}: {name}", 21 * s, (x, y),
-                      GOLD if live else INK)
-            draw_text(surface, clock if clock else "no clock", (30 if clock else 19) * s,
-                      (rect.right - pad, y + int(10 * s)), GOLD if live else INK_DIM, anchor="midright")
-            y += int(34 * s)
-        who = ", ".join(watchers) if watchers else "nobody"
-        for line in wrap_text(f"Watching: {who}", int(19 * s), width)[:2]:
-            draw_text(surface, line, 19 * s, (x, y), INK_DIM)
-            y += int(22 * s)
-        y += int(6 * s)
-        pygame.draw.line(surface, (90, 120, 100), (x, y), (rect.right - pad, y), max(1, int(s)))
-        y += int(8 * s)
-        draw_text(surface, "Chat", 21 * s, (x, y), INK_DIM)
-        y += int(26 * s)
-        px = int(19 * s)
-        line_h = int(22 * s)
-        lines: list[tuple[str, tuple]] = []
-        for who, text in chat:
-            said = f"{who}: {text}" if who else text
-            lines += [(line, INK if who else GOLD) for line in wrap_text(said, px, width)]
-        room = max(0, (self.chat_field.rect.y - int(8 * s) - y) // line_h)
-        for line, color in lines[-room:] if room else []:
-            draw_text(surface, line, px, (x, y), color)
-            y += line_h
-        self.chat_field.draw(surface, s)
 
 
 __all__ = ["CamelotOnlineScene", "error_line", "game_from_table", "clock_text", "open_phrases"]

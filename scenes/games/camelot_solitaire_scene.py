@@ -51,7 +51,6 @@ class CamelotSolitaireScene(PatienceScene):
             row, col = divmod(i, 4)
             slots.append(Slot(cell_id(i), (left + col * (cw + gx), top + row * (ch + gy)),
                               label=PICTURE_LETTERS.get(CELL_PICTURE.get(i))))
-        self.table.speed = self.app.settings.speed_factor
         self.table.set_layout(slots, (cw, ch))
         # removed cards fly off the right-hand edge of the table
         self.table.offstage = (self.size[0] + cw * 0.5, top + grid_h / 2 - ch / 2)

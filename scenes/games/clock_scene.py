@@ -28,7 +28,7 @@ class ClockScene(GameScene):
     undo_at_the_end = False   # every move is forced: undoing the last changes nothing
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
-        self.table = CardTable()
+        self.table = CardTable(app.settings)
         self.art = None
         self.focus = CENTRE
         self.flash: tuple[str, float] | None = None   # (pile, seconds left)
@@ -67,7 +67,6 @@ class ClockScene(GameScene):
         slots.append(Slot(CENTRE, (area.centerx - cw / 2 - 1.5 * self.centre_fan * 0.5,
                                    area.centery - ch / 2),
                           fan=(self.centre_fan, 0), fan_down=(cw * 0.03, 0), label="K"))
-        self.table.speed = self.app.settings.speed_factor
         self.table.set_layout(slots, (cw, ch))
         self.table.show_instantly(self.game.piles()) if self.table.sprites else None
 
@@ -84,7 +83,6 @@ class ClockScene(GameScene):
 
     # --- showing the engine's state ----------------------------------------
     def show_new_game(self) -> None:
-        self.table.speed = self.app.settings.speed_factor
         self.focus = CENTRE
         self.table.deal(self.game.piles(), self.game.deck, self._deck_source())
 
@@ -94,7 +92,6 @@ class ClockScene(GameScene):
         return (self.centre_point[0] - cw / 2, self.centre_point[1] - ch / 2)
 
     def show_record(self, record) -> None:
-        self.table.speed = self.app.settings.speed_factor
         order = [event.card for event in record.events if hasattr(event, "source")]
         self.table.sync(self.game.piles(), order=order, stagger=0.26)
 

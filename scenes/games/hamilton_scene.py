@@ -110,7 +110,6 @@ class HamiltonScene(PatienceScene):
         for i, pile in enumerate(TABLEAU):
             slots.append(Slot(pile, (tab_x + i * (cw + gx), tab_top), fan=(0, ch * FAN),
                               max_extent=max(0.0, extent)))
-        self.table.speed = self.app.settings.speed_factor
         self.table.set_layout(slots, (cw, ch))
         if self.table.sprites:
             self.table.show_instantly(self._piles)

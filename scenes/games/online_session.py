@@ -13,7 +13,7 @@ from __future__ import annotations
 import socket
 
 from game.net.bridge import NetBridge
-from game.net.cli import DEFAULT_PORT
+from game.net.protocol import DEFAULT_PORT
 from game.net.view import OnlineState
 
 SET_PHRASES = ("Hello!", "Good luck!", "Good game", "Well played!", "Thanks!", "One moment, please")
@@ -52,7 +52,6 @@ class OnlineSession:
         self.state = OnlineState(name)
         self.ever_online = False
         self.grace = 60.0
-        self._next_id = 0
 
     def start(self) -> None:
         self.bridge.start()
@@ -90,9 +89,7 @@ class OnlineSession:
 
     def send(self, message: dict) -> int:
         """Queue ``message`` with a fresh id (returned); never waits."""
-        self._next_id += 1
-        self.bridge.send({**message, "id": self._next_id})
-        return self._next_id
+        return self.bridge.send(message)
 
     def token(self, table: str) -> str | None:
         seat = self.bridge.tokens.get(table)

@@ -1,4 +1,5 @@
-"""The main menu (the four games, demo, settings, quit) and the settings screen."""
+"""The main menu (the four games, demo, settings, quit); the settings screen is
+``scenes.screens.settings``."""
 from __future__ import annotations
 
 import pygame
@@ -7,9 +8,8 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
-                       felt, glow_rect, layout_column, layout_row, text_surfaces, ui_scale, wrap_text)
+                       glow_rect, layout_row, text_surfaces, ui_scale)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
-from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
 WARM_AFTER = 0.25     # s on the menu before the games' modules and art load in the background
@@ -99,7 +99,7 @@ class MenuScene(Scene):
         self.app.scenes.push(HelpScene(self.app, self._chosen_game()))
 
     def settings(self) -> None:
-        self.app.scenes.push(SettingsScene(self.app))
+        self.app.navigator.open_settings()
 
     def resize(self, size) -> None:
         super().resize(size)
@@ -232,145 +232,4 @@ class MenuScene(Scene):
         draw_text(surface, text, px, pos, color, anchor="center", shadow=shadow)
 
 
-class SettingsScene(Scene):
-    """Fullscreen or window, animation speed, sound, volume, card back, which deals: left/right or click changes."""
-
-    def __init__(self, app) -> None:
-        super().__init__(app)
-        self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),
-                     Button("", self._toggle_sound), Button("", self._change_volume),
-                     Button("", self._next_back), Button("", self._toggle_winnable_only),
-                     Button("", self._toggle_indicator), Button("", self._toggle_eval_bar),
-                     Button("Back", self.back)]
-        self.focus = FocusButtons(self.rows)
-
-    def _labels(self) -> None:
-        st = self.app.settings
-        self.rows[0].label = f"Display: {'Full screen' if self.app.fullscreen else 'Window'}"
-        self.rows[1].label = f"Animation speed: {st.animation_speed.capitalize()}"
-        self.rows[2].label = f"Sound: {'On' if st.sound else 'Off'}"
-        self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
-        self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
-        self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
-        self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
-        self.rows[7].label = f"Board game evaluation bar: {'On' if st.eval_bar else 'Off'}"
-
-    def description(self) -> str:
-        """What the focused setting means, in a line under the rows."""
-        st = self.app.settings
-        return [
-            "Play in a window or fill the screen (F11 switches at any time).",
-            "How fast cards and pieces move.",
-            "Sound effects for moves, refusals, wins and losses.",
-            "How loud the sound effects are.",
-            "The pattern on the backs of the cards.",
-            "Winnable only: every new Camelot and Hamilton deal is one the solver has proved "
-            "can be won. Any: every deal, winnable or not." if st.winnable_only else
-            "Any: every deal, winnable or not. Winnable only: every new Camelot and Hamilton "
-            "deal is one the solver has proved can be won.",
-            "Camelot and Hamilton say in the top bar whether the game can still be won "
-            "(off: no spoilers).",
-            "Camelot, the board game: the engine's evaluation of the position in a bar "
-            "beside the board.",
-            "Back to where you were.",
-        ][self.focus.focus]
-    def _toggle_fullscreen(self) -> None:
-        self.app.toggle_fullscreen()
-
-    def _next_speed(self, step: int = 1) -> None:
-        speeds = list(ANIMATION_SPEEDS)
-        st = self.app.settings
-        st.animation_speed = speeds[(speeds.index(st.animation_speed) + step) % len(speeds)]
-        self.app.save_settings()
-
-    def _toggle_sound(self) -> None:
-        self.app.settings.sound = not self.app.settings.sound
-        self.app.sound.set_enabled(self.app.settings.sound)
-        self.app.save_settings()
-
-    def _change_volume(self, step: int = 1, wrap: bool = True) -> None:
-        """±10 %; a click (or Enter) goes up and wraps from 100 % to 0."""
-        st = self.app.settings
-        tenths = round(st.volume * 10) + step
-        tenths = 0 if wrap and tenths > 10 else max(0, min(10, tenths))
-        st.volume = tenths / 10
-        self.app.sound.set_volume(st.volume)
-        self.app.sound.play("deal")  # hear the new level
-        self.app.save_settings()
-
-    def _next_back(self, step: int = 1) -> None:
-        backs = list(CARD_BACKS)
-        st = self.app.settings
-        st.card_back = backs[(backs.index(st.card_back) + step) % len(backs)]
-        self.app.save_settings()
-
-    def _toggle_winnable_only(self) -> None:
-        """Patience deals: any deal, or only deals the solver proved winnable."""
-        self.app.settings.winnable_only = not self.app.settings.winnable_only
-        self.app.save_settings()
-
-    def _toggle_eval_bar(self) -> None:
-        self.app.settings.eval_bar = not self.app.settings.eval_bar
-        self.app.save_settings()
-
-    def _draw_back_preview(self, surface: pygame.Surface) -> None:
-        """The chosen card back, beside its row (left / right shows the others)."""
-        row = self.rows[4].rect
-        width = max(20, int(64 * self.scale))
-        key = (self.app.settings.card_back, width)
-        if getattr(self, "_preview_key", None) != key:
-            self._preview_key = key
-            from ..table.card_art import CardArt  # start-up: the cards' art loads after the menu's first frame
-            self._preview = CardArt(width, self.app.settings.card_back).back()
-        rect = self._preview.get_rect(midleft=(row.right + int(24 * self.scale), row.centery))
-        surface.blit(self._preview, rect)
-
-    def _toggle_indicator(self) -> None:
-        """The "winnable?" words in a patience's top bar: a spoiler for some."""
-        self.app.settings.winnable_indicator = not self.app.settings.winnable_indicator
-        self.app.save_settings()
-
-    def back(self) -> None:
-        self.app.scenes.pop()
-
-    def resize(self, size) -> None:
-        super().resize(size)
-        s = self.scale = ui_scale(size)
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.2), int(520 * s), int(44 * s), int(10 * s))
-
-    def handle(self, event: InputEvent) -> None:
-        a = event.action
-        if a == Action.BACK:
-            self.back()
-            return
-        if a in (Action.LEFT, Action.RIGHT):
-            i = self.focus.focus
-            step = 1 if a == Action.RIGHT else -1
-            if i == 1:
-                self._next_speed(step)
-            elif i == 3:
-                self._change_volume(step, wrap=False)
-            elif i == 4:
-                self._next_back(step)
-            elif i in (0, 2, 5, 6, 7):
-                self.rows[i].action()
-            return
-        self.focus.handle(event)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        s = self.scale
-        self._labels()
-        surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.1)), GOLD,
-                  anchor="center", shadow=True)
-        self.focus.draw(surface, s)
-        self._draw_back_preview(surface)
-        y = self.rows[-1].rect.bottom + int(24 * s)
-        for line in wrap_text(self.description(), int(24 * s), int(720 * s)):
-            draw_text(surface, line, 24 * s, (self.size[0] // 2, y), INK, anchor="midtop")
-            y += int(30 * s)
-        draw_text(surface, "Left / right or click to change · Escape or B to go back", 22 * s,
-                  (self.size[0] // 2, self.size[1] - int(30 * s)), INK_DIM, anchor="center")
-
-
-__all__ = ["MenuScene", "SettingsScene"]
+__all__ = ["MenuScene"]

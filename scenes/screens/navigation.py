@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
-from .menu import MenuScene, SettingsScene
+from .menu import MenuScene
+from .settings import SettingsScene
 
 
 class ScreenNavigator(Navigator):

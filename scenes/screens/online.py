@@ -17,7 +17,7 @@ import time
 
 import pygame
 
-from game.net.cli import DEFAULT_PORT
+from game.net.protocol import DEFAULT_PORT
 from game.net.host import ServerThread
 
 from ..core.actions import Action, InputEvent

@@ -1,10 +1,12 @@
-"""The Camelot board scene's pictures: a move travelling its path, and the
-three drawing layers (see ``GameScene``) filled from the scene's state.
+"""The board table's pictures: a move travelling its path, and the drawing
+layers (see ``PaintedScene``) filled from the table's state.
 
-:class:`BoardLayers` is a mixin for :class:`~scenes.games.camelot_board_scene.CamelotBoardScene`:
-it reads the scene's ``shown`` pieces, ``travel``, selection, preview and hint,
-lists them as *items* (``camelot_view``) and repaints only the items that
-changed since the last frame.
+:class:`BoardPainter` belongs to one :class:`~scenes.table.board_table.BoardTable`:
+it reads the table's ``shown`` pieces, ``travel``, selection, preview and hint,
+lists them as *items* (``board_view``) and repaints only the items that changed
+since the last frame. The side panel shows both sides and the move list: the
+game's moves as they are played, or a whole record with the current move lit
+(a replay), each move a place to click.
 """
 from __future__ import annotations
 
@@ -17,10 +19,11 @@ from game.camelot_board import CamelotBoard
 from game.camelot_moves import path_legs
 
 from ..core.anim import ease_in_out_cubic
+from .board_analysis import bar_item
 from .board_view import (
-    CAPTURE, HOVER, LAST_FROM, LAST_TO, LAST_VIA, PATH_HINT, PATH_PLAYER, SELECT_TINT, SELECTED,
+    CAPTURE, HOVER, LAST_FROM, LAST_TO, LAST_VIA, PATH_COMPUTER, PATH_HINT, PATH_PLAYER, SELECT_TINT, SELECTED,
     START_COUNTS)
-from ..core.ui import GOLD, INK, paint_felt
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, paint_felt
 
 STEP_TIME = 0.2            # s per plain step of a travelling piece (normal speed)
 LEAP_TIME = 0.27           # s per leap
@@ -86,95 +89,81 @@ def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     return out
 
 
+class BoardPainter:
+    """Drawing for one board table (the state is the table's)."""
 
-
-class BoardLayers:
-    """Drawing for the Camelot board scene (a mixin; the state is the scene's)."""
-
-    def on_board(self) -> list:
-        """The pieces still in play as shown: those at rest, and the one
-        travelling its path (it is lifted off its square, not captured)."""
-        pieces = list(self.shown.values())
-        travel = self.travel
-        if travel is not None and travel.path[0] not in self.shown:
-            pieces.append(travel.piece)
-        return pieces
-
-    def update_travel(self, dt: float) -> None:
-        """Advance the move being shown; captured pieces go as they are jumped."""
-        speed = self.app.settings.speed_factor
-        for v in self.vanishing:
-            v[2] += dt * speed
-        self.vanishing = [v for v in self.vanishing if v[2] < VANISH_TIME]
-        travel = self.travel
-        if travel is None:
-            return
-        travel.t += dt
-        if travel.moving:
-            self.shown.pop(travel.path[0], None)
-            index, progress, _ = travel.where()
-            # A captured piece goes as the mover passes over it.
-            while travel.taken < len(travel.steps) and (
-                    travel.taken < index or (travel.taken == index and progress >= 0.5)):
-                took = travel.steps[travel.taken][2]
-                travel.taken += 1
-                if took is not None and took[0] in self.shown:
-                    self.shown.pop(took[0])
-                    self.vanishing.append([took[1], took[0], 0.0])
-        if travel.done:
-            self.finish_animations()
+    def __init__(self, table) -> None:
+        self.table = table
+        self.items: list[tuple] = []
+        self.drawn: set[tuple] = set()
+        self.move_rects: list[tuple[pygame.Rect, int]] = []   # a record's moves: (cell, ply)
 
     def draw_background(self, surface: pygame.Surface) -> None:
+        view = self.table.view
         paint_felt(surface)
-        surface.blit(self.view.art.board(self.flipped), self.view.board_pos)
-        self.view.panel_background().blit_to(surface, self.view.panel_rect.topleft)
+        surface.blit(view.art.board(self.table.flipped), view.board_pos)
+        view.panel_background().blit_to(surface, view.panel_rect.topleft)
 
-    def _compute_items(self) -> list[tuple]:
+    def compute_items(self) -> list[tuple]:
+        t = self.table
         items: list[tuple] = []
         add = items.append
-        travel = self.travel
-        if self.last_move is not None and (travel is None or not travel.moving):
-            path, _ = self.last_move
+        travel = t.travel
+        if t.last_move is not None and (travel is None or not travel.moving):
+            path, _ = t.last_move
             for sq in path[1:-1]:
                 add((0, "tint", sq, LAST_VIA))
             add((0, "tint", path[0], LAST_FROM))
             add((0, "tint", path[-1], LAST_TO))
-        for sq, piece in self.shown.items():
+        for sq, piece in t.shown.items():
             add((2, "piece", sq, piece.color, piece.kind))
-        keyboard = not self._pointer_mode() and not self.demo and self.mode is not None
-        if self.interactive:
-            movable = self._movable()
-            if self.selected is not None:
-                add((0, "tint", self.selected, SELECT_TINT))
-                add((3, "ring", self.selected, SELECTED))
-                for sq in sorted(self._targets()):
+        interactive = t.interactive
+        keyboard = not t.pointer_mode() and t.shows_focus
+        if interactive:
+            movable = t.movable()
+            if t.selected is not None:
+                add((0, "tint", t.selected, SELECT_TINT))
+                add((3, "ring", t.selected, SELECTED))
+                for sq in sorted(t.targets()):
                     add((1, "target", sq))
-            pointed = self.hover if self._pointer_mode() else self.focus_sq
-            if pointed in movable and pointed != self.selected:
+            pointed = t.hover if t.pointer_mode() else t.focus_sq
+            if pointed in movable and pointed != t.selected:
                 add((3, "ring", pointed, HOVER))
-            preview = self._preview()
+            preview = t.preview()
             if preview is not None:
                 target, alts, index = preview
                 move, path = alts[index]
-                self._add_path(add, path, move.captured, PATH_PLAYER, show_captures=True)
-            elif self.hint_move is not None:
-                move = self.hint_move
+                self.add_path(add, path, move.captured, PATH_PLAYER, show_captures=True)
+            elif t.hint_move is not None:
+                move = t.hint_move
                 add((3, "ring", move.from_square, PATH_HINT))
-                self._add_path(add, move.path, move.captured, PATH_HINT, show_captures=True)
+                self.add_path(add, move.path, move.captured, PATH_HINT, show_captures=True)
         if travel is not None:
-            self._add_path(add, travel.path, travel.captured, travel.color,
-                           show_captures=not travel.moving)
+            self.add_path(add, travel.path, travel.captured, travel.color,
+                          show_captures=not travel.moving)
         if keyboard:
-            add((7, "focus", self.focus_sq))
-        add((8, "panel", self._panel_state()))
+            add((7, "focus", t.focus_sq))
+        add((8, "panel", self.panel_state()))
+        reply = t.hint_reply
+        if reply is not None and (t.hint_move is None or reply[0] != t.hint_move):
+            reply = t.hint_reply = None
+        if reply is not None and interactive and t.selected is None:
+            self.add_path(add, reply[1], reply[2], PATH_COMPUTER, show_captures=False)
+        if t.eval_bar:
+            bar = bar_item(t.analysis)
+            if bar is not None:
+                add(bar)
+        best = t.best_move() if t.shows_best else None
+        if best is not None and travel is None:
+            self.add_path(add, best.path, frozenset(best.captured), PATH_HINT, show_captures=False)
         items.sort(key=lambda k: k[0])
         return items
 
-    def _add_path(self, add, path, captured, color, show_captures: bool) -> None:
+    def add_path(self, add, path, captured, color, show_captures: bool) -> None:
         add((4, "path", tuple(path), color, frozenset(captured)))
         if show_captures:
             for sq in sorted(captured):
-                if sq in self.shown:
+                if sq in self.table.shown:
                     add((5, "cross", sq))
         seen = {}
         for n, sq in enumerate(path[1:], 1):
@@ -182,88 +171,136 @@ class BoardLayers:
         for sq, n in seen.items():
             add((6, "badge", sq, n, color))
 
-    def _panel_state(self) -> tuple:
+    def panel_state(self) -> tuple:
+        t = self.table
+        game = t.game
         counts = {(c, k): 0 for c in COLORS for k in START_COUNTS}
-        for piece in self.on_board():
+        for piece in t.on_board():
             counts[(piece.color, piece.kind)] += 1
         start, first_side = self._start_info()
         sides = []
-        thinking = self.computer_to_move and self._ready is None and not self.busy \
-            and self.game.status is Status.PLAYING
+        thinking = t.thinking() and not t.busy and game.status is Status.PLAYING
         for color in COLORS:
             enemy = COLORS[1 - COLORS.index(color)]
             taken = tuple((k, max(0, start[(enemy, k)] - counts[(enemy, k)])) for k in START_COUNTS)
-            to_move = self.game.status is Status.PLAYING and self.game.turn == color
-            sides.append((color, self._side_name(color), self.game.castle_moves_left(color),
+            to_move = game.status is Status.PLAYING and game.turn == color
+            sides.append((color, t.side_label(color), game.castle_moves_left(color),
                           taken, to_move, to_move and thinking))
         note = ""
-        if self.game.status is not Status.PLAYING:
-            reason = self.game.status_reason
+        if game.status is not Status.PLAYING:
+            reason = game.status_reason
             note = reason[:1].upper() + reason[1:] + "."
-        elif self.game.capture_is_compulsory and not self.computer_to_move and not self.busy:
+        elif game.capture_is_compulsory and not t.plays_itself() and not t.busy:
             note = "Capturing is compulsory."
-        return (tuple(sides), tuple(self.game.history), first_side, note)
+        if t.record_moves is not None:     # a record: the current move, and the engine's words
+            return (tuple(sides), len(game.history), first_side, note, t.panel_lines())
+        return (tuple(sides), tuple(game.history), first_side, note)
 
     def _start_info(self) -> tuple[dict, str]:
         """Piece counts and the side to move of this game's start (asked once a game)."""
+        game = self.table.game
         cached = getattr(self, "_start_cache", None)
-        if cached is None or cached[0] is not self.game:
-            start = CamelotBoard(self.game.start_json()["position"])
+        if cached is None or cached[0] is not game:
+            start = CamelotBoard(game.start_json()["position"])
             counts = {(c, k): 0 for c in COLORS for k in START_COUNTS}
             for piece in start.pieces().values():
                 counts[(piece.color, piece.kind)] += 1
-            cached = self._start_cache = (self.game, counts, start.turn)
+            cached = self._start_cache = (game, counts, start.turn)
         return cached[1], cached[2]
 
-    def _draw_panel(self, surface: pygame.Surface, state: tuple) -> None:
-        sides, history, first_side, note = state
+    def draw_panel(self, surface: pygame.Surface, state: tuple) -> None:
+        sides, history, first_side, note = state[:4]
+        record = len(state) > 4
         info = {"sides": [{"color": c, "name": name, "castle_left": castle, "taken": dict(taken),
                            "enemy": COLORS[1 - COLORS.index(c)], "to_move": to_move,
-                           "thinking": thinking}
+                           "thinking": thinking and not record}
                           for c, name, castle, taken, to_move, thinking in sides],
-                "history": list(history), "first_side": first_side, "note": note,
-                "note_color": INK if self.game.status is Status.PLAYING else GOLD}
+                "history": [] if record else list(history), "first_side": first_side, "note": note,
+                "note_color": INK if self.table.game.status is Status.PLAYING else GOLD}
         if note == "Capturing is compulsory.":
             info["note_color"] = CAPTURE
-        self.view.draw_panel(surface, info)
+        if record:
+            lines = [text for text in (note,) + tuple(state[4]) if text]
+            info.update(note=" · ".join(lines), note_color=GOLD if note else INK)
+        top = self.table.view.draw_panel(surface, info)
+        if record:
+            self._draw_record(surface, top, history, first_side)
+
+    def _draw_record(self, surface, top: int, ply: int, first_side: str) -> None:
+        """Every move of the record, the current one lit, the list scrolled to it."""
+        view, moves = self.table.view, self.table.record_moves
+        s = view.scale
+        rect = view.panel_rect
+        pad = int(16 * s)
+        x, width = rect.x + pad, rect.w - 2 * pad
+        px = int(19 * s)
+        line_h = int(px * 1.25)
+        rows = max(1, (rect.bottom - pad - top) // line_h)
+        offset = 1 if first_side == "black" else 0
+        total_rows = (len(moves) + offset + 1) // 2
+        current_row = (ply - 1 + offset) // 2 if ply else 0
+        first_row = max(0, min(current_row - rows // 2, total_rows - rows))
+        num_w = int(px * 1.9)
+        col_w = (width - num_w) // 2
+        self.move_rects = []
+        for row in range(first_row, min(total_rows, first_row + rows)):
+            y = top + (row - first_row) * line_h
+            draw_text(surface, f"{row + 1}.", px, (x, y), INK_DIM)
+            for col in range(2):
+                index = row * 2 + col - offset     # 0-based ply index
+                if not 0 <= index < len(moves):
+                    continue
+                text = moves[index]
+                cell = pygame.Rect(x + num_w + col * col_w, y - int(2 * s), col_w - int(4 * s), line_h)
+                if index == ply - 1:
+                    pygame.draw.rect(surface, GOLD, cell, width=max(1, int(2 * s)),
+                                     border_radius=int(5 * s))
+                size = px
+                while size > px * 0.6 and FONTS.font(size).size(text)[0] > col_w - int(10 * s):
+                    size -= 1
+                draw_text(surface, text, size, (cell.x + int(4 * s), y + (px - size) // 2),
+                          GOLD if index == ply - 1 else INK if index < ply else INK_DIM)
+                self.move_rects.append((cell, index + 1))
 
     def draw_resting(self, surface: pygame.Surface, clip) -> None:
+        view = self.table.view
         if clip is None:
-            self._items = self._compute_items()
-        rects = self.view.item_rects
-        for key in self._items:
+            self.items = self.compute_items()
+        rects = view.item_rects
+        for key in self.items:
             if clip is not None and clip.collidelist(rects(key)) < 0:
                 continue
             if key[1] == "panel":
-                self.view.draw_item(surface, key, lambda s, state=key[2]: self._draw_panel(s, state))
+                view.draw_item(surface, key, lambda s, state=key[2]: self.draw_panel(s, state))
             else:
-                self.view.draw_item(surface, key, None)
+                view.draw_item(surface, key, None)
 
     def resting_changes(self) -> list[pygame.Rect]:
-        self._items = self._compute_items()
-        new = set(self._items)
-        changed = new ^ self._drawn
-        self._drawn = new
-        return merge_rects([r for key in changed for r in self.view.item_rects(key)])
+        self.items = self.compute_items()
+        new = set(self.items)
+        changed = new ^ self.drawn
+        self.drawn = new
+        return merge_rects([r for key in changed for r in self.table.view.item_rects(key)])
 
     def resting_rebuilt(self) -> None:
-        self._drawn = set(self._items)
+        self.drawn = set(self.items)
 
     def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        t = self.table
         rects: list[pygame.Rect] = []
-        view, art = self.view, self.view.art
-        for piece, sq, t in self.vanishing:
-            k = min(1.0, t / VANISH_TIME)
+        view, art = t.view, t.view.art
+        for piece, sq, age in t.vanishing:
+            k = min(1.0, age / VANISH_TIME)
             sprite = pygame.transform.smoothscale_by(art.piece(piece.color, piece.kind), 1 + 0.35 * k)
             sprite.set_alpha(int(255 * (1 - k)))
             rects.append(surface.blit(sprite, sprite.get_rect(center=view.square_centre(sq))))
-        travel = self.travel
+        travel = t.travel
         if travel is not None and travel.moving:
             index, progress, leap = travel.where()
             a, b, _ = travel.steps[index]
             (ax, ay), (bx, by) = view.square_centre(a), view.square_centre(b)
-            t = ease_in_out_cubic(progress)
-            x, y = ax + (bx - ax) * t, ay + (by - ay) * t
+            e = ease_in_out_cubic(progress)
+            x, y = ax + (bx - ax) * e, ay + (by - ay) * e
             lift = math.sin(math.pi * progress) * view.cell * (0.32 if leap else 0.1)
             c = view.cell
             dx, dy = art.shadow_offset
@@ -272,5 +309,10 @@ class BoardLayers:
                                                int(y - c / 2 + dy + lift * 0.5))))
             rects.append(surface.blit(art.piece(travel.piece.color, travel.piece.kind),
                                       (int(x - c / 2), int(y - c / 2 - lift))))
-        rects += view.draw_spinner(surface, self.clock_time)
+        rects += view.draw_spinner(surface, t.clock_time)
+        for piece, square, age in t.appearing:
+            k = min(1.0, age / VANISH_TIME)      # a vanishing piece's fade, played backwards
+            sprite = pygame.transform.smoothscale_by(art.piece(piece.color, piece.kind), 1.35 - 0.35 * k)
+            sprite.set_alpha(int(255 * k))
+            rects.append(surface.blit(sprite, sprite.get_rect(center=view.square_centre(square))))
         return rects

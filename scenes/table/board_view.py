@@ -1,13 +1,12 @@
-"""What the Camelot board scene draws, and where: geometry, the layered
+"""What the Camelot board table draws, and where: geometry, the layered
 drawing of the board and its overlays, and the side panel.
 
-The scene keeps the state (what is shown, selected, previewed, travelling); this
-module turns it into pictures. Things at rest are *items*: small hashable tuples
-``(layer, kind, …)``, each with the screen areas it paints. Every frame the
-scene lists the items that should be visible; only the areas of items that
-appeared or went away are repainted into the static layer (see
-``GameScene._refresh_static``), so a frame costs almost nothing unless
-something changed.
+The board table (``board_table``) keeps the state (what is shown, selected,
+previewed, travelling); this module turns it into pictures. Things at rest are
+*items*: small hashable tuples ``(layer, kind, …)``, each with the screen areas
+it paints. Every frame the table lists the items that should be visible; only
+the areas of items that appeared or went away are repainted (see
+``PaintedScene``), so a frame costs almost nothing unless something changed.
 """
 from __future__ import annotations
 
@@ -15,21 +14,17 @@ import math
 
 import pygame
 
-from game.camelot_moves import SQUARE_COORDS, rank_span, square
-
-
-def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
-    """The steps of ``path`` (by index) that leap over a piece of the mover's
-    own side: a leap whose middle square is not among the ``captured``."""
-    out = set()
-    for i, (a, b) in enumerate(zip(path, path[1:])):
-        (fa, ra), (fb, rb) = SQUARE_COORDS[a], SQUARE_COORDS[b]
-        if max(abs(fa - fb), abs(ra - rb)) == 2 and square((fa + fb) // 2, (ra + rb) // 2) not in captured:
-            out.add(i)
-    return frozenset(out)
+from game.camelot_moves import CANTER, SQUARE_COORDS, path_legs, rank_span
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, TallPanel, wrap_text
+
+
+def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
+    """The steps of ``path`` (by index) that are canters, as the engine names its legs."""
+    return frozenset(i for i, leg in enumerate(path_legs(tuple(path), frozenset(captured)))
+                     if leg.kind == CANTER)
+
 
 # Colours of the overlays (one meaning each, throughout).
 HOVER = (255, 221, 87)           # a piece that may move, under the pointer/focus

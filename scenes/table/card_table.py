@@ -59,11 +59,11 @@ class CardSprite:
 
 
 class CardTable:
-    def __init__(self) -> None:
+    def __init__(self, settings=None) -> None:
+        self.settings = settings   # the app's Settings: its animation speed is read at each move
         self.slots: dict[str, Slot] = {}
         self.sprites: dict[object, CardSprite] = {}
         self.card_size = (100, 140)
-        self.speed = 1.0           # the animation-speed setting
         self._order = 0
         self._piles: dict[str, list] = {}
         self.celebrating = 0.0
@@ -71,6 +71,11 @@ class CardTable:
         self._gone: list[pygame.Rect] = []  # static areas of cards taken away
         self._draw_cache: list[CardSprite] | None = None  # sprites in paint order
         self.offstage: tuple[float, float] | None = None  # where removed cards fly
+
+    @property
+    def speed(self) -> float:
+        """The animation-speed setting as a factor (normal speed without settings)."""
+        return 1.0 if self.settings is None else self.settings.speed_factor
 
     # --- layout -------------------------------------------------------------
     def set_layout(self, slots: list[Slot], card_size: tuple[int, int]) -> None:

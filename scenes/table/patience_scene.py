@@ -86,7 +86,7 @@ class PatienceScene(GameScene):
         self._solver = None          # Channel to the solver, made at the first request
         self._solve_version = None   # the position (self._version) last asked about
         self._solve_result = None    # (version, SolveResult) of the latest answer
-        self.table = CardTable()
+        self.table = CardTable(app.settings)
         self.art = None
         self.focus: str | None = None
         self.focus_depth = 1                 # cards from the top the focus covers
@@ -236,7 +236,6 @@ class PatienceScene(GameScene):
 
     # --- showing it ---------------------------------------------------------
     def show_new_game(self) -> None:
-        self.table.speed = self.app.settings.speed_factor
         self.selection = None
         self._queue = []
         self._drag = None
@@ -248,7 +247,6 @@ class PatienceScene(GameScene):
         self.deal_animation()
 
     def show_record(self, record) -> None:
-        self.table.speed = self.app.settings.speed_factor
         self.selection = None
         self._refresh()
         self.table.sync(self._piles, order=self.record_order(record), stagger=self.record_stagger)

@@ -36,6 +36,8 @@ def test_two_bridges_play_and_one_survives_a_server_restart(tmp_path):
         wait_for(bob, of("welcome", name="Bob"))
         time.sleep(0.05)
         assert {m["type"] for m in alice.poll()} == {"lobby"}     # poll never waits
+        first = alice.send({"type": "lobby"})          # numbered at once, from the bridge's count
+        assert wait_for(alice, of("lobby"))["re"] == first
         alice.send({"type": "create_table", "id": 7})
         table = wait_for(alice, of("table_created", re=7))["table"]
         alice.send({"type": "sit", "table": table, "color": "white"})
@@ -60,6 +62,10 @@ def test_two_bridges_play_and_one_survives_a_server_restart(tmp_path):
         resumed = wait_for(alice, of("table", table=table))
         assert resumed["moves"] == OPENING[:1]
         assert resumed["seats"]["white"]["present"] is True
+        # The new connection's client numbers from the same count: no id given twice.
+        later = alice.send({"type": "lobby"})
+        assert later > first + 1
+        assert wait_for(alice, of("lobby", re=later))["re"] == later
         wait_for(bob, of("link", state="online"))
         bob_state = wait_for(bob, of("table", table=table))
         assert bob_state["moves"] == OPENING[:1]

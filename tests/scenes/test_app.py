@@ -10,7 +10,8 @@ from scenes.core.actions import Action
 from scenes.games.clock_scene import ClockScene
 from scenes.core.input import InputMapper
 from scenes.launcher import main
-from scenes.screens.menu import MenuScene, SettingsScene
+from scenes.screens.menu import MenuScene
+from scenes.screens.settings import SettingsScene
 from scenes.screens.navigation import open_menu
 
 from .harness import click, key, make_app, pad, post, step

@@ -77,10 +77,10 @@ def test_a_piece_on_its_way_is_still_counted():
         frames += 1
         assert frames < 600
         step(app)
-        if not scene.travel or not scene.travel.moving:
+        if not scene.table.travel or not scene.table.travel.moving:
             continue
         assert int(scene.score_line().split()[1]) == white_before, scene.score_line()
-        sides = {side[0]: dict(side[3]) for side in scene._panel_state()[0]}
+        sides = {side[0]: dict(side[3]) for side in scene.table.painter.panel_state()[0]}
         assert not any(sides["black"].values()), sides   # Black took nothing
     assert int(scene.score_line().split()[1]) == white_before
 
@@ -107,11 +107,11 @@ def test_gamepad_hint_then_a_twice_plays_the_hint_in_hamilton():
 def test_gamepad_hint_then_a_twice_plays_the_hint_on_the_board():
     app, scene = board()
     pad(app, pygame.CONTROLLER_BUTTON_X)
-    wait_until(app, lambda: scene.hint_move is not None)
-    hinted = scene.hint_move
-    assert scene.focus_sq == hinted.from_square
+    wait_until(app, lambda: scene.table.hint_move is not None)
+    hinted = scene.table.hint_move
+    assert scene.table.focus_sq == hinted.from_square
     pad(app, pygame.CONTROLLER_BUTTON_A)
-    assert scene.selected == hinted.from_square and scene.focus_sq == hinted.to_square
+    assert scene.table.selected == hinted.from_square and scene.table.focus_sq == hinted.to_square
     pad(app, pygame.CONTROLLER_BUTTON_A)
     settle(app, scene)
     assert scene.game.history == [path_text(hinted.path, hinted.captured)]
@@ -299,8 +299,8 @@ def test_the_board_counts_moves_as_its_move_list_does():
     settle(app, scene)
     assert len(scene.game.history) == 1 and scene.moves_made() == 1
     reply = scene.game.legal_moves()[0]                     # Black's reply: still move 1
-    click(app, scene.view.square_centre(reply.from_square))
-    click(app, scene.view.square_centre(reply.to_square))
+    click(app, scene.table.view.square_centre(reply.from_square))
+    click(app, scene.table.view.square_centre(reply.to_square))
     settle(app, scene)
     assert len(scene.game.history) == 2 and scene.moves_made() == 1
     hud = [text for text, *_ in scene._hud_texts()["right"]]
@@ -353,7 +353,7 @@ def test_a_canter_step_is_drawn_dashed_and_a_jump_solid():
     app, scene = board()
     click(app, centre(scene, "E5"))
     hover(app, centre(scene, "E7"))
-    item = next(k for k in scene._items if k[1] == "path")
+    item = next(k for k in scene.table.painter.items if k[1] == "path")
     path, captured = item[2], item[4]
     assert captured                                     # the jumps capture
     assert canter_steps(path, captured) == frozenset()  # no canter in a pure capture
@@ -364,7 +364,7 @@ def test_a_canter_step_is_drawn_dashed_and_a_jump_solid():
 
 # --- 13. settings from the pause menu; a new deal asks first; Clock's end ------------------
 def test_settings_from_the_pause_menu_and_back():
-    from scenes.screens.menu import SettingsScene
+    from scenes.screens.settings import SettingsScene
     app, scene = open_scene(HamiltonScene, Hamilton(seed=7), seed=7)
     key(app, pygame.K_p)
     pause = app.scenes.top

@@ -50,7 +50,7 @@ def sq(name):
 
 
 def centre(scene, name):
-    return scene.view.square_centre(sq(name))
+    return scene.table.view.square_centre(sq(name))
 
 
 def hover(app, scene, name):
@@ -60,7 +60,7 @@ def hover(app, scene, name):
 
 
 def kinds(scene, kind):
-    return [k for k in scene._items if k[1] == kind]
+    return [k for k in scene.table.painter.items if k[1] == kind]
 
 
 def shown_path(scene):
@@ -84,9 +84,9 @@ def focus_to(app, scene, name, device="keyboard"):
     buttons = {"up": pygame.CONTROLLER_BUTTON_DPAD_UP, "down": pygame.CONTROLLER_BUTTON_DPAD_DOWN,
                "left": pygame.CONTROLLER_BUTTON_DPAD_LEFT, "right": pygame.CONTROLLER_BUTTON_DPAD_RIGHT}
     for _ in range(40):
-        if scene.focus_sq == target:
+        if scene.table.focus_sq == target:
             return
-        (fx, fy), (tx, ty) = scene.view.square_centre(scene.focus_sq), scene.view.square_centre(target)
+        (fx, fy), (tx, ty) = scene.table.view.square_centre(scene.table.focus_sq), scene.table.view.square_centre(target)
         if abs(tx - fx) >= abs(ty - fy):
             way = "right" if tx > fx else "left"
         else:
@@ -102,7 +102,7 @@ def focus_to(app, scene, name, device="keyboard"):
 def test_hover_outlines_only_pieces_that_may_move():
     app, scene = start()
     hover(app, scene, "F7")
-    assert (3, "ring", sq("F7"), HOVER) in scene._items
+    assert (3, "ring", sq("F7"), HOVER) in scene.table.painter.items
     for name in ("F11", "F9"):  # Black's piece (not its turn), an empty square
         hover(app, scene, name)
         assert not kinds(scene, "ring")
@@ -116,7 +116,7 @@ def test_only_capturing_pieces_light_up_when_capture_is_compulsory():
     hover(app, scene, "E5")
     assert kinds(scene, "ring") == [(3, "ring", sq("E5"), HOVER)]
     click(app, centre(scene, "A4"))   # it cannot move: nothing is selected
-    assert scene.selected is None
+    assert scene.table.selected is None
     assert "compulsory" in scene.status_line()
 
 
@@ -124,16 +124,16 @@ def test_click_selects_and_marks_every_reachable_square():
     app, scene = start()
     click(app, centre(scene, "F7"))
     step(app)
-    assert scene.selected == sq("F7")
+    assert scene.table.selected == sq("F7")
     targets = {k[2] for k in kinds(scene, "target")}
     assert targets == {m.to_square for m in scene.game.moves_from(sq("F7"))}
     assert len(targets) > 3
     click(app, centre(scene, "E7"))   # another piece: selects that one instead
     step(app)
-    assert scene.selected == sq("E7")
+    assert scene.table.selected == sq("E7")
     post(pygame.MOUSEBUTTONDOWN, pos=(3, 3), button=3)  # right click: deselect
     step(app, 2)
-    assert scene.selected is None and not kinds(scene, "target")
+    assert scene.table.selected is None and not kinds(scene, "target")
 
 
 def test_hovering_a_target_shows_the_whole_path_numbered():
@@ -194,11 +194,11 @@ def test_a_click_plays_the_path_shown_and_pieces_vanish_as_jumped():
     seen = []
     while scene.busy:
         step(app)
-        seen.append(len([s for s in move.captured if s in scene.shown]))
+        seen.append(len([s for s in move.captured if s in scene.table.shown]))
     assert len(move.captured) >= 2 and seen[-1] == 0
     assert any(0 < n < len(move.captured) for n in seen)
     step(app)
-    assert scene.shown == scene.game.pieces()
+    assert scene.table.shown == scene.game.pieces()
     assert kinds(scene, "tint")  # the last move is marked
 
 
@@ -220,8 +220,8 @@ def test_full_play_with_keyboard_and_gamepad():
             key(app, pygame.K_RETURN)
         else:
             pad(app, pygame.CONTROLLER_BUTTON_A)
-        assert scene.selected == sq(frm)
-        assert (7, "focus", sq(frm)) in scene._items
+        assert scene.table.selected == sq(frm)
+        assert (7, "focus", sq(frm)) in scene.table.painter.items
         focus_to(app, scene, to, device)
         assert shown_path(scene) == (sq(frm), sq(to))
         if device == "keyboard":
@@ -233,9 +233,9 @@ def test_full_play_with_keyboard_and_gamepad():
     # Escape deselects; B with nothing selected opens the pause menu.
     focus_to(app, scene, "D7")
     key(app, pygame.K_RETURN)
-    assert scene.selected == sq("D7")
+    assert scene.table.selected == sq("D7")
     key(app, pygame.K_ESCAPE)
-    assert scene.selected is None
+    assert scene.table.selected is None
     pad(app, pygame.CONTROLLER_BUTTON_B)
     assert isinstance(app.scenes.top, DialogScene) and app.scenes.top.title == "Paused"
 
@@ -243,10 +243,10 @@ def test_full_play_with_keyboard_and_gamepad():
 def test_tab_with_nothing_to_cycle_jumps_between_pieces_that_may_move():
     app, scene = start(position=CAPTURE)
     key(app, pygame.K_TAB)
-    assert scene.focus_sq == sq("E5")  # the only piece that may move
+    assert scene.table.focus_sq == sq("E5")  # the only piece that may move
     key(app, pygame.K_RETURN)
     key(app, pygame.K_TAB)
-    assert scene.focus_sq in {m.to_square for m in scene.game.moves_from(sq("E5"))}
+    assert scene.table.focus_sq in {m.to_square for m in scene.game.moves_from(sq("E5"))}
 
 
 # --- modes --------------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_two_players_take_turns_and_undo_one_move():
         click(app, centre(scene, to))
         settle(app, scene)
     assert scene.game.history == ["F7-F8", "F11-F12", "G7-G8"]
-    assert scene.worker.requests == 0   # nobody asked the computer
+    assert all(player.at_screen for player in scene.players.values())  # no computer here
     key(app, pygame.K_u)
     assert scene.game.history == ["F7-F8", "F11-F12"] and scene.game.turn == "white"
     key(app, pygame.K_y, pygame.KMOD_CTRL)
@@ -274,7 +274,7 @@ def test_against_the_computer_the_worker_replies():
     after = CamelotBoard()
     after.play("F7-F8")
     after.play(scene.game.history[1])   # the reply is a legal move, in WCF notation
-    assert scene.travel is not None and scene.travel.preview > 0  # its path is shown first
+    assert scene.table.travel is not None and scene.table.travel.preview > 0  # its path is shown first
     click(app, (5, 300))          # a click makes it take effect at once
     assert not scene.busy and scene.interactive
     # Undo takes back both moves: it is the player's turn again.
@@ -285,9 +285,9 @@ def test_against_the_computer_the_worker_replies():
 def test_playing_black_turns_the_board_and_the_computer_opens():
     app, scene = start(mode="computer", human="black", level="easy")
     assert scene.flipped
-    assert scene.view.square_centre(sq("F16"))[1] > scene.view.square_centre(sq("F1"))[1]
+    assert scene.table.view.square_centre(sq("F16"))[1] > scene.table.view.square_centre(sq("F1"))[1]
     for s in range(160):
-        assert scene.view.square_at(scene.view.square_centre(s)) == s
+        assert scene.table.view.square_at(scene.table.view.square_centre(s)) == s
     wait_until(app, lambda: len(scene.game.history) == 1)
     settle(app, scene)
     assert scene.game.turn == "black" and scene.interactive
@@ -296,8 +296,8 @@ def test_playing_black_turns_the_board_and_the_computer_opens():
 def test_hint_asks_the_worker_and_shows_a_path():
     app, scene = start(position=CAPTURE)
     key(app, pygame.K_h)
-    wait_until(app, lambda: scene.hint_move is not None)
-    assert scene.hint_move.from_square == sq("E5")
+    wait_until(app, lambda: scene.table.hint_move is not None)
+    assert scene.table.hint_move.from_square == sq("E5")
     assert kinds(scene, "path")
     assert scene.assisted                       # a win after this is kept as won with help
 
@@ -320,8 +320,11 @@ def test_demo_plays_and_any_key_returns_to_the_menu():
     open_game(app, "camelot-board", demo=True)
     scene = app.scenes.top
     assert scene.demo and scene.computer_to_move
+    if scene.famous is not None:      # a famous game first: the next demo game is the computer's
+        scene.start_game("demo")
     wait_until(app, lambda: len(scene.game.history) >= 1)
-    worker = scene.worker
+    worker = scene.players["white"].worker     # the demo's computer plays both sides
+    assert scene.players["black"] is scene.players["white"]
     key(app, pygame.K_x)
     assert isinstance(app.scenes.top, MenuScene)
     assert not worker.busy      # its request was cancelled when the scene was left
@@ -343,7 +346,7 @@ def test_game_over_overlay_with_the_reason():
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160)])
 def test_layout_fits(size):
     app, scene = start(size=size)
-    view = scene.view
+    view = scene.table.view
     screen = pygame.Rect((0, 0), size)
     toolbar_top = min(b.rect.top for b in scene.toolbar.buttons)
     for rect in (view.board_rect, view.panel_rect):
@@ -400,6 +403,6 @@ def test_the_board_drawn_ahead_from_the_menu_is_the_one_the_game_shows(size):
     assert ("board", False) in drawn and ("piece", "white", "knight") in drawn
     open_game(app, "camelot-board", seed=1, demo=True)
     scene = app.scenes.top
-    assert scene.view.art is warmed
+    assert scene.table.view.art is warmed
     step(app, 2)
     assert all(warmed._cache[key] is surface for key, surface in drawn.items())

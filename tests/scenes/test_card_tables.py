@@ -214,3 +214,13 @@ def test_a_whole_repaint_keeps_the_background_where_things_move_first(game_id):
         alone.set_clip(area)
         scene.draw_background(alone)
         assert pygame.image.tobytes(block, "RGB") == pygame.image.tobytes(alone.subsurface(area), "RGB")
+
+
+@pytest.mark.parametrize("game_id", list(CASES))
+def test_the_animation_speed_is_read_from_the_setting_as_it_changes(game_id):
+    """Changed in Settings mid-game, the speed holds for the next move at once:
+    the table reads the setting, it keeps no copy of it."""
+    app, scene = CASES[game_id].start(CASES[game_id].undo_seed)
+    for name in ("slow", "fast", "normal"):
+        app.settings.animation_speed = name
+        assert scene.table.speed == app.settings.speed_factor

@@ -15,9 +15,9 @@ import pytest
 from game import camelot_record
 from game.base import Status
 from scenes.games.camelot_board_scene import CamelotBoardScene
-from scenes.games.camelot_famous_demo import FamousDemo
 from scenes.screens.navigation import open_game, open_menu
 from scenes.screens.replay import ReplayScene
+from scenes.table.board_players import RecordPlayer
 from scenes.screens.replay_list import ReplayListScene
 from scenes.store import famous, records
 from scenes.work import service
@@ -118,7 +118,7 @@ def test_the_replay_list_shows_famous_games_beside_kept_ones_and_opens_them(monk
     key(app, pygame.K_RETURN)
     replay = app.scenes.top
     assert isinstance(replay, ReplayScene)
-    assert replay.record.tag("Round") == "4" and replay._side_name("white") == "Michael Nolan"
+    assert replay.record.tag("Round") == "4" and replay.side_label("white") == "Michael Nolan"
     assert replay.plies == 20
     key(app, pygame.K_ESCAPE)
     step(app, 2)
@@ -164,17 +164,18 @@ def test_the_demo_replays_a_famous_game_then_the_computer_plays(tmp_path, monkey
     app = make_app()
     open_game(app, "camelot-board", seed=3, demo=True)
     scene = app.scenes.top
-    assert isinstance(scene, CamelotBoardScene) and isinstance(scene, FamousDemo)
+    assert isinstance(scene, CamelotBoardScene)
+    assert all(isinstance(player, RecordPlayer) for player in scene.players.values())
     assert scene.famous is not None and scene.demo and scene.computer_to_move
-    assert scene._side_name("white") == "Ann" and scene._side_name("black") == "Bob"
+    assert scene.side_label("white") == "Ann" and scene.side_label("black") == "Bob"
     assert scene.game.position_text().startswith(CASTLE_WIN.split()[0])
     assert scene._hud_texts()["famous"][0][0] == "Ann – Bob, Club final, 1931-05-02"
     # the record's move is played (never asked of the computer), and the game is won
     _play_frames(app, lambda: scene.game.status is Status.WON)
-    assert scene.game.history == ["G15-G16"] and not scene.worker.busy
+    assert scene.game.history == ["G15-G16"]
     # after the pause the next demo game is the computer's, from the usual start
     _play_frames(app, lambda: scene.famous is None)
-    assert scene.game.history == [] and scene._side_name("white").startswith("Computer")
+    assert scene.game.history == [] and scene.side_label("white").startswith("Computer")
     key(app, pygame.K_x)                # any key leaves the demo
     assert not isinstance(app.scenes.top, CamelotBoardScene)
 
@@ -184,7 +185,7 @@ def test_a_famous_record_that_stops_early_ends_its_demo_game_with_a_line(monkeyp
     open_game(app, "camelot-board", seed=1, demo=True)
     scene = app.scenes.top
     record = scene.famous.record
-    _play_frames(app, lambda: scene._script_over, frames=len(record.moves) * 400)
+    _play_frames(app, lambda: scene.record_over, frames=len(record.moves) * 400)
     assert scene.game.history == list(record.moves)          # every move, none of its own
     assert scene.game.status is Status.PLAYING
     assert scene._hud_texts()["famous"][0][0].endswith(": the published opening ends here")
@@ -197,6 +198,6 @@ def test_without_famous_games_the_demo_is_the_computers(tmp_path, monkeypatch):
     app = make_app()
     open_game(app, "camelot-board", demo=True)
     scene = app.scenes.top
-    assert scene.famous is None and scene._side_name("white").startswith("Computer")
+    assert scene.famous is None and scene.side_label("white").startswith("Computer")
     assert "famous" not in scene._hud_texts()
     key(app, pygame.K_x)

@@ -81,8 +81,8 @@ def targets(top, rng: random.Random) -> list[pygame.Rect]:
     rects = [b.rect for b in buttons if b.label not in RARELY or rng.random() < 0.15]
     if isinstance(top, CamelotOnlineScene):
         rects.append(top.chat_field.rect)
-        rects += [top.view.square_rect(sq) for sq in list(top.shown)] * 2
-        rects += [top.view.square_rect(m.to_square) for m in top.game.legal_moves()[:6]]
+        rects += [top.table.view.square_rect(sq) for sq in list(top.table.shown)] * 2
+        rects += [top.table.view.square_rect(m.to_square) for m in top.game.legal_moves()[:6]]
     return [r for r in rects if r is not None and r.w > 0 and r.h > 0]
 
 
@@ -96,9 +96,9 @@ def mischief(app, rng: random.Random, top) -> None:
     r = rng.random()
     if isinstance(top, CamelotOnlineScene) and top.interactive and r < 0.5:
         move = rng.choice(top.game.legal_moves())    # a real move, by the same two clicks
-        click(top.view.square_centre(move.from_square))
+        click(top.table.view.square_centre(move.from_square))
         step(app)
-        click(top.view.square_centre(move.to_square))
+        click(top.table.view.square_centre(move.to_square))
     elif r < 0.55:
         rects = targets(top, rng)
         if rects:

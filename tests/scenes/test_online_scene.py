@@ -64,16 +64,16 @@ def toolbar(scene, label: str):
 
 
 def square(scene, name):
-    return scene.view.square_centre(parse_square(name))
+    return scene.table.view.square_centre(parse_square(name))
 
 
 def focus_to(app, scene, name):
     target = parse_square(name)
     keys = {"up": pygame.K_UP, "down": pygame.K_DOWN, "left": pygame.K_LEFT, "right": pygame.K_RIGHT}
     for _ in range(40):
-        if scene.focus_sq == target:
+        if scene.table.focus_sq == target:
             return
-        (fx, fy), (tx, ty) = scene.view.square_centre(scene.focus_sq), scene.view.square_centre(target)
+        (fx, fy), (tx, ty) = scene.table.view.square_centre(scene.table.focus_sq), scene.table.view.square_centre(target)
         if abs(tx - fx) >= abs(ty - fy):
             key(app, keys["right" if tx > fx else "left"])
         else:
@@ -157,11 +157,11 @@ def test_a_game_online_through_the_apps_own_input(served):
 
     # Bob's move arrives and travels like the computer's: the path first, then the piece.
     bob.send({"type": "move", "table": table_id, "token": token, "move": "D6-C5"})
-    until(app, lambda: scene.travel is not None, "Bob's move")
-    assert scene.travel.color == PATH_COMPUTER and not scene.travel.moving
+    until(app, lambda: scene.table.travel is not None, "Bob's move")
+    assert scene.table.travel.color == PATH_COMPUTER and not scene.table.travel.moving
     assert scene.game.history == ["D6-C5"]
     settle(app, scene)
-    assert scene.last_move[0] == (parse_square("D6"), parse_square("C5"))
+    assert scene.table.last_move[0] == (parse_square("D6"), parse_square("C5"))
 
     # Alice plays with the mouse: sent, and played only when the server acknowledges it.
     # (The send is held back here, so the frames in between are seen.)
@@ -228,11 +228,11 @@ def test_a_game_online_through_the_apps_own_input(served):
     key(app, pygame.K_DOWN)                        # the keyboard takes over from the mouse
     focus_to(app, scene, "I11")
     key(app, pygame.K_RETURN)
-    assert scene.selected == parse_square("I11")
+    assert scene.table.selected == parse_square("I11")
     focus_to(app, scene, "J12")
     key(app, pygame.K_RETURN)
     until(app, lambda: len(scene.game.history) == 4, "the keyboard move")
-    assert scene.travel is None or scene.travel.color == PATH_PLAYER
+    assert scene.table.travel is None or scene.table.travel.color == PATH_PLAYER
     assert wait_for(bob, of("moved", ply=4))["move"] == "I11-J12"
 
     # Chat: typed on the keyboard, and a gamepad's set phrase.
@@ -372,10 +372,10 @@ def test_watching_a_game_from_the_lobby(served):
     scene = app.scenes.top
     assert scene.color is None and not scene.interactive
     click(app, square(scene, "F7"))                # a watcher's click selects nothing
-    assert scene.selected is None
+    assert scene.table.selected is None
     bob.send({"type": "move", "table": table_id, "token": bob_token, "move": "F7-F8"})
-    until(app, lambda: scene.travel is not None, "the move")
-    assert scene.travel.color == PATH_COMPUTER and "Carol" in scene.info.spectators
+    until(app, lambda: scene.table.travel is not None, "the move")
+    assert scene.table.travel.color == PATH_COMPUTER and "Carol" in scene.info.spectators
     online.session.close()
 
 

@@ -96,7 +96,7 @@ def test_board_game_against_the_computer_resumes_with_its_players():
     for _ in range(2):
         scene.play(scene.game.computer_move())
         settle(app, scene)
-    scene.finish_animations()
+    scene.table.finish_animations()
     position, history = scene.game.position_text(), scene.game.history
     app.quit()
     data, message = load_save()

@@ -82,7 +82,8 @@ def _app():
 def test_volume_card_back_and_last_game_persist_across_launches():
     import pygame
 
-    from scenes.screens.menu import MenuScene, SettingsScene
+    from scenes.screens.menu import MenuScene
+    from scenes.screens.settings import SettingsScene
     from scenes.screens.navigation import open_game, open_menu
     from scenes.table.card_art import shared_card_art
 
@@ -116,7 +117,7 @@ def test_volume_card_back_and_last_game_persist_across_launches():
 
 
 def test_volume_by_click_wraps_and_arrows_stop_at_the_ends():
-    from scenes.screens.menu import SettingsScene
+    from scenes.screens.settings import SettingsScene
 
     from .harness import make_app
     app = make_app()

@@ -77,7 +77,7 @@ def test_the_setting_is_validated_and_defaults_on():
 
 
 def test_the_settings_scene_toggles_winnable_only_and_says_what_it_means():
-    from scenes.screens.menu import SettingsScene
+    from scenes.screens.settings import SettingsScene
     app = make_app()
     scene = SettingsScene(app)
     app.scenes.reset(scene)
@@ -154,7 +154,7 @@ def test_a_deal_that_never_was_winnable_says_not_winnable():
 
 
 def test_the_indicator_can_be_switched_off_in_settings():
-    from scenes.screens.menu import SettingsScene
+    from scenes.screens.settings import SettingsScene
     app, scene = camelot(1)
     wait_for(app, scene, answered(scene))
     assert scene.status_line().endswith("Winnable")

@@ -1,0 +1,263 @@
+"""A board game screen, put together from parts: a :class:`BoardTable`, a
+player per side (``board_players``), a toolbar of :class:`Command` s, and any
+more parts beside the board (the online table's chat column).
+
+How a move travels: a person's choice on the table goes to the screen's
+``on_move`` (the local screen plays it, the online screen sends it to the
+server); an automatic player's move (the computer's, a record's) is asked for
+every frame of its turn (:meth:`BoardScreen.automatic_moves`) and played with
+:meth:`BoardScreen.play`; a remote player's arrives through the online session,
+which the online screen plays the same way. Whatever is played, the engine
+board (``self.game``, the table's too) takes it and the table shows its record.
+
+The screens (``scenes.games.camelot_board_scene`` for a game at this screen,
+``camelot_online`` at a network table, ``scenes.screens.replay`` for a record)
+fill the hooks: ``status_line``, ``score_line``, ``side_label``,
+``show_game_over``, ``open_pause`` and ``tick`` (their own business each frame).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pygame
+
+from game import game_info
+from game.base import Status
+from game.camelot_board import CamelotBoard
+from game.errors import RoundTableError
+
+from ..core.actions import InputEvent
+from ..core.overlays import FocusButtons
+from ..core.sound import sound_for_events
+from ..core.ui import Button
+from .board_players import Pace
+from .board_table import BoardTable
+from .board_view import PATH_COMPUTER
+from .painted_scene import PaintedScene
+
+BOARD_GAME = game_info(CamelotBoard.game_id)
+
+
+@dataclass
+class Command:
+    """One thing the toolbar and the keys do: a button (``label``; none when only
+    keys do it), the actions (keys, pad) that do it too, and when it is
+    available (``enabled``) or lit (``lit``: a mode switched on)."""
+
+    label: str
+    run: Callable[[], None]
+    actions: tuple = ()
+    enabled: Callable[[], bool] = field(default=lambda: True)
+    lit: Callable[[], bool] = field(default=lambda: False)
+
+
+class Part:
+    """Something beside the board that owns its input and its drawing (the online
+    table's chat column, the replay's wheel): the screen asks each in turn."""
+
+    def layout(self, area: pygame.Rect, scale: float) -> pygame.Rect:
+        """Take a strip of ``area``; return what is left for the board."""
+        return area
+
+    def handle(self, event: InputEvent) -> bool:
+        """True when the event was this part's."""
+        return False
+
+    def draw_resting(self, surface: pygame.Surface, clip) -> None: ...
+
+    def resting_changes(self) -> list[pygame.Rect]:
+        return []
+
+    def resting_rebuilt(self) -> None: ...
+
+
+class BoardScreen(PaintedScene):
+    """A board, two players and a toolbar (see the module's words)."""
+
+    engine = CamelotBoard                       # the engine class of the board it shows
+    game_id, title = BOARD_GAME.id, BOARD_GAME.title
+
+    def __init__(self, app, game, players: dict, commands: list[Command], on_move=None,
+                 parts: tuple = ()) -> None:
+        super().__init__(app)
+        self.table = BoardTable(app, on_move)
+        self.game = game
+        self.players = players                   # color → Player
+        self.commands = commands
+        self.parts = parts                       # more parts beside the board (layout, drawing, input)
+        self.toolbar = FocusButtons([Button(c.label, c.run) for c in commands if c.label])
+        self.table.may_choose = self.person_to_move
+        self.table.side_label = self.side_label
+        self.table.plays_itself = self.plays_itself
+        self.table.thinking = lambda: self.plays_itself() and self.players[self.game.turn].thinking
+        self.timers: list = []
+        self.over_shown = False
+        self.fresh = True                        # no move yet in this game
+
+    @property
+    def game(self):
+        """The one engine board of this game: the table shows it."""
+        return self.table.game
+
+    @game.setter
+    def game(self, game) -> None:
+        self.table.game = game
+
+    # --- for the screens -----------------------------------------------------------------
+    @property
+    def flipped(self) -> bool:
+        return False
+
+    def side_label(self, color: str) -> str:
+        return self.players[color].label()
+
+    def tick(self, dt: float) -> None: ...
+    def show_game_over(self) -> None: ...
+
+    # --- who plays ---------------------------------------------------------------------
+    def person_to_move(self) -> bool:
+        """A person at this screen may choose the move now."""
+        player = self.players[self.game.turn]
+        return player.at_screen and player.may_choose()
+
+    def plays_itself(self) -> bool:
+        """The side to move plays by itself here (the computer, a record)."""
+        return self.game.status is Status.PLAYING and self.players[self.game.turn].automatic
+
+    def distinct_players(self) -> list:
+        """Each player once (one computer may play both sides)."""
+        return list({id(p): p for p in self.players.values()}.values())
+
+    def forget_moves(self) -> None:
+        """The game changed: what the players were about to play is stale."""
+        for player in self.distinct_players():
+            player.forget()
+
+    def automatic_moves(self, dt: float) -> None:
+        """The side to move, when no person here plays it, may have its move ready."""
+        if self.game.status is not Status.PLAYING:
+            return
+        player = self.players[self.game.turn]
+        if player.at_screen:
+            for other in self.distinct_players():
+                other.stop_asking()
+            return
+        move = player.next_move(self.game, dt, Pace(self.app.settings.speed_factor, self.fresh,
+                                                    self.table.busy))
+        if move is not None:
+            self.play(move, from_afar=True)
+
+    def play(self, move, from_afar: bool = False):
+        """The engine board plays ``move`` (any animation finished first); the
+        table shows it travel. An illegal move is said in one line. Its record or None."""
+        self.table.finish_animations()
+        self.forget_moves()
+        try:
+            record = self.game.play(move)
+        except RoundTableError as exc:
+            text = str(exc)
+            self.app.toast(text[:1].upper() + text[1:])
+            self.app.sound.play("invalid")
+            return None
+        if not self.demo:
+            self.app.sound.play_all(sound_for_events(record.events))
+        self.fresh = False
+        self.table.show_record(record, from_afar)
+        return record
+
+    def show_state(self) -> None:
+        """After an undo or a jump: the position at once, nothing pending."""
+        self.forget_moves()
+        self.table.show_state()
+
+    @property
+    def busy(self) -> bool:
+        return self.table.busy
+
+    # --- the status line's common words ------------------------------------------------
+    def arriving_line(self) -> str | None:
+        """A move not made here travelling: who plays what (a click skips it)."""
+        travel, game = self.table.travel, self.game
+        if travel is None or travel.color != PATH_COMPUTER or self.demo:
+            return None
+        return f"{travel.piece.color.capitalize()} plays {game.history[-1]}: click to skip" \
+            if game.history else ""
+
+    def turn_line(self, head: str) -> str:
+        """``head`` ("Your move") with what the person to move must know: the path
+        shown of several, or what the rules ask of them."""
+        choice = self.table.path_choice()
+        if choice is not None:
+            return f"Path {choice[0]} of {choice[1]}: Tab, wheel or RB for the next"
+        if self.game.must_leave_castle():
+            return f"{head}: the piece in your own castle must come out"
+        if self.game.capture_is_compulsory:
+            return f"{head}: capturing is compulsory"
+        return head
+
+    # --- the scene ---------------------------------------------------------------------
+    def layout(self, area: pygame.Rect) -> None:
+        for part in self.parts:
+            area = part.layout(area, self.scale)
+        self.table.layout(area, self.scale, self.flipped)
+
+    def handle(self, event: InputEvent) -> None:
+        if event.pos is not None:
+            self.pointer = event.pos
+        if any(part.handle(event) for part in self.parts) or self.screen_input(event):
+            return
+        for command in self.commands:
+            if event.action in command.actions:
+                command.run()
+                return
+        if not self.table.handle(event):
+            self.open_pause()
+
+    def update(self, dt: float) -> None:
+        for timer in list(self.timers):
+            if timer.advance(dt):
+                self.timers.remove(timer)
+        for player in self.distinct_players():
+            player.poll(self.game)
+        self.table.update(dt)
+        self.tick(dt)
+        if self.app.scenes.top is not self and not self.over_shown:
+            return
+        if self.game.status is not Status.PLAYING:
+            if not self.over_shown and not self.busy:
+                self.show_game_over()
+            return
+        self.automatic_moves(dt)
+
+    def button_enabled(self, label: str) -> bool:
+        return next((c.enabled() for c in self.commands if c.label == label), True)
+
+    def button_lit(self, label: str) -> bool:
+        return next((c.lit() for c in self.commands if c.label == label), False)
+
+    # --- drawing: the table's, then the parts' beside it ---------------------------------
+    def draw_background(self, surface: pygame.Surface) -> None:
+        self.table.draw_background(surface)
+
+    def draw_resting(self, surface: pygame.Surface, clip) -> None:
+        self.table.draw_resting(surface, clip)
+        for part in self.parts:
+            part.draw_resting(surface, clip)
+
+    def resting_changes(self) -> list[pygame.Rect]:
+        rects = self.table.resting_changes()
+        for part in self.parts:
+            rects += part.resting_changes()
+        return rects
+
+    def resting_rebuilt(self) -> None:
+        self.table.resting_rebuilt()
+        for part in self.parts:
+            part.resting_rebuilt()
+
+    def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        return self.table.draw_animated(surface)
+
+
+__all__ = ["BoardScreen", "Command", "Part"]
