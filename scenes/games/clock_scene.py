@@ -26,6 +26,8 @@ DRAG_THRESHOLD = 6
 class ClockScene(GameScene):
     engine = Clock
     undo_at_the_end = False   # every move is forced: undoing the last changes nothing
+    has_choices = False       # ... and Auto or a hint chooses nothing: a win with them is a win
+    abandoned_is_lost = True
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
         self.table = CardTable()
@@ -113,6 +115,10 @@ class ClockScene(GameScene):
 
     def show_hint(self, move: ClockMove) -> None:
         self.focus = move.target   # SELECT (A) plays what the hint shows
+
+    def move_words(self, move: ClockMove) -> str:
+        hour = int(move.target.split(":")[1])
+        return f"put the {move.card.name} on the {HOUR_LABELS.get(hour, str(hour))} ({hour} o'clock)"
 
     def on_illegal(self, move) -> None:
         if isinstance(move, ClockMove):

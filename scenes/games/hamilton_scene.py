@@ -26,11 +26,12 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.hamilton import Hamilton, foundation_id, rank_name, tableau_id
+from game.hamilton import (ChooseStart, DealRow, Hamilton, TurnChooser, foundation_id, rank_name,
+                          tableau_id)
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
-from ..table.patience_scene import PatienceScene
+from ..table.patience_scene import ORDINALS, PatienceScene
 from ..core.ui import INK_DIM
 from ..work.service import Channel
 
@@ -163,6 +164,25 @@ class HamiltonScene(PatienceScene):
             x, y = self.table.slots[pile].origin
             labels.append((words, 20 * s, (x + cw / 2, y + ch + 6 * s), "midtop", INK_DIM))
         return labels
+
+    # --- a hint in words ---------------------------------------------------------
+    def pile_words(self, pile: str) -> str:
+        kind, _, number = pile.partition(":")
+        if kind == "tableau":
+            return f"the {ORDINALS[int(number)]} pile"
+        if kind == "foundation":
+            return f"the {ORDINALS[int(number)]} foundation"
+        return f"the {pile}"
+
+    def move_words(self, move) -> str:
+        if isinstance(move, TurnChooser):
+            shown = self.game.chooser
+            return f"turn up the next card (not the {shown.name})" if shown else "turn up a card"
+        if isinstance(move, ChooseStart):
+            return f"start the foundations with the {move.card.name}"
+        if isinstance(move, DealRow):
+            return "deal a row from the stock"
+        return super().move_words(move)
 
     # --- what the player's input means ------------------------------------------
     def double_click(self, pile: str, index) -> None:
