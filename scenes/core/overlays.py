@@ -85,7 +85,7 @@ class DialogScene(Scene):
         self.update_below = update_below
         self.dim = dim
         self.focus = FocusButtons([Button(label, action) for label, action in buttons])
-        self.age = 0.0
+        self.age = 1.0 if app.settings.reduced_motion else 0.0   # reduced motion: no rise-in
 
     def resize(self, size) -> None:
         super().resize(size)

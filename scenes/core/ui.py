@@ -187,18 +187,35 @@ def screen_layer(size: tuple[int, int]) -> pygame.Surface:
     return pygame.Surface(size, 0, display) if display is not None else pygame.Surface(size)
 
 
+FELT_HIGH_CONTRAST = ((6, 36, 22), (0, 8, 4))   # a dark, nearly plain table: cards and text stand out
+_felt_colours = [FELT, FELT_DARK]
+
+
+def set_high_contrast(on: bool) -> None:
+    """The felt in the high-contrast theme or not (Settings); the felt painted
+    so far is forgotten when it changes."""
+    colours = list(FELT_HIGH_CONTRAST) if on else [FELT, FELT_DARK]
+    if colours != _felt_colours:
+        _felt_colours[:] = colours
+        _vignette.cache_clear()
+        _felt_coarse.clear()
+        _felt_blocks.clear()
+        _felt_cache.clear()
+
+
 @lru_cache(maxsize=1)
 def _vignette() -> pygame.Surface:
     """The felt's vignette, tiny: smoothscaled up, it is cheap and perfectly smooth."""
     small = pygame.Surface((32, 18))
+    light, dark = _felt_colours
     for y in range(18):
         for x in range(32):
             dx = (x - 15.5) / 16
             dy = (y - 8.5) / 9
             t = min(1.0, (dx * dx + dy * dy) / 1.5625)
-            small.set_at((x, y), (int(FELT[0] + (FELT_DARK[0] - FELT[0]) * t),
-                                  int(FELT[1] + (FELT_DARK[1] - FELT[1]) * t),
-                                  int(FELT[2] + (FELT_DARK[2] - FELT[2]) * t)))
+            small.set_at((x, y), (int(light[0] + (dark[0] - light[0]) * t),
+                                  int(light[1] + (dark[1] - light[1]) * t),
+                                  int(light[2] + (dark[2] - light[2]) * t)))
     return small
 
 

@@ -1,6 +1,8 @@
 """The main menu (the four games, demo, settings, quit) and the settings screen."""
 from __future__ import annotations
 
+from functools import partial
+
 import pygame
 
 from ..core.actions import Action, InputEvent
@@ -9,7 +11,7 @@ from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
                        felt, glow_rect, layout_column, layout_row, text_surfaces, ui_scale, wrap_text)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
-from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
+from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, SEEING_CHOICES, seeing_words, step_seeing
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
 WARM_AFTER = 0.25     # s on the menu before the games' modules and art load in the background
@@ -241,6 +243,7 @@ class SettingsScene(Scene):
                      Button("", self._toggle_sound), Button("", self._change_volume),
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
                      Button("", self._toggle_indicator), Button("", self._toggle_eval_bar),
+                     *[Button("", partial(self._step_seeing, c)) for c in SEEING_CHOICES],
                      Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
@@ -254,6 +257,8 @@ class SettingsScene(Scene):
         self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
         self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
         self.rows[7].label = f"Board game evaluation bar: {'On' if st.eval_bar else 'Off'}"
+        for row, seeing in zip(self.rows[8:], SEEING_CHOICES):
+            row.label = seeing_words(st, seeing)
 
     def description(self) -> str:
         """What the focused setting means, in a line under the rows."""
@@ -272,6 +277,7 @@ class SettingsScene(Scene):
             "(off: no spoilers).",
             "Camelot, the board game: the engine's evaluation of the position in a bar "
             "beside the board.",
+            *[seeing.description for seeing in SEEING_CHOICES],
             "Back to where you were.",
         ][self.focus.focus]
     def _toggle_fullscreen(self) -> None:
@@ -309,6 +315,10 @@ class SettingsScene(Scene):
         self.app.settings.winnable_only = not self.app.settings.winnable_only
         self.app.save_settings()
 
+    def _step_seeing(self, seeing, step: int = 1) -> None:
+        step_seeing(self.app.settings, seeing, step)
+        self.app.save_settings()
+
     def _toggle_eval_bar(self) -> None:
         self.app.settings.eval_bar = not self.app.settings.eval_bar
         self.app.save_settings()
@@ -336,7 +346,8 @@ class SettingsScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.2), int(520 * s), int(44 * s), int(10 * s))
+        row = min(int(44 * s), int(size[1] * 0.62 / len(self.rows)) - int(6 * s))   # all fit
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.17), int(520 * s), row, int(6 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -354,6 +365,8 @@ class SettingsScene(Scene):
                 self._next_back(step)
             elif i in (0, 2, 5, 6, 7):
                 self.rows[i].action()
+            elif 8 <= i < 8 + len(SEEING_CHOICES):
+                self._step_seeing(SEEING_CHOICES[i - 8], step)
             return
         self.focus.handle(event)
 

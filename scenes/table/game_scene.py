@@ -19,7 +19,7 @@ from game.base import MoveRecord, Status
 from game.errors import IllegalMoveError, NotationError
 
 from ..core.actions import Action, InputEvent
-from ..core.anim import Timer
+from ..core.anim import Timer, reduced_motion
 from ..core.overlays import DealNumberDialog, DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.sound import sound_for_events
@@ -151,7 +151,7 @@ class GameScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         self._full_next = True  # painted whole at the new size
-        self._back_shown = self.app.settings.card_back
+        self._back_shown = self._look()
         s = self.scale = ui_scale(size)
         w, h = size
         self.hud_h = int(54 * s)
@@ -394,7 +394,7 @@ class GameScene(Scene):
         self.sound_of_end()
         won = self.game.status is Status.WON
         self.record_result(won)
-        if won:
+        if won and not reduced_motion(self.app):
             self.celebrate()
         if self.demo:
             self._timers.append(Timer(DEMO_NEXT_DEAL, self._next_demo))
@@ -406,7 +406,8 @@ class GameScene(Scene):
             # the game twice, and two timers must not push two dialogs.
             game = self.game
             ending = self._ending = getattr(self, "_ending", 0) + 1
-            self._timers.append(Timer(WIN_DIALOG_DELAY, lambda: self._game_over_dialog()
+            delay = 0.0 if reduced_motion(self.app) else WIN_DIALOG_DELAY   # no wheel to watch
+            self._timers.append(Timer(delay, lambda: self._game_over_dialog()
                                       if self.game is game and self.over_shown
                                       and self._ending == ending else None))
         else:
@@ -704,8 +705,13 @@ class GameScene(Scene):
 
     def resume(self) -> None:
         self._full_next = True
-        if getattr(self, "_back_shown", None) != self.app.settings.card_back:
-            self.resize(self.size)       # the card back was changed in Settings
+        if getattr(self, "_back_shown", None) != self._look():
+            self.resize(self.size)       # the cards' look was changed in Settings
+
+    def _look(self) -> tuple:
+        """The settings the cards are drawn with (a change means new art)."""
+        st = self.app.settings
+        return (st.card_back, st.four_colour, st.high_contrast, st.text_scale)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The whole frame (something else is drawn over it, e.g. a dialog)."""

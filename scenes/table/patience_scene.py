@@ -40,7 +40,7 @@ from ..core.actions import DIRECTIONS, Action, InputEvent
 from .card_table import CardTable
 from ..core.focus import nearest_in_direction
 from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
-from ..core.anim import Timer
+from ..core.anim import Timer, shake
 from ..work.deals import cached_winnable_deals, winnable_deal
 from ..work.service import Answer, Channel
 from ..work.thinker import Thinker, warm_up
@@ -756,7 +756,7 @@ class PatienceScene(GameScene):
         self._resting_key = self._resting_slot_key()
 
     def _ring(self, surface, rect: pygame.Rect, color, rects: list) -> None:
-        ring = max(2, int(3 * self.scale))
+        ring = max(2, int(3 * self.scale)) * (2 if self.app.settings.high_contrast else 1)
         rects.append(glow_rect(surface, rect, color, ring, self.art.corner_radius))
 
     def _draw_hint(self, surface, move, rects: list) -> None:
@@ -811,8 +811,8 @@ class PatienceScene(GameScene):
             self._draw_hint(surface, self.hint_move, rects)
         if self.flash:
             pile, left = self.flash
-            shake = int(math.sin(left * 40) * 4 * self.scale)
-            self._ring(surface, self.table.top_rect(pile).move(shake, 0), ILLEGAL, rects)
+            self._ring(surface, self.table.top_rect(pile).move(shake(self.app, left, 4 * self.scale), 0),
+                       ILLEGAL, rects)
         hover = self._hover_spot() if self._drag is None and playing and not self.demo else None
         if hover is not None:
             ring = max(1, int(1.5 * self.scale))
