@@ -20,7 +20,8 @@ from .input import InputMapper
 from .navigator import Navigator
 from .scene import Scene, SceneStack
 from .sound import Sound
-from .ui import FONTS, INK, draw_text, message_band, rounded_panel, set_high_contrast, ui_scale
+from .ui import (FONTS, INK, draw_text, message_band, rounded_panel, set_high_contrast,
+                 set_text_scale, ui_scale)
 from ..store.files import LEFT_AS_IT_IS, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
 
@@ -94,6 +95,7 @@ class App:
         settings, messages = self._load_kept_files(settings)
         self.settings = settings
         set_high_contrast(settings.high_contrast)
+        set_text_scale(settings.text_scale)
         # Only what the game uses: pygame.init() would also open the audio device
         # at once (and ALSA complains on the terminal when there is none); the
         # mixer starts quietly with the first sound (``Sound``).
@@ -228,6 +230,8 @@ class App:
 
     def save_settings(self) -> None:
         set_high_contrast(self.settings.high_contrast)     # a change in Settings shows at once
+        if set_text_scale(self.settings.text_scale):
+            self.scenes.resize(self.size)                   # every screen laid out for the new size
         if not self.options.save_settings or not self.keep_settings:
             return
         problem = save_settings(self.settings)

@@ -118,6 +118,8 @@ class ClockScene(GameScene):
         self.focus = move.target   # SELECT (A) plays what the hint shows
 
     def move_words(self, move: ClockMove) -> str:
+        if move.target == CENTRE:
+            return f"put the {move.card.name} on the kings' pile in the middle"
         hour = int(move.target.split(":")[1])
         return f"put the {move.card.name} on the {HOUR_LABELS.get(hour, str(hour))} ({hour} o'clock)"
 

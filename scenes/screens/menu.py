@@ -9,7 +9,8 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
-                       felt, glow_rect, layout_column, layout_row, text_surfaces, ui_scale, wrap_text)
+                       felt, glow_rect, layout_column, layout_row, text_scale, text_surfaces, ui_scale,
+                       wrap_text)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, SEEING_CHOICES, seeing_words, step_seeing
 
@@ -346,7 +347,8 @@ class SettingsScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
-        row = min(int(44 * s), int(size[1] * 0.62 / len(self.rows)) - int(6 * s))   # all fit
+        # every row fits, at every text size (the column grows with the text)
+        row = min(int(44 * s), int((size[1] * 0.62 / len(self.rows) - 6 * s) / text_scale()))
         layout_column(self.rows, size[0] // 2, int(size[1] * 0.17), int(520 * s), row, int(6 * s))
 
     def handle(self, event: InputEvent) -> None:

@@ -197,3 +197,13 @@ def test_the_hamilton_win_wheel_goes_round_the_you_won_dialog():
         inside = [c for c in scene.table.sprites
                   if scene.table.card_rect(c).colliderect(dialog.panel_rect)]
         assert not inside, f"{len(inside)} cards under the dialog"
+
+
+def test_every_clock_move_can_be_said_in_words_the_kings_too():
+    from game.clock import CENTRE, ClockMove, hour_pile
+    app, scene = open_scene(ClockScene, Clock(seed=8), seed=8)
+    king = next(card for card in Clock(seed=8).deck if card.rank == 13)
+    assert scene.move_words(ClockMove(king, CENTRE)) == \
+        f"put the {king.name} on the kings' pile in the middle"
+    words = {scene.move_words(ClockMove(king, hour_pile(hour))) for hour in range(1, 13)}
+    assert len(words) == 12 and all("o'clock" in w for w in words)

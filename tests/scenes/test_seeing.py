@@ -145,3 +145,38 @@ def test_the_settings_screen_changes_them_by_keys():
     labels = [b.label for b in screen.rows]
     assert [labels[first + k].split(":")[0] for k in range(4)] == [c.title for c in SEEING_CHOICES]
     assert "Text size: 200 %" in labels
+
+
+# --- text and controls from 100 % to 200 % ----------------------------------------------
+def _text_rects(scene):
+    return [scene._texts_rect([t]) for texts in scene._hud_texts().values() for t in texts]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (3840, 2160)])
+def test_at_200_percent_the_table_s_text_and_controls_double_and_nothing_overlaps(size):
+    app, scene = open_scene(HamiltonScene, Hamilton(seed=28), seed=28, size=size)
+    before = [b.rect.copy() for b in scene.toolbar.buttons]
+    label_px = scene.toolbar.buttons[0].label_surface().get_height()
+    app.settings.text_scale = 200
+    app.save_settings()                       # as Settings does: every screen laid out again
+    step(app)
+    screen = pygame.Rect((0, 0), size)
+    bars = scene.toolbar.buttons
+    assert all(screen.contains(b.rect) for b in bars)
+    assert bars[0].rect.h > before[0].h * 1.5
+    assert bars[0].label_surface().get_height() > label_px * 1.5
+    assert not any(a.rect.colliderect(b.rect) for a, b in zip(bars, bars[1:]))
+    texts = _text_rects(scene)
+    assert all(r.bottom <= scene.hud_h + 4 for r in texts)
+    assert not any(a.colliderect(b) for i, a in enumerate(texts) for b in texts[i + 1:])
+    assert scene.play_area.top >= scene.hud_h and scene.play_area.bottom <= bars[0].rect.top
+    key(app, pygame.K_RETURN)
+    settle(app, scene)
+    key(app, pygame.K_n)                      # a dialog, its text and buttons inside its panel
+    dialog = app.scenes.top
+    assert isinstance(dialog, DialogScene)
+    assert all(dialog.panel_rect.contains(b.rect) for b in dialog.focus.buttons)
+    assert screen.contains(dialog.panel_rect)
+    app.settings.text_scale = 100
+    app.save_settings()
+    assert [b.rect for b in scene.toolbar.buttons] == before      # back as it was
