@@ -1,5 +1,6 @@
 """The patience games in the looks Settings offers for seeing them (issue 24):
-the four-colour deck, and the four-colour deck in high contrast, as PNG files.
+the four-colour deck, then in high contrast too, then with text and controls at
+200 % as well, as PNG files.
 
     python tools/seeing_shots.py                       # docs/screenshots/, 1280x720
     python tools/seeing_shots.py --out /tmp/s --sizes 1280x720,3840x2160
@@ -23,7 +24,8 @@ from screenshots import SHOTS, new_app  # noqa: E402  (sets up the headless disp
 
 GAMES = {"camelot-solitaire": "camelot-solitaire", "hamilton": "hamilton", "clock": "clock-mid"}
 LOOKS = {"four-colour": {"four_colour": True},
-         "four-colour-high-contrast": {"four_colour": True, "high_contrast": True}}
+         "four-colour-high-contrast": {"four_colour": True, "high_contrast": True},
+         "high-contrast-200": {"four_colour": True, "high_contrast": True, "text_scale": 200}}
 
 
 def main() -> int:
@@ -47,8 +49,8 @@ def main() -> int:
                     app.options.frames = 1    # leaving: no save-on-quit
                 path = out / f"{game}-{look}-{size_text}.png"
                 pygame.image.save(app.screen, str(path))
-                app.settings.high_contrast = False
-                app.save_settings()           # the next shot starts from the usual felt
+                app.settings.high_contrast, app.settings.text_scale = False, 100
+                app.save_settings()           # the next shot starts from the usual felt and text
                 print(path)
     pygame.quit()
     return 0
