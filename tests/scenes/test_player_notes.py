@@ -207,3 +207,31 @@ def test_every_clock_move_can_be_said_in_words_the_kings_too():
         f"put the {king.name} on the kings' pile in the middle"
     words = {scene.move_words(ClockMove(king, hour_pile(hour))) for hour in range(1, 13)}
     assert len(words) == 12 and all("o'clock" in w for w in words)
+
+
+def test_the_hint_is_drawn_as_thick_rings_and_an_arrow_from_the_cards_to_their_place():
+    from scenes.core.ui import HINT
+    app, scene = open_scene(HamiltonScene, Hamilton(seed=28), seed=28)
+    for move in ("t", "ch>f0", "d"):                  # the start card chosen, a row dealt
+        scene.play(scene.game.parse_move(move))
+    settle(app, scene)
+    key(app, pygame.K_h)
+    for _ in range(600):
+        if scene.hint_move is not None:
+            break
+        step(app)
+    move = scene.hint_move
+    assert move is not None and move.target.startswith("tableau:")
+    step(app)
+    screen = pygame.display.get_surface()
+    source = scene._sel_rect(move.source, len(scene._piles[move.source]) - move.count)
+    target = scene.table.top_rect(move.target)
+    middle = ((source.centerx + target.centerx) // 2, (source.centery + target.centery) // 2)
+    assert tuple(screen.get_at(middle))[:3] == HINT          # the arrow's shaft
+    # the target's ring, across its top edge: at least twice as thick as the
+    # ordinary rings (3 px at this size) that glow round the legal targets
+    ring = max(4, int(8 * scene.scale))
+    column = [tuple(screen.get_at((target.centerx, y)))[:3]
+              for y in range(target.top - 3 * ring, target.top + ring)]
+    near = [p for p in column if sum(abs(a - b) for a, b in zip(p, HINT)) < 60]
+    assert len(near) >= 2 * max(2, int(3 * scene.scale)), column
