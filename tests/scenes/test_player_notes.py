@@ -147,6 +147,16 @@ def _toasts(app):
     return [text for text, _ in app._toasts]
 
 
+def _hint(app, scene):
+    """H, and the hinted move once the solver or the computer player answers."""
+    key(app, pygame.K_h)
+    for _ in range(600):
+        if scene.hint_move is not None:
+            break
+        step(app)
+    return scene.hint_move
+
+
 def test_the_clock_hint_is_said_in_words():
     app, scene = open_scene(ClockScene, Clock(seed=8), seed=8)
     key(app, pygame.K_h)
@@ -158,23 +168,14 @@ def test_the_clock_hint_is_said_in_words():
 
 def test_the_camelot_hint_names_the_card_and_the_place():
     app, scene = open_scene(CamelotSolitaireScene, CamelotSolitaire(seed=3), seed=3)
-    key(app, pygame.K_h)
-    for _ in range(600):                     # the solver or the computer player answers
-        if scene.hint_move is not None:
-            break
-        step(app)
-    move = scene.hint_move
+    move = _hint(app, scene)
     assert move is not None
     said = [t for t in _toasts(app) if t.startswith("Hint: ")]
     assert said == [f"Hint: {scene.move_words(move)}"]
     assert said[0] == "Hint: turn the stock"            # nothing is on the table yet
     key(app, pygame.K_RETURN)
     settle(app, scene)
-    key(app, pygame.K_h)
-    for _ in range(600):
-        if scene.hint_move is not None:
-            break
-        step(app)
+    _hint(app, scene)
     card = scene.game.waste
     text = f"Hint: {scene.move_words(scene.hint_move)}"
     assert text.startswith(f"Hint: place the {card.name} in the ") and "cell" not in text
@@ -215,12 +216,7 @@ def test_the_hint_is_drawn_as_thick_rings_and_an_arrow_from_the_cards_to_their_p
     for move in ("t", "ch>f0", "d"):                  # the start card chosen, a row dealt
         scene.play(scene.game.parse_move(move))
     settle(app, scene)
-    key(app, pygame.K_h)
-    for _ in range(600):
-        if scene.hint_move is not None:
-            break
-        step(app)
-    move = scene.hint_move
+    move = _hint(app, scene)
     assert move is not None and move.target.startswith("tableau:")
     step(app)
     screen = pygame.display.get_surface()
