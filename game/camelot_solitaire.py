@@ -59,6 +59,24 @@ PICTURE_PLACES = {13: "corner", 12: "place in the top or bottom row",
 CELL_WORDS = {13: "a corner", 12: "a middle place of the top or bottom row",
               11: "a middle place of the left or right column"}
 MAX_SCORE = 40
+# Each cell as the player sees it (a refusal names the place, never a number
+# the table does not show), row by row from the top left.
+_ROW_NAMES = ("top", "second", "third", "bottom")
+_COLUMN_NAMES = ("left", "second", "third", "right")
+
+
+def place_name(i: int) -> str:
+    """Cell i in words: "the top-left corner", "the second place of the top
+    row", "the second place of the left column", "the upper-left centre place"."""
+    row, column = divmod(i, 4)
+    if i in CORNERS:
+        return f"the {_ROW_NAMES[row]}-{_COLUMN_NAMES[column]} corner"
+    if i in QUEEN_CELLS:
+        return f"the {_COLUMN_NAMES[column]} place of the {_ROW_NAMES[row]} row"
+    if i in JACK_CELLS:
+        return f"the {_ROW_NAMES[row]} place of the {_COLUMN_NAMES[column]} column"
+    upper, left = ("upper" if row == 1 else "lower"), ("left" if column == 1 else "right")
+    return f"the {upper}-{left} centre place"
 
 
 def cell_id(i: int) -> str:
@@ -236,13 +254,13 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
             if move.card != self.waste:
                 return f"the waste card is the {self.waste.name}, not the {_words(move.card)}"
             if self.cells[i] is not None:
-                return f"cell {i} is taken by the {self.cells[i].name}"
+                return f"{place_name(i)} is taken by the {self.cells[i].name}"
             if move.card.is_picture:
                 taker = CELL_PICTURE.get(i)
-                here = (f"cell {i} is {CELL_WORDS[taker]}: it takes {RANK_NAMES[taker]}s only"
-                        if taker else f"cell {i} is in the centre: it takes number cards only")
+                here = (f"{place_name(i)} takes {RANK_NAMES[taker]}s only" if taker
+                        else f"{place_name(i)} takes number cards only")
                 return f"{here}; the {move.card.name} goes in {CELL_WORDS[move.card.rank]}"
-            return f"the {move.card.name} cannot go in cell {i}"
+            return f"the {move.card.name} cannot go in {place_name(i)}"
         if self.waste is not None:
             return f"place the {self.waste.name} from the waste first"
         cells = [move.source] + ([move.target] if isinstance(move, RemovePair) else [])
@@ -250,10 +268,10 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
         for pile in cells:
             i = _checked_cell(pile)
             if self.cells[i] is None:
-                return f"cell {i} is empty"
+                return f"{place_name(i)} is empty"
             cards.append(self.cells[i])
         if move.card != cards[0]:
-            return (f"cell {cell_index(move.source)} holds the {cards[0].name}, "
+            return (f"{place_name(cell_index(move.source))} holds the {cards[0].name}, "
                     f"not the {_words(move.card)}")
         if any(c.is_picture for c in cards):
             return "pictures are never removed"

@@ -287,8 +287,13 @@ class Monkey:
         for scene in self.app.scenes.scenes:
             if isinstance(scene, GAME_SCENES):
                 self._watch_game(scene)
-        if top is not self.here:
-            self.here = top
+        # A stay is counted per place: a question asked over a game (Restart?, New
+        # deal?) and answered is still the same place, or a random R could keep the
+        # walk from ever starting.
+        place = next((s for s in reversed(self.app.scenes.scenes)
+                      if not isinstance(s, DialogScene)), top)
+        if place is not self.here:
+            self.here = place
             self.stay = 0
 
     def _watch_game(self, scene: GameScene) -> None:

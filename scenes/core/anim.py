@@ -91,6 +91,18 @@ class Tween:
         return out
 
 
+def reduced_motion(app) -> bool:
+    """The player asked for reduced motion (Settings): moves and deals are
+    placed at once (the speed factor sees to every tween), and nothing else
+    moves by itself: no win wheel, no shaking ring, no rising dialog, no fade."""
+    return bool(getattr(getattr(app, "settings", None), "reduced_motion", False))
+
+
+def shake(app, seconds_left: float, amplitude: float) -> int:
+    """The sideways offset of a refused pile's ring (none with reduced motion)."""
+    return 0 if reduced_motion(app) else int(math.sin(seconds_left * 40) * amplitude)
+
+
 class Timer:
     """Calls ``action`` once after ``seconds`` of game time."""
 

@@ -20,7 +20,8 @@ from .input import InputMapper
 from .navigator import Navigator
 from .scene import Scene, SceneStack
 from .sound import Sound
-from .ui import FONTS, INK, draw_text, message_band, rounded_panel, ui_scale
+from .ui import (FONTS, INK, draw_text, message_band, rounded_panel, set_high_contrast,
+                 set_text_scale, ui_scale)
 from ..store.files import LEFT_AS_IT_IS, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
 
@@ -93,6 +94,8 @@ class App:
         self._stats = None
         settings, messages = self._load_kept_files(settings)
         self.settings = settings
+        set_high_contrast(settings.high_contrast)
+        set_text_scale(settings.text_scale)
         # Only what the game uses: pygame.init() would also open the audio device
         # at once (and ALSA complains on the terminal when there is none); the
         # mixer starts quietly with the first sound (``Sound``).
@@ -226,6 +229,9 @@ class App:
             self.scenes.resize(self.size)
 
     def save_settings(self) -> None:
+        set_high_contrast(self.settings.high_contrast)     # a change in Settings shows at once
+        if set_text_scale(self.settings.text_scale):
+            self.scenes.resize(self.size)                   # every screen laid out for the new size
         if not self.options.save_settings or not self.keep_settings:
             return
         problem = save_settings(self.settings)
@@ -260,7 +266,8 @@ class App:
             px -= 1                                  # a long message: smaller, still one line
         w = min(self.size[0] - int(20 * s), FONTS.font(px).size(text)[0] + int(40 * s))
         panel = rounded_panel((w, band.h - int(4 * s)), (10, 20, 16, 230), radius=int(10 * s))
-        panel.set_alpha(int(255 * min(1.0, left / 0.3)))
+        if not self.settings.reduced_motion:
+            panel.set_alpha(int(255 * min(1.0, left / 0.3)))    # fades out in its last 0.3 s
         rect = panel.get_rect(center=band.center)
         surface.blit(panel, rect)
         draw_text(surface, text, px, rect.center, INK, anchor="center")

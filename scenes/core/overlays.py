@@ -8,7 +8,7 @@ import pygame
 from .actions import Action, InputEvent
 from .scene import Scene
 from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
-                 ui_scale, wrap_text)
+                 text_scale, ui_scale, wrap_text)
 
 
 class FocusButtons:
@@ -85,24 +85,25 @@ class DialogScene(Scene):
         self.update_below = update_below
         self.dim = dim
         self.focus = FocusButtons([Button(label, action) for label, action in buttons])
-        self.age = 0.0
+        self.age = 1.0 if app.settings.reduced_motion else 0.0   # reduced motion: no rise-in
 
     def resize(self, size) -> None:
         super().resize(size)
         s = ui_scale(size)
         self.scale = s
-        self.panel_w = int(min(size[0] * 0.9, 560 * s))
+        k = self.grow = text_scale()      # the text size: the panel grows with its text
+        self.panel_w = int(min(size[0] * 0.9, 560 * s * k))
         self.text_px = int(26 * s)
         self.wrapped = [w for line in self.lines for w in wrap_text(line, self.text_px, self.panel_w - int(60 * s))]
         bh, gap = int(46 * s), int(12 * s)
-        title_h = int(70 * s)
-        text_h = len(self.wrapped) * int(self.text_px * 1.25) + int(20 * s)
+        title_h = int(70 * s * k)
+        text_h = len(self.wrapped) * int(self.text_px * k * 1.25) + int(20 * s)
         n = len(self.focus.buttons)
-        self.panel_h = title_h + text_h + n * (bh + gap) + int(30 * s)
+        self.panel_h = title_h + text_h + n * int((bh + gap) * k) + int(30 * s)
         self.panel_rect = pygame.Rect(0, 0, self.panel_w, self.panel_h)
         self.panel_rect.center = (size[0] // 2, size[1] // 2)
         layout_column(self.focus.buttons, self.panel_rect.centerx,
-                      self.panel_rect.y + title_h + text_h, int(self.panel_w * 0.7), bh, gap)
+                      self.panel_rect.y + title_h + text_h, int(self.panel_w * 0.7 / k), bh, gap)
         self.panel = TallPanel(self.panel_rect.size, radius=int(18 * s))   # no surface its size
 
     def handle(self, event: InputEvent) -> None:
@@ -125,12 +126,12 @@ class DialogScene(Scene):
         rect = self.panel_rect.move(0, offset)
         self.panel.blit_to(surface, rect.topleft)
         s = self.scale
-        draw_text(surface, self.title, 48 * s, (rect.centerx, rect.y + int(38 * s)),
+        draw_text(surface, self.title, 48 * s, (rect.centerx, rect.y + int(38 * s * self.grow)),
                   self.accent, anchor="center", shadow=True)
-        y = rect.y + int(78 * s)
+        y = rect.y + int(78 * s * self.grow)
         for line in self.wrapped:
             draw_text(surface, line, self.text_px, (rect.centerx, y), INK, anchor="midtop")
-            y += int(self.text_px * 1.25)
+            y += int(self.text_px * self.grow * 1.25)
         for b in self.focus.buttons:
             b.rect.y += offset
         self.focus.draw(surface, s)

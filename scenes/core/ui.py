@@ -41,7 +41,7 @@ MESSAGE_HEIGHT = 36   # the message band just above it
 def message_band(size: tuple[int, int]) -> pygame.Rect:
     """Where messages (toasts) go: a band above the toolbar that a game scene
     keeps free of its play area, so a message never hides what it is about."""
-    s = ui_scale(size)
+    s = ui_scale(size) * FONTS.scale          # the toolbar and messages grow with the text
     bottom = size[1] - int(TOOLBAR_HEIGHT * s)
     height = int(MESSAGE_HEIGHT * s)
     return pygame.Rect(0, bottom - height, size[0], height)
@@ -70,9 +70,10 @@ class Fonts:
         # board's art may be drawn ahead in a background thread
         # (scenes.table.board_view.warm_board_art) while the frame loop draws.
         self._lock = threading.RLock()
+        self.scale = 1.0      # the player's text size (Settings: 100 … 200 %); see set_text_scale
 
     def font(self, px: int, bold: bool = False) -> pygame.font.Font:
-        px = max(6, int(px))
+        px = max(6, int(px * self.scale))
         key = (px, bool(bold))
         if key not in self._fonts:
             with self._lock:
@@ -104,6 +105,16 @@ class Fonts:
             return surf
         return self._kept((text, int(px), (0, 0, 0), bool(bold)), blackened)
 
+    def set_scale(self, scale: float) -> bool:
+        """Every size of text times ``scale``; True when it changed (the lines
+        rendered so far are let go)."""
+        if scale == self.scale:
+            return False
+        with self._lock:
+            self.scale = scale
+            self._text.clear()
+        return True
+
     def _kept(self, key: tuple, make) -> pygame.Surface:
         surf = self._text.get(key)
         if surf is None:
@@ -120,6 +131,17 @@ class Fonts:
 
 
 FONTS = Fonts()
+
+
+def set_text_scale(percent: int) -> bool:
+    """Text and controls at ``percent`` % of their size (Settings); True when
+    that changed, and every screen must be laid out again."""
+    return FONTS.set_scale(percent / 100)
+
+
+def text_scale() -> float:
+    """The player's text size as a factor (1.0 … 2.0): controls and bars grow with it."""
+    return FONTS.scale
 
 
 def fit_text(text: str, font: pygame.font.Font, width: int) -> str:
@@ -187,18 +209,35 @@ def screen_layer(size: tuple[int, int]) -> pygame.Surface:
     return pygame.Surface(size, 0, display) if display is not None else pygame.Surface(size)
 
 
+FELT_HIGH_CONTRAST = ((6, 36, 22), (0, 8, 4))   # a dark, nearly plain table: cards and text stand out
+_felt_colours = [FELT, FELT_DARK]
+
+
+def set_high_contrast(on: bool) -> None:
+    """The felt in the high-contrast theme or not (Settings); the felt painted
+    so far is forgotten when it changes."""
+    colours = list(FELT_HIGH_CONTRAST) if on else [FELT, FELT_DARK]
+    if colours != _felt_colours:
+        _felt_colours[:] = colours
+        _vignette.cache_clear()
+        _felt_coarse.clear()
+        _felt_blocks.clear()
+        _felt_cache.clear()
+
+
 @lru_cache(maxsize=1)
 def _vignette() -> pygame.Surface:
     """The felt's vignette, tiny: smoothscaled up, it is cheap and perfectly smooth."""
     small = pygame.Surface((32, 18))
+    light, dark = _felt_colours
     for y in range(18):
         for x in range(32):
             dx = (x - 15.5) / 16
             dy = (y - 8.5) / 9
             t = min(1.0, (dx * dx + dy * dy) / 1.5625)
-            small.set_at((x, y), (int(FELT[0] + (FELT_DARK[0] - FELT[0]) * t),
-                                  int(FELT[1] + (FELT_DARK[1] - FELT[1]) * t),
-                                  int(FELT[2] + (FELT_DARK[2] - FELT[2]) * t)))
+            small.set_at((x, y), (int(light[0] + (dark[0] - light[0]) * t),
+                                  int(light[1] + (dark[1] - light[1]) * t),
+                                  int(light[2] + (dark[2] - light[2]) * t)))
     return small
 
 
@@ -467,7 +506,8 @@ class Button:
     def label_surface(self) -> pygame.Surface:
         """The label as the button shows it (cached, as every line of text)."""
         ink = INK if self.enabled else (120, 130, 125)
-        return text_surfaces(self.label, self.rect.h * 0.5, ink, bold=True)[0]
+        # half the button's height, which has grown with the text size already
+        return text_surfaces(self.label, self.rect.h * 0.5 / FONTS.scale, ink, bold=True)[0]
 
     def draw(self, surface: pygame.Surface, scale: float) -> None:
         color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON
@@ -484,8 +524,19 @@ class Button:
 
 def layout_row(buttons: list[Button], center: tuple[int, int], height: int,
                gap: int, px: int) -> None:
-    """Place buttons side by side, centred, each as wide as its label needs."""
-    widths = [FONTS.font(int(height * 0.5), bold=True).size(b.label)[0] + height for b in buttons]
+    """Place buttons side by side, centred, each as wide as its label needs.
+    ``height`` and ``gap`` grow with the player's text size, as far as the row
+    still fits between the edges (it is centred on the screen's middle)."""
+    room = 2 * center[0] - 2 * gap
+    grow = FONTS.scale
+    while True:
+        # the label is half the button's height: the font grows by FONTS.scale itself
+        font = FONTS.font(int(height * 0.5 * grow / FONTS.scale), bold=True)
+        widths = [font.size(b.label)[0] + int(height * grow) for b in buttons]
+        if grow <= 1 or sum(widths) + int(gap * grow) * (len(buttons) - 1) <= room:
+            break
+        grow = max(1.0, grow - 0.05)
+    height, gap = int(height * grow), int(gap * grow)
     total = sum(widths) + gap * (len(buttons) - 1)
     x = center[0] - total // 2
     for button, width in zip(buttons, widths):
@@ -495,6 +546,8 @@ def layout_row(buttons: list[Button], center: tuple[int, int], height: int,
 
 def layout_column(buttons: list[Button], center_x: int, top: int, width: int,
                   height: int, gap: int) -> None:
+    """Buttons one under another (``height`` and ``width`` grow with the text size)."""
+    width, height = int(width * FONTS.scale), int(height * FONTS.scale)
     y = top
     for button in buttons:
         button.rect = pygame.Rect(center_x - width // 2, y, width, height)

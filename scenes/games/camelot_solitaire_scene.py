@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import pygame
 
-from game.camelot_solitaire import CELL_PICTURE, CamelotSolitaire, cell_id
+from game.camelot_solitaire import (CELL_PICTURE, CamelotSolitaire, PlaceCard, RemovePair,
+                                    RemoveTen, cell_id, cell_index, place_name)
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
@@ -82,6 +83,20 @@ class CamelotSolitaireScene(PatienceScene):
             x, y = self.table.slots[pile].origin
             labels.append((words, 20 * s, (x + cw / 2, y + ch + 6 * s), "midtop", INK_DIM))
         return labels
+
+    # --- a hint in words ---------------------------------------------------------
+    def pile_words(self, pile: str) -> str:
+        return place_name(cell_index(pile)) if pile.startswith("cell:") else f"the {pile}"
+
+    def move_words(self, move) -> str:
+        if isinstance(move, PlaceCard):
+            return f"place the {move.card.name} in {self.pile_words(move.target)}"
+        if isinstance(move, RemoveTen):
+            return f"remove the {move.card.name} ({self.pile_words(move.source)})"
+        if isinstance(move, RemovePair):
+            other = self.game.cells[cell_index(move.target)]
+            return f"remove the {move.card.name} and the {other.name}: they make 10"
+        return "turn the stock"
 
     # --- what the player's input means ------------------------------------------
     def default_selection(self):

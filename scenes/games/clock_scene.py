@@ -13,6 +13,7 @@ import pygame
 from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
+from ..core.anim import shake
 from ..table.card_art import shared_card_art
 from ..table.card_table import CardTable, Slot
 from ..table.game_scene import GameScene
@@ -26,6 +27,8 @@ DRAG_THRESHOLD = 6
 class ClockScene(GameScene):
     engine = Clock
     undo_at_the_end = False   # every move is forced: undoing the last changes nothing
+    has_choices = False       # ... and Auto or a hint chooses nothing: a win with them is a win
+    abandoned_is_lost = True
 
     def __init__(self, app, seed=None, demo=False, game=None) -> None:
         self.table = CardTable(app.settings)
@@ -110,6 +113,12 @@ class ClockScene(GameScene):
 
     def show_hint(self, move: ClockMove) -> None:
         self.focus = move.target   # SELECT (A) plays what the hint shows
+
+    def move_words(self, move: ClockMove) -> str:
+        if move.target == CENTRE:
+            return f"put the {move.card.name} on the kings' pile in the middle"
+        hour = int(move.target.split(":")[1])
+        return f"put the {move.card.name} on the {HOUR_LABELS.get(hour, str(hour))} ({hour} o'clock)"
 
     def on_illegal(self, move) -> None:
         if isinstance(move, ClockMove):
@@ -242,7 +251,7 @@ class ClockScene(GameScene):
         art = self.art
         s = self.scale
         radius = art.corner_radius
-        ring = max(2, int(3 * s))
+        ring = max(2, int(3 * s)) * (2 if self.app.settings.high_contrast else 1)
         rects = self.table.draw_animated(surface, art)
         if self.table.celebrating:
             return rects
@@ -251,8 +260,8 @@ class ClockScene(GameScene):
             rects.append(glow_rect(surface, self.table.top_rect(self.hint_move.target), HINT, ring, radius))
         if self.flash:
             pile, left = self.flash
-            shake = int(math.sin(left * 40) * 4 * s)
-            rects.append(glow_rect(surface, self.table.top_rect(pile).move(shake, 0), ILLEGAL, ring, radius))
+            rects.append(glow_rect(surface, self.table.top_rect(pile).move(shake(self.app, left, 4 * s), 0),
+                                   ILLEGAL, ring, radius))
         if self._drag is not None:
             # While dragging, the pile the engine accepts glows.
             for move in self.game.legal_moves():

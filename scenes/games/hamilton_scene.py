@@ -26,17 +26,19 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.hamilton import Hamilton, foundation_id, rank_name, tableau_id
+from game.hamilton import (ChooseStart, DealRow, Hamilton, TurnChooser, foundation_id, rank_name,
+                          tableau_id)
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
-from ..table.patience_scene import PatienceScene
-from ..core.ui import INK_DIM
+from ..table.patience_scene import ORDINALS, PatienceScene
+from ..core.ui import INK_DIM, text_scale
 from ..work.service import Channel
 
 TABLEAU = [tableau_id(i) for i in range(7)]
 FOUNDATIONS = [foundation_id(k) for k in range(4)]
 FAN = 0.3             # tableau fan per card, in card heights (compressed when long)
+LABEL_PX = 20         # the words under the stock and the chooser
 
 
 class HamiltonScene(PatienceScene):
@@ -99,8 +101,10 @@ class HamiltonScene(PatienceScene):
         top = area.top + (area.h - (4 * ch + 3 * gy)) / 2
         # The stock, the chooser and the piles start level with the first
         # foundation; the piles fan down as far as the last one reaches.
+        # the stock's label fits between it and the chooser, at any text size
+        label_room = LABEL_PX * self.scale * text_scale() * 1.4
         slots = [Slot("stock", (x0, top)),
-                 Slot("chooser", (x0, top + ch + gy * 5))]
+                 Slot("chooser", (x0, top + ch + max(gy * 5, label_room)))]
         x_foundations = x0 + width - cw
         for k, pile in enumerate(FOUNDATIONS):
             slots.append(Slot(pile, (x_foundations, top + k * (ch + gy)), label=self._start_label()))
@@ -160,8 +164,27 @@ class HamiltonScene(PatienceScene):
         labels = []
         for pile, words in (("stock", f"Stock {game.stock_count}"), ("chooser", chooser)):
             x, y = self.table.slots[pile].origin
-            labels.append((words, 20 * s, (x + cw / 2, y + ch + 6 * s), "midtop", INK_DIM))
+            labels.append((words, LABEL_PX * s, (x + cw / 2, y + ch + 6 * s), "midtop", INK_DIM))
         return labels
+
+    # --- a hint in words ---------------------------------------------------------
+    def pile_words(self, pile: str) -> str:
+        kind, _, number = pile.partition(":")
+        if kind == "tableau":
+            return f"the {ORDINALS[int(number)]} pile"
+        if kind == "foundation":
+            return f"the {ORDINALS[int(number)]} foundation"
+        return f"the {pile}"
+
+    def move_words(self, move) -> str:
+        if isinstance(move, TurnChooser):
+            shown = self.game.chooser
+            return f"turn up the next card (not the {shown.name})" if shown else "turn up a card"
+        if isinstance(move, ChooseStart):
+            return f"start the foundations with the {move.card.name}"
+        if isinstance(move, DealRow):
+            return "deal a row from the stock"
+        return super().move_words(move)
 
     # --- what the player's input means ------------------------------------------
     def double_click(self, pile: str, index) -> None:

@@ -1,14 +1,18 @@
 """The settings screen: fullscreen or window, animation speed, sound, volume,
-card back, which deals, the winnable indicator, the board's evaluation bar."""
+card back, which deals, the winnable indicator, the board's evaluation bar, and
+what helps players see (four-colour deck, high contrast, reduced motion, text size)."""
 from __future__ import annotations
+
+from functools import partial
 
 import pygame
 
 from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
-from ..core.ui import GOLD, INK, INK_DIM, Button, draw_text, felt, layout_column, ui_scale, wrap_text
-from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS
+from ..core.ui import (GOLD, INK, INK_DIM, Button, draw_text, felt, layout_column, text_scale, ui_scale,
+                       wrap_text)
+from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, SEEING_CHOICES, seeing_words, step_seeing
 
 
 class SettingsScene(Scene):
@@ -20,6 +24,7 @@ class SettingsScene(Scene):
                      Button("", self._toggle_sound), Button("", self._change_volume),
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
                      Button("", self._toggle_indicator), Button("", self._toggle_eval_bar),
+                     *[Button("", partial(self._step_seeing, c)) for c in SEEING_CHOICES],
                      Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
@@ -33,6 +38,8 @@ class SettingsScene(Scene):
         self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
         self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
         self.rows[7].label = f"Board game evaluation bar: {'On' if st.eval_bar else 'Off'}"
+        for row, seeing in zip(self.rows[8:], SEEING_CHOICES):
+            row.label = seeing_words(st, seeing)
 
     def description(self) -> str:
         """What the focused setting means, in a line under the rows."""
@@ -51,6 +58,7 @@ class SettingsScene(Scene):
             "(off: no spoilers).",
             "Camelot, the board game: the engine's evaluation of the position in a bar "
             "beside the board.",
+            *[seeing.description for seeing in SEEING_CHOICES],
             "Back to where you were.",
         ][self.focus.focus]
     def _toggle_fullscreen(self) -> None:
@@ -88,6 +96,10 @@ class SettingsScene(Scene):
         self.app.settings.winnable_only = not self.app.settings.winnable_only
         self.app.save_settings()
 
+    def _step_seeing(self, seeing, step: int = 1) -> None:
+        step_seeing(self.app.settings, seeing, step)
+        self.app.save_settings()
+
     def _toggle_eval_bar(self) -> None:
         self.app.settings.eval_bar = not self.app.settings.eval_bar
         self.app.save_settings()
@@ -115,7 +127,9 @@ class SettingsScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
-        layout_column(self.rows, size[0] // 2, int(size[1] * 0.2), int(520 * s), int(44 * s), int(10 * s))
+        # every row fits, at every text size (the column grows with the text)
+        row = min(int(44 * s), int((size[1] * 0.62 / len(self.rows) - 6 * s) / text_scale()))
+        layout_column(self.rows, size[0] // 2, int(size[1] * 0.17), int(520 * s), row, int(6 * s))
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -133,6 +147,8 @@ class SettingsScene(Scene):
                 self._next_back(step)
             elif i in (0, 2, 5, 6, 7):
                 self.rows[i].action()
+            elif 8 <= i < 8 + len(SEEING_CHOICES):
+                self._step_seeing(SEEING_CHOICES[i - 8], step)
             return
         self.focus.handle(event)
 

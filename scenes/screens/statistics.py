@@ -32,6 +32,16 @@ def format_time(seconds: float | None) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def result_bars(g: GameStats) -> list[tuple[str, int, tuple]]:
+    """The won/lost bars: (name, count, colour), adding up to the games played.
+    A game won with help (automatic play or hints) has a bar of its own when
+    there is one: it is neither a win nor a loss."""
+    bars = [("Won", g.won, LEGAL)]
+    if g.assisted:
+        bars.append(("With help", g.assisted, DRAWN))
+    return bars + [("Lost", g.lost, ILLEGAL)]
+
+
 class StatsScene(Scene):
     def __init__(self, app, game_id: str | None = None) -> None:
         super().__init__(app)
@@ -131,6 +141,9 @@ class StatsScene(Scene):
         rows = [("Played", str(g.played)), ("Won", str(g.won))]
         if g.assisted:
             rows.append(("Won with help", str(g.assisted)))   # automatic play or hints
+        rows.append(("Lost", str(g.lost)))
+        if g.abandoned:
+            rows.append(("of them left unfinished", str(g.abandoned)))   # a new deal mid-game …
         rows += [("Win rate", f"{g.win_rate:.0%}" if g.played else "—"),
                  ("Current streak", str(g.current_streak)), ("Best streak", str(g.best_streak))]
         if self.game.has_deals:
@@ -169,8 +182,9 @@ class StatsScene(Scene):
         y = self._heading(surface, rect, "Won and lost")
         area = pygame.Rect(rect.x + int(28 * s), y + int(10 * s), rect.w - int(56 * s),
                            rect.bottom - y - int(30 * s))
-        self._bar_group(surface, area, [("Won", g.won, LEGAL), ("Lost", g.lost, ILLEGAL)],
-                        max(g.won, g.lost), 24 * s)
+        bars = result_bars(g)
+        self._bar_group(surface, area, bars, max(count for _, count, _ in bars),
+                        (24 if len(bars) == 2 else 20) * s)
 
     def _draw_level_bars(self, surface, rect: pygame.Rect, g: GameStats) -> None:
         """Against the computer: won / lost / drawn for each level."""
@@ -251,4 +265,4 @@ class StatsScene(Scene):
         draw_text(surface, "latest", px, (area.right, area.bottom + int(8 * s)), INK_DIM, anchor="topright")
 
 
-__all__ = ["StatsScene", "format_time"]
+__all__ = ["StatsScene", "format_time", "result_bars"]

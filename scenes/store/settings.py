@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from game import GAME_IDS
 
-from .files import (PROBE_PREFIX, clean_stale_temps, folder_problem, load_versioned,
+from .files import (PROBE_PREFIX, DamagedFileError, clean_stale_temps, folder_problem, load_versioned,
                     moved_aside_message, write_json_atomic)
-from .schema import choice, flag, number
+from .schema import choice, flag, number, whole
 
 SETTINGS_VERSION = 1
 SETTINGS_MAX_BYTES = 64 * 1024     # ours is ~250 bytes
@@ -24,6 +25,47 @@ ANIMATION_SPEEDS = {"slow": 0.6, "normal": 1.0, "fast": 1.8, "instant": 100.0}
 # The card backs by name, in the settings screen's order; their colours are the
 # card art's (scenes.table.card_art.CARD_BACKS), which has these names.
 CARD_BACKS = ("blue", "red", "green", "purple", "black")
+TEXT_SCALES = (100, 125, 150, 175, 200)   # per cent: the size of text and controls
+
+
+class SeeingChoice(NamedTuple):
+    """A setting for seeing the table, as the Settings screen shows it: its
+    field, its name, its values in order and the words for each, and a line
+    saying what it does."""
+    field: str
+    title: str
+    values: tuple
+    words: tuple[str, ...]
+    description: str
+
+
+# The Settings screen's rows for them, in its order (the screen reads this list).
+SEEING_CHOICES = (
+    SeeingChoice("four_colour", "Card colours", (False, True), ("Red and black", "Four colours"),
+                 "Four colours: clubs green and diamonds blue, so no two suits look alike "
+                 "(hearts red, spades black)."),
+    SeeingChoice("high_contrast", "Contrast", (False, True), ("Normal", "High"),
+                 "High: a dark plain table, white cards edged in black, deep suit colours "
+                 "and thicker rings."),
+    SeeingChoice("reduced_motion", "Motion", (False, True), ("Full", "Reduced"),
+                 "Reduced: moves and deals are placed at once; no flights, no win wheel, "
+                 "no fades."),
+    SeeingChoice("text_scale", "Text size", TEXT_SCALES, tuple(f"{n} %" for n in TEXT_SCALES),
+                 "Text and buttons from 100 % to 200 % of their usual size."),
+)
+
+
+def seeing_words(settings: "Settings", seeing: SeeingChoice) -> str:
+    """'Card colours: Four colours' — a row's label."""
+    value = getattr(settings, seeing.field)
+    return f"{seeing.title}: {seeing.words[seeing.values.index(value)]}"
+
+
+def step_seeing(settings: "Settings", seeing: SeeingChoice, step: int = 1) -> None:
+    """The next (or previous) value of one of the seeing settings, round."""
+    values = seeing.values
+    here = values.index(getattr(settings, seeing.field))
+    setattr(settings, seeing.field, values[(here + step) % len(values)])
 
 
 def config_dir() -> Path:
@@ -63,12 +105,14 @@ class Settings:
     methods cost half a ms of every launch (start-up)."""
 
     FIELDS = ("fullscreen", "animation_speed", "sound", "volume", "card_back", "last_game",
-              "winnable_only", "winnable_indicator", "eval_bar")
+              "winnable_only", "winnable_indicator", "eval_bar",
+              "four_colour", "high_contrast", "reduced_motion", "text_scale")
 
     def __init__(self, fullscreen: bool = True, animation_speed: str = "normal", sound: bool = True,
                  volume: float = 0.8, card_back: str = "blue", last_game: str | None = None,
                  winnable_only: bool = True, winnable_indicator: bool = True,
-                 eval_bar: bool = False) -> None:
+                 eval_bar: bool = False, four_colour: bool = False, high_contrast: bool = False,
+                 reduced_motion: bool = False, text_scale: int = 100) -> None:
         self.fullscreen = fullscreen
         self.animation_speed = animation_speed
         self.sound = sound
@@ -78,6 +122,10 @@ class Settings:
         self.winnable_only = winnable_only            # patience deals only from the proven-winnable lists
         self.winnable_indicator = winnable_indicator  # the HUD says whether the position can still be won
         self.eval_bar = eval_bar                      # the board game: the engine's evaluation beside the board
+        self.four_colour = four_colour                # clubs green, diamonds blue (SEEING_CHOICES)
+        self.high_contrast = high_contrast
+        self.reduced_motion = reduced_motion          # everything placed at once (speed_factor)
+        self.text_scale = text_scale                  # per cent, one of TEXT_SCALES
 
     def to_json(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -90,6 +138,8 @@ class Settings:
 
     @property
     def speed_factor(self) -> float:
+        if self.reduced_motion:     # every tween ends within its first frame
+            return ANIMATION_SPEEDS["instant"]
         return ANIMATION_SPEEDS.get(self.animation_speed, 1.0)
 
     def validate(self) -> None:
@@ -111,7 +161,21 @@ class Settings:
                    winnable_only=flag(data.get("winnable_only", d.winnable_only), "winnable_only"),
                    winnable_indicator=flag(data.get("winnable_indicator", d.winnable_indicator),
                                            "winnable_indicator"),
-                   eval_bar=flag(data.get("eval_bar", d.eval_bar), "eval_bar"))
+                   eval_bar=flag(data.get("eval_bar", d.eval_bar), "eval_bar"),
+                   four_colour=flag(data.get("four_colour", d.four_colour), "four_colour"),
+                   high_contrast=flag(data.get("high_contrast", d.high_contrast), "high_contrast"),
+                   reduced_motion=flag(data.get("reduced_motion", d.reduced_motion),
+                                       "reduced_motion"),
+                   text_scale=_text_scale(data.get("text_scale", d.text_scale)))
+
+
+def _text_scale(value) -> int:
+    """One of TEXT_SCALES (a whole number of per cent)."""
+    value = whole(value, "text size", TEXT_SCALES[0], TEXT_SCALES[-1])
+    if value not in TEXT_SCALES:
+        raise DamagedFileError(f"text size must be one of {', '.join(map(str, TEXT_SCALES))}, "
+                               f"not {value}")
+    return value
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:

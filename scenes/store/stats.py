@@ -54,6 +54,8 @@ def _history_entry(entry) -> dict:
         clean["result"] = choice(entry["result"], "result", RESULTS)
     if entry.get("assisted") is not None:
         clean["assisted"] = flag(entry["assisted"], "a result's assisted")
+    if entry.get("abandoned") is not None:
+        clean["abandoned"] = flag(entry["abandoned"], "a result's abandoned")
     return clean
 
 
@@ -77,6 +79,7 @@ class GameStats:
     history: list[dict] = field(default_factory=list)   # {date, won, score, seconds, result?}
     levels: dict[str, dict[str, int]] = field(default_factory=dict)  # level → won/lost/drawn
     assisted: int = 0                   # finished with automatic play or hints: no win
+    abandoned: int = 0                  # of the lost: thrown away after moves (a new deal …)
 
     @property
     def lost(self) -> int:
@@ -100,9 +103,10 @@ class GameStats:
 
     def record(self, won: bool, score=None, seconds: float = 0.0, result: str | None = None,
                level: str | None = None, date: float | None = None,
-               assisted: bool = False) -> None:
+               assisted: bool = False, abandoned: bool = False) -> None:
         """One finished game. An ``assisted`` win (automatic play or hints) is
-        kept as played and assisted: no win, no streak, no best time or score."""
+        kept as played and assisted: no win, no streak, no best time or score.
+        An ``abandoned`` game (thrown away after moves) is a loss, counted apart too."""
         seconds = _clean_seconds(seconds)   # never NaN or Infinity into the file
         score = _clean_score(score)
         self.played += 1
@@ -129,6 +133,9 @@ class GameStats:
                  "score": score, "seconds": round(seconds, 1)}
         if result:
             entry["result"] = result
+        if abandoned and not won:
+            self.abandoned += 1
+            entry["abandoned"] = True
         self.history.append(entry)
         del self.history[:-HISTORY_CAP]
         if level is not None:
@@ -140,7 +147,8 @@ class GameStats:
         return {"played": self.played, "won": self.won, "current_streak": self.current_streak,
                 "best_streak": self.best_streak, "best_score": self.best_score,
                 "best_time": self.best_time, "total_time": self.total_time,
-                "history": self.history, "levels": self.levels, "assisted": self.assisted}
+                "history": self.history, "levels": self.levels, "assisted": self.assisted,
+                "abandoned": self.abandoned}
 
     @classmethod
     def from_json(cls, data) -> "GameStats":
@@ -153,8 +161,9 @@ class GameStats:
                 best_score=optional(number, data.get("best_score"), "best score", -MAX_SCORE, MAX_SCORE),
                 best_time=optional(number, data.get("best_time"), "best time"),
                 total_time=number(data.get("total_time", 0.0), "total time", 0, MAX_SECONDS * MAX_COUNT),
-                assisted=whole(data.get("assisted", 0), "assisted"))
-        if g.won + g.assisted > g.played or g.current_streak > g.best_streak or g.best_streak > g.won:
+                assisted=whole(data.get("assisted", 0), "assisted"),
+                abandoned=whole(data.get("abandoned", 0), "abandoned"))
+        if g.won + g.assisted + g.abandoned > g.played or g.current_streak > g.best_streak or g.best_streak > g.won:
             raise DamagedFileError("counts do not add up")
         # The size limit bounds the list; only the newest HISTORY_CAP are kept.
         history = sequence(data.get("history", []), "history", MAX_COUNT)[-HISTORY_CAP:]
@@ -178,10 +187,10 @@ class Stats:
 
     def record(self, game_id: str, won: bool, score=None, seconds: float = 0.0,
                result: str | None = None, level: str | None = None,
-               assisted: bool = False) -> str | None:
+               assisted: bool = False, abandoned: bool = False) -> str | None:
         """Add one finished game and save; returns a message if saving failed."""
         self.games.setdefault(game_id, GameStats()).record(won, score, seconds, result, level,
-                                                           assisted=assisted)
+                                                           assisted=assisted, abandoned=abandoned)
         return self.save()
 
     def to_json(self) -> dict:

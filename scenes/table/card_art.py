@@ -44,6 +44,8 @@ __all__ = [
     "CardArt",
     "BACK_STYLES",
     "SUIT_COLORS",
+    "FOUR_COLORS",
+    "suit_colors",
     "suit_path_svg",
     "suit_svg",
     "pip_surface",
@@ -57,9 +59,24 @@ __all__ = [
 RED = (196, 22, 38)
 BLACK = (28, 28, 34)
 SUIT_COLORS: dict[str, tuple[int, int, int]] = {"C": BLACK, "D": RED, "H": RED, "S": BLACK}
+GREEN = (0, 122, 52)
+BLUE = (0, 86, 196)
+# The four-colour deck, as PySolFC's and Aisleriot's: clubs green, diamonds blue.
+FOUR_COLORS = {"C": GREEN, "D": BLUE, "H": RED, "S": BLACK}
+# High contrast: the same hues, deeper (every one at least 7:1 against the white face).
+DEEPER = {BLACK: (0, 0, 0), RED: (150, 0, 16), GREEN: (0, 84, 30), BLUE: (0, 48, 150)}
+
+
+def suit_colors(four_colour: bool = False, high_contrast: bool = False) -> dict[str, tuple]:
+    """Each suit's colour in the chosen deck."""
+    colors = FOUR_COLORS if four_colour else SUIT_COLORS
+    return {suit: DEEPER[c] for suit, c in colors.items()} if high_contrast else dict(colors)
+
 
 FACE_FILL = (253, 252, 248)
 FACE_BORDER = (120, 120, 124)
+HIGH_FACE_FILL = (255, 255, 255)
+HIGH_FACE_BORDER = (0, 0, 0)
 GOLD = (222, 178, 64)
 GOLD_DARK = (150, 108, 28)
 SKIN = (246, 216, 186)
@@ -72,7 +89,10 @@ PANEL_FILL = (251, 246, 230)
 _COURT_PALETTE = {
     "red": {"robe": (190, 30, 44), "accent": (38, 70, 150)},
     "black": {"robe": (40, 42, 52), "accent": (44, 84, 160)},
+    "green": {"robe": (24, 112, 56), "accent": (196, 150, 40)},    # four colours: clubs
+    "blue": {"robe": (28, 78, 170), "accent": (190, 40, 52)},      # four colours: diamonds
 }
+ROBES = {RED: "red", BLACK: "black", GREEN: "green", BLUE: "blue"}
 
 # back styles: base colour, dark (edges, medallion), light (the trellis)
 BACK_STYLES: dict[str, dict[str, tuple[int, int, int]]] = {
@@ -282,13 +302,13 @@ def _pip_el(suit: str, cx: float, cy: float, size: float, color, upside_down: bo
 # court figures: the top half of the picture panel; the bottom half is the same
 # image turned half round.
 
-def _court_figure(rank: int, suit: str) -> list[str]:
+def _court_figure(rank: int, suit: str, robes: str | None = None) -> list[str]:
     """SVG elements of one half of a court card (11 jack, 12 queen, 13 king).
 
     Drawn in a box 100 units wide; y runs from 0 (the panel's top) to 110 (the
     panel's middle line), where the bust is cut off.
     """
-    pal = _COURT_PALETTE["red" if suit in "DH" else "black"]
+    pal = _COURT_PALETTE[robes or ("red" if suit in "DH" else "black")]
     robe = _hex(pal["robe"])
     acc = _hex(pal["accent"])
     gold, gold_dark = _hex(GOLD), _hex(GOLD_DARK)
@@ -436,7 +456,8 @@ class CardArt:
     just outside the card (blit at ``outline_offset()``).
     """
 
-    def __init__(self, card_width: int, back_style: str = "blue") -> None:
+    def __init__(self, card_width: int, back_style: str = "blue", four_colour: bool = False,
+                 high_contrast: bool = False) -> None:
         w = int(card_width)
         if w < 8:
             raise ValueError(f"card width must be at least 8 pixels, not {card_width!r}")
@@ -446,6 +467,11 @@ class CardArt:
         self.width = w
         self.height = card_height_for(w)
         self.back_style = back_style
+        self.four_colour, self.high_contrast = four_colour, high_contrast
+        self.suit_colors = suit_colors(four_colour, high_contrast)
+        self._robes = {suit: ROBES[c] for suit, c in suit_colors(four_colour).items()}
+        self.face_fill = HIGH_FACE_FILL if high_contrast else FACE_FILL
+        self.face_border = HIGH_FACE_BORDER if high_contrast else FACE_BORDER
         self.corner_radius = max(2, round(w * 0.06))
         # blit the shadow at the card's position plus this offset
         self.shadow_offset = (max(1, round(w * 0.035)), max(2, round(w * 0.055)))
@@ -469,10 +495,11 @@ class CardArt:
         return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
                 f'viewBox="0 0 {w} {h}">']
 
-    def _card_shape(self, fill, stroke=FACE_BORDER) -> str:
-        """The card's rounded rectangle with a thin border."""
+    def _card_shape(self, fill, stroke=None) -> str:
+        """The card's rounded rectangle with a thin border (high contrast: thick and black)."""
         w, h = self.width, self.height
-        sw = max(1.0, w / 150)
+        stroke = self.face_border if stroke is None else stroke
+        sw = max(2.0, w / 45) if self.high_contrast else max(1.0, w / 150)
         r = self.corner_radius
         return (f'<rect x="{_f(sw / 2)}" y="{_f(sw / 2)}" width="{_f(w - sw)}" '
                 f'height="{_f(h - sw)}" rx="{_f(r - sw / 2)}" fill="{_hex(fill)}" '
@@ -542,7 +569,7 @@ class CardArt:
     def _index_parts(self, card: Card) -> tuple[list[str], pygame.Surface, float, float]:
         """SVG for the corner pips and the rank surface with its top-left corner."""
         w, h = self.width, self.height
-        color = SUIT_COLORS[card.suit]
+        color = self.suit_colors[card.suit]
         rank_s = self._rank_surface(card.rank, w * self._IDX_CAP, color)
         cx = w * self._IDX_CX
         rx = cx - rank_s.get_width() / 2
@@ -557,14 +584,14 @@ class CardArt:
         """The face without marks: white rounded card with its border."""
         if self._blank_face is None:
             parts = self._svg_open()
-            parts.append(self._card_shape(FACE_FILL))
+            parts.append(self._card_shape(self.face_fill))
             self._blank_face = self._render(parts)
         return self._blank_face
 
     @_drawn_alone
     def _draw_face(self, card: Card) -> pygame.Surface:
         w, h = self.width, self.height
-        color = SUIT_COLORS[card.suit]
+        color = self.suit_colors[card.suit]
         # The blank card is rasterised once per instance; each face only
         # rasterises its own marks on a transparent layer (much less work).
         surf = self._blank().copy()
@@ -577,7 +604,7 @@ class CardArt:
             if card.suit == "S":   # a finer line inside the big spade, as on real decks
                 inner = size * 0.80
                 parts.append(_pip_el(card.suit, w / 2, h / 2 + size * 0.02, inner, color,
-                                     False, f' stroke="{_hex(FACE_FILL)}" '
+                                     False, f' stroke="{_hex(self.face_fill)}" '
                                      f'stroke-width="{_f(100 / inner * max(1.0, w / 160))}"'))
         elif card.rank <= 10:
             pip = w * 0.172
@@ -618,7 +645,7 @@ class CardArt:
         """The picture panel of a court card, as far as its top half goes."""
         w, h = self.width, self.height
         x0, y0, pw, ph = self._panel_rect()
-        color = SUIT_COLORS[card.suit]
+        color = self.suit_colors[card.suit]
         gold, gold_dark = _hex(GOLD), _hex(GOLD_DARK)
         line = max(1.0, w / 110)
         parts = [f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(pw)}" height="{_f(ph)}" '
@@ -627,7 +654,7 @@ class CardArt:
         # the figure, cut off at the middle line
         inset = line * 1.5
         scale = (pw - 2 * inset) / 100
-        fig = "".join(_court_figure(card.rank, card.suit))
+        fig = "".join(_court_figure(card.rank, card.suit, self._robes[card.suit]))
         tx, ty = x0 + inset, y0 + ph / 2 - 110 * scale
         parts.append(f'<g transform="translate({_f(tx)} {_f(ty)}) scale({_f(scale)})">{fig}</g>')
         # middle line
@@ -660,7 +687,7 @@ class CardArt:
         base, dark, light = _hex(pal["base"]), _hex(pal["dark"]), _hex(pal["light"])
         gold, white = _hex(GOLD), _hex(FACE_FILL)
         parts = self._svg_open()
-        parts.append(self._card_shape(FACE_FILL))
+        parts.append(self._card_shape(self.face_fill))
         m = w * 0.06
         ix0, iy0, ix1, iy1 = m, m, w - m, h - m
         ir = max(1.0, self.corner_radius * 0.55)
@@ -809,15 +836,17 @@ class CardArt:
             surf = self.placeholder(None).copy()
             text = _glyphs(label, w * (0.34 if len(label) == 1 else 0.2), (255, 255, 255))
             # all white, so pygame's blend onto the translucent fill stays exact
-            text.set_alpha(72)
+            text.set_alpha(160 if self.high_contrast else 72)
             surf.blit(text, text.get_rect(center=(w // 2, h // 2)))
             return surf
-        t = max(1.5, w * 0.016)
+        # high contrast: an empty place is drawn as plainly as a card's edge
+        t = max(2.5, w * 0.03) if self.high_contrast else max(1.5, w * 0.016)
+        fill, edge = ("0.12", "0.95") if self.high_contrast else ("0.07", "0.45")
         parts = self._svg_open()
         parts.append(f'<rect x="{_f(t / 2)}" y="{_f(t / 2)}" width="{_f(w - t)}" '
                      f'height="{_f(h - t)}" rx="{_f(self.corner_radius - t / 2)}" '
-                     f'fill="#ffffff" fill-opacity="0.07" stroke="#ffffff" '
-                     f'stroke-opacity="0.45" stroke-width="{_f(t)}"/>')
+                     f'fill="#ffffff" fill-opacity="{fill}" stroke="#ffffff" '
+                     f'stroke-opacity="{edge}" stroke-width="{_f(t)}"/>')
         if label in SUITS:
             size = w * 0.44
             parts.append(_pip_el(label, w / 2, h / 2, size, (255, 255, 255), False,
@@ -855,10 +884,11 @@ def shared_card_art(app, card_width: int) -> CardArt:
     game from opening at once); the last two sizes are kept on the app, so a
     new deal or a return from the menu costs nothing."""
     cache = app.art_cache.setdefault("cards", {})
-    key = (card_width, app.settings.card_back)
+    st = app.settings
+    key = (card_width, st.card_back, st.four_colour, st.high_contrast)
     art = cache.get(key)
     if art is None:
-        art = CardArt(card_width, app.settings.card_back)
+        art = CardArt(card_width, st.card_back, st.four_colour, st.high_contrast)
         if len(cache) >= 2:
             cache.pop(next(iter(cache)))
         cache[key] = art

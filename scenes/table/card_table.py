@@ -68,6 +68,7 @@ class CardTable:
         self._piles: dict[str, list] = {}
         self.celebrating = 0.0
         self._celebration: dict[object, tuple] = {}
+        self._celebration_frame: pygame.Rect | None = None   # a dialog to go round (after a win)
         self._gone: list[pygame.Rect] = []  # static areas of cards taken away
         self._draw_cache: list[CardSprite] | None = None  # sprites in paint order
         self.offstage: tuple[float, float] | None = None  # where removed cards fly
@@ -344,10 +345,43 @@ class CardTable:
             self._celebration[card] = (sprite.pos, 2 * math.pi * i / max(1, n), i * 0.02)
         self._celebration_centre = centre
         self._celebration_radius = radius
+        self._celebration_frame = None
+
+    def celebrate_round(self, keep_out: pygame.Rect) -> None:
+        """The wheel moves out of ``keep_out`` (the "You won!" dialog): from
+        where they are, the cards run round a frame just outside it, so none
+        is ever under the dialog."""
+        if not self.celebrating:
+            return
+        cw, ch = self.card_size
+        margin = max(4, cw // 12)
+        self._celebration_frame = pygame.Rect(keep_out).inflate(cw + 2 * margin, ch + 2 * margin)
+        self._draw_cache = None
+        self.celebrating = 1e-6
+        for card, (start, phase, delay) in self._celebration.items():
+            self._celebration[card] = (self.sprites[card].pos, phase, 0.0)
+
+    def _frame_point(self, u: float) -> tuple[float, float]:
+        """The point a fraction ``u`` of the way round the frame (clockwise from its top left)."""
+        f = self._celebration_frame
+        d = (u % 1.0) * 2 * (f.w + f.h)
+        for (x0, y0), (dx, dy), length in (((f.left, f.top), (1, 0), f.w),
+                                           ((f.right, f.top), (0, 1), f.h),
+                                           ((f.right, f.bottom), (-1, 0), f.w),
+                                           ((f.left, f.bottom), (0, -1), f.h)):
+            if d <= length:
+                return (x0 + dx * d, y0 + dy * d)
+            d -= length
+        return (f.left, f.top)
 
     def _celebration_pos(self, card) -> tuple[float, float]:
         start, phase, delay = self._celebration[card]
         t = max(0.0, self.celebrating - delay)
+        if self._celebration_frame is not None:
+            x, y = self._frame_point(phase / (2 * math.pi) + t * 0.04)
+            goal = (x - self.card_size[0] / 2, y - self.card_size[1] / 2)
+            k = ease_in_out_cubic(min(1.0, t / 0.8))
+            return (start[0] + (goal[0] - start[0]) * k, start[1] + (goal[1] - start[1]) * k)
         ring = 1.0 + 0.12 * math.sin(t * 2.2 + phase * 3)
         angle = phase + t * 0.6
         cx, cy = self._celebration_centre

@@ -19,7 +19,7 @@ from game.base import MoveRecord, Status
 from game.errors import IllegalMoveError, NotationError
 
 from ..core.actions import Action, InputEvent
-from ..core.anim import Timer
+from ..core.anim import Timer, reduced_motion
 from ..core.overlays import DealNumberDialog, DialogScene, FocusButtons
 from ..core.sound import sound_for_events
 from ..core.ui import GOLD, ILLEGAL, Button
@@ -41,6 +41,8 @@ class GameScene(PaintedScene):
     holds_game = True
     demo_cycle = False  # attract mode: after a demo game, the next game's demo
     undo_at_the_end = True  # a lost game's dialog offers "Undo last move" (not Clock's: no choices)
+    has_choices = True      # False (Clock): every move is forced, so Auto and hints are no help
+    abandoned_is_lost = False  # a patience thrown away after moves counts as lost (see abandon)
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -106,7 +108,7 @@ class GameScene(PaintedScene):
     # --- commands (toolbar, keys, gamepad) ----------------------------------
     def _make_buttons(self) -> list[Button]:
         buttons = [Button("Menu", self.open_pause), Button("New deal", self.ask_new_deal),
-                   Button("Restart", self.restart), Button("Undo", self.undo),
+                   Button("Restart", self.ask_restart), Button("Undo", self.undo),
                    Button("Redo", self.redo)]
         if self.has_hints:
             buttons.append(Button("Hint", self.hint))
@@ -166,6 +168,7 @@ class GameScene(PaintedScene):
         self.show_state()
 
     def restart(self) -> None:
+        self.abandon()
         self.game.restart()
         self._new_game_started()
         self.over_shown = False
@@ -176,6 +179,7 @@ class GameScene(PaintedScene):
 
     def new_deal(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else self.rng.randrange(1, 1_000_000)
+        self.abandon()
         self.game = self.new_engine(self.seed)
         self._new_game_started()
         self.over_shown = False
@@ -185,18 +189,30 @@ class GameScene(PaintedScene):
         self.sound_of_deal()
 
     def hint(self) -> None:
-        self.assisted = True
+        self.assisted = self.has_choices
         move = self.game.computer_move()
         if move is None:
             self.app.toast("No moves left")
             return
+        self.give_hint(move)
+
+    def give_hint(self, move, seconds: float = 2.5) -> None:
+        """Show the hinted move on the table, and say it in words."""
         self.hint_move = move
-        self.hint_time = 2.5
+        self.hint_time = seconds
         self.show_hint(move)
+        words = self.move_words(move)
+        if words:
+            self.app.toast(f"Hint: {words}", seconds + 2)
+
+    def move_words(self, move) -> str:
+        """A move in words, the places named as the player sees them (the hint's
+        message); '' where a game has none."""
+        return ""
 
     def toggle_autoplay(self) -> None:
         self.autoplay = not self.autoplay
-        self.assisted = self.assisted or self.autoplay
+        self.assisted = self.assisted or (self.autoplay and self.has_choices)
         self._autoplay_wait = 0.0
         self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
 
@@ -208,7 +224,7 @@ class GameScene(PaintedScene):
 
         def restart():
             self.app.scenes.pop()
-            self.restart()
+            self.ask_restart()
 
         def new_deal():
             self.app.scenes.pop()
@@ -224,12 +240,12 @@ class GameScene(PaintedScene):
             ("Resume", resume), ("Restart", restart), ("New deal", new_deal)]
             + ([("Choose a deal…", choose_deal)] if self.has_deals else []) + [
             ("How to play", self.open_help), ("Settings", self.app.navigator.open_settings),
-            ("Main menu", lambda: self.app.navigator.open_menu())],
+            ("Main menu", self.leave_to_menu)],
             on_back=resume))
 
     def choose_deal(self) -> None:
         """A deal by its number (the one a friend played, or a statistic's)."""
-        warning = "The game in progress will be lost." if self.game_in_progress else ""
+        warning = self._losing_line() if self.game_in_progress else ""
         self.app.scenes.push(DealNumberDialog(self.app, self.seed, self.new_deal, warning))
 
     @property
@@ -240,21 +256,43 @@ class GameScene(PaintedScene):
     def ask_new_deal(self) -> None:
         """A new deal (toolbar, N, the pause menu), after asking when it would
         throw away a game in progress."""
+        self._ask_before_losing("New deal?", "Deal again", self.new_deal)
+
+    def ask_restart(self) -> None:
+        """Restart (toolbar, R, the pause menu), after asking as a new deal
+        does: redo cannot bring the game back."""
+        self._ask_before_losing("Restart?", "Restart", self.restart)
+
+    def _ask_before_losing(self, title: str, go: str, action) -> None:
         if not self.game_in_progress:
-            self.new_deal()
+            action()
             return
 
-        def deal():
+        def confirmed():
             self.app.scenes.remove(dialog)
-            self.new_deal()
+            action()
 
         def keep():
             self.app.scenes.remove(dialog)
 
-        dialog = DialogScene(self.app, "New deal?", [
-            f"The game in progress ({self.time_and_moves()}) will be lost."],
-            [("Keep playing", keep), ("Deal again", deal)], on_back=keep)
+        dialog = DialogScene(self.app, title, [self._losing_line(f" ({self.time_and_moves()})")],
+            [("Keep playing", keep), (go, confirmed)], on_back=keep)
         self.app.scenes.push(dialog)
+
+    def _losing_line(self, detail: str = "") -> str:
+        counted = " and counted as lost" if self.abandoned_is_lost else ""
+        return f"The game in progress{detail} will be lost{counted}."
+
+    def abandon(self) -> None:
+        """The game in progress is thrown away (a new deal, a restart, the main
+        menu): a patience counts it as lost, as Aisleriot and PySolFC do. A game
+        kept for later (quitting saves it) is not abandoned."""
+        if self.abandoned_is_lost and self.game_in_progress:
+            self.record_result(False, abandoned=True)
+
+    def leave_to_menu(self) -> None:
+        self.abandon()
+        self.app.navigator.open_menu()
 
     def open_help(self) -> None:
         self.app.navigator.open_help(self.game_id)
@@ -281,7 +319,8 @@ class GameScene(PaintedScene):
         if not self.demo and self.app.scenes.top is self and self.game.status is Status.PLAYING:
             self.play_seconds += dt
 
-    def record_result(self, won: bool, result: str | None = None, level: str | None = None) -> None:
+    def record_result(self, won: bool, result: str | None = None, level: str | None = None,
+                      abandoned: bool = False) -> None:
         """The game ended: into the statistics (once per game), and no save."""
         if self.demo:
             return
@@ -291,7 +330,7 @@ class GameScene(PaintedScene):
         self._recorded = self.game
         score = None if not self.has_deals else self.game.score
         problem = self.app.stats.record(self.game_id, won, score, self.play_seconds, result, level,
-                                        assisted=self.assisted)
+                                        assisted=self.assisted, abandoned=abandoned)
         if problem:
             self.app.toast(problem)
 
@@ -300,7 +339,7 @@ class GameScene(PaintedScene):
         self.sound_of_end()
         won = self.game.status is Status.WON
         self.record_result(won)
-        if won:
+        if won and not reduced_motion(self.app):
             self.celebrate()
         if self.demo:
             self._timers.append(Timer(DEMO_NEXT_DEAL, self._next_demo))
@@ -312,7 +351,8 @@ class GameScene(PaintedScene):
             # the game twice, and two timers must not push two dialogs.
             game = self.game
             ending = self._ending = getattr(self, "_ending", 0) + 1
-            self._timers.append(Timer(WIN_DIALOG_DELAY, lambda: self._game_over_dialog()
+            delay = 0.0 if reduced_motion(self.app) else WIN_DIALOG_DELAY   # no wheel to watch
+            self._timers.append(Timer(delay, lambda: self._game_over_dialog()
                                       if self.game is game and self.over_shown
                                       and self._ending == ending else None))
         else:
@@ -361,6 +401,14 @@ class GameScene(PaintedScene):
                              accent=GOLD if won else ILLEGAL, update_below=True,
                              dim=40 if won else 110)
         self.app.scenes.push(dialog)
+        if won:
+            self.celebrate_round(dialog.panel_rect)
+
+    def celebrate_round(self, keep_out: pygame.Rect) -> None:
+        """The win's wheel keeps out of the dialog now over it (card tables)."""
+        table = getattr(self, "table", None)
+        if table is not None:
+            table.celebrate_round(keep_out)
 
     def assisted_line(self, won: bool) -> str:
         """Said at the end of a game won with help ('' otherwise)."""
@@ -374,7 +422,7 @@ class GameScene(PaintedScene):
             return
         a = event.action
         commands = {Action.UNDO: self.undo, Action.REDO: self.redo,
-                    Action.NEW_DEAL: self.ask_new_deal, Action.RESTART: self.restart,
+                    Action.NEW_DEAL: self.ask_new_deal, Action.RESTART: self.ask_restart,
                     Action.AUTOPLAY: self.toggle_autoplay, Action.PAUSE: self.open_pause}
         if self.has_hints:
             commands[Action.HINT] = self.hint

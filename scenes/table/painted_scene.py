@@ -18,7 +18,7 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.scene import Scene
 from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, message_band, paint_felt,
-                       release_felt, ui_scale)
+                       release_felt, text_scale, ui_scale)
 
 BLOCK = 256             # px: the background is kept in blocks this big, ...
 BLOCKS_KEPT = 64        # ... the most recently painted (16 MiB at most): where cards move
@@ -60,11 +60,21 @@ def paint_areas(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     return out
 
 
+HUD_ROWS_PX = (28, 22)   # the top bar's two rows of text when the text is larger than usual
+
+
+def hud_height(size: tuple[int, int]) -> int:
+    """The top bar's height: one row of text, or two when the player chose a
+    larger text size (the title and score, then the status and the time)."""
+    s, k = ui_scale(size), text_scale()
+    return int(54 * s) if k <= 1 else int(sum(HUD_ROWS_PX) * s * k * 1.25)
+
+
 def play_area_for(size: tuple[int, int]) -> pygame.Rect:
     """Where a game lays out its table in a window of ``size``: below the top
     bar, above the band kept for messages (and the toolbar under it)."""
     s = ui_scale(size)
-    top = int(54 * s)                     # the top bar (GameScene.hud_h)
+    top = hud_height(size)                # the top bar (GameScene.hud_h)
     bottom = message_band(size).top
     return pygame.Rect(int(16 * s), top, size[0] - int(32 * s), bottom - top)
 
@@ -105,19 +115,25 @@ class PaintedScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         self._full_next = True  # painted whole at the new size
-        self._back_shown = self.app.settings.card_back
+        self._back_shown = self._look()
         s = self.scale = ui_scale(size)
         w, h = size
-        self.hud_h = int(54 * s)
+        k = text_scale()                 # the bars grow with the player's text size
+        self.hud_h = hud_height(size)
         self.bar_h = int(40 * s)
-        layout_row(self.toolbar.buttons, (w // 2, h - int(30 * s)), self.bar_h, int(10 * s), int(20 * s))
+        layout_row(self.toolbar.buttons, (w // 2, h - int(30 * s * k)), self.bar_h, int(10 * s), int(20 * s))
         self.play_area = play_area_for(size)
         self.layout(self.play_area)
 
     def resume(self) -> None:
         self._full_next = True
-        if getattr(self, "_back_shown", None) != self.app.settings.card_back:
-            self.resize(self.size)       # the card back was changed in Settings
+        if getattr(self, "_back_shown", None) != self._look():
+            self.resize(self.size)       # the cards' look was changed in Settings
+
+    def _look(self) -> tuple:
+        """The settings the cards are drawn with (a change means new art)."""
+        st = self.app.settings
+        return (st.card_back, st.four_colour, st.high_contrast, st.text_scale)
 
     def screen_input(self, event: InputEvent) -> bool:
         """The input a game's screen takes before its game does: any key ends a
@@ -176,21 +192,29 @@ class PaintedScene(Scene):
         """The HUD's lines of text by part: (text, px, pos, colour, anchor, shadow)."""
         s = self.scale
         w, _ = self.size
-        mid = self.hud_h // 2
-        left = [(self.title, int(34 * s), (int(20 * s), mid), GOLD, "midleft", True)]
+        mid = lower = self.hud_h // 2
+        title, deal, score_px, status, time_px = (int(px * s) for px in (34, 26, 30, 26, 24))
+        two_rows = text_scale() > 1     # larger text: the status and the time under the rest
+        if two_rows:
+            top, under = HUD_ROWS_PX
+            mid, lower = self.hud_h * top // (2 * (top + under)), self.hud_h * (2 * top + under) // (2 * (top + under))
+            title = score_px = int(top * s)
+            deal = status = time_px = int(under * s)
+        left = [(self.title, title, (int(20 * s), mid), GOLD, "midleft", True)]
         if self.has_deals:
-            title_w = FONTS.font(int(34 * s), bold=True).size(self.title)[0]
-            left.append((f"Deal {self.seed}", int(26 * s), (int(20 * s) + title_w + int(24 * s), mid),
+            title_w = FONTS.font(title, bold=True).size(self.title)[0]
+            left.append((f"Deal {self.seed}", deal, (int(20 * s) + title_w + int(24 * s), mid),
                          INK_DIM, "midleft", False))
         centre = "DEMO — press any key or button" if self.demo else self.status_line()
         score = self.score_line()
-        right = [(score, int(30 * s), (w - int(20 * s), mid), INK, "midright", True)]
-        if not self.demo:   # the time played and the moves, left of the score
-            score_w = FONTS.font(int(30 * s), bold=True).size(score)[0]
-            right.append((self.time_and_moves(), int(24 * s),
-                          (w - int(20 * s) - score_w - int(28 * s), mid), INK_DIM, "midright", False))
+        right = [(score, score_px, (w - int(20 * s), mid), INK, "midright", True)]
+        if not self.demo:   # the time played and the moves, left of the score (or under it)
+            beside = 0 if two_rows else FONTS.font(score_px, bold=True).size(score)[0] + int(28 * s)
+            right.append((self.time_and_moves(), time_px, (w - int(20 * s) - beside, lower),
+                          INK_DIM, "midright", False))
+        where = ((int(20 * s), lower), "midleft") if two_rows else ((w // 2, mid), "center")
         return {"left": left,
-                "centre": [(centre, int(26 * s), (w // 2, mid), INK, "center", False)] if centre else [],
+                "centre": [(centre, status, where[0], INK, where[1], False)] if centre else [],
                 "right": right}
 
     @staticmethod
@@ -214,7 +238,7 @@ class PaintedScene(Scene):
 
     def _hud_part_rect(self, name: str, value: tuple) -> pygame.Rect | None:
         if name == "toolbar":
-            bar = int(60 * self.scale)
+            bar = int(60 * self.scale * text_scale())
             return pygame.Rect(0, self.size[1] - bar, self.size[0], bar)
         return self._texts_rect(list(value))
 
@@ -297,7 +321,7 @@ class PaintedScene(Scene):
                 self.draw_background(surface)
                 break
         self.draw_resting(surface, rect)
-        if rect.top < self.hud_h or rect.bottom > self.size[1] - int(60 * self.scale):
+        if rect.top < self.hud_h or rect.bottom > self.size[1] - int(60 * self.scale * text_scale()):
             self.draw_hud(surface)
         surface.set_clip(None)
         return rect

@@ -40,7 +40,7 @@ from ..core.actions import DIRECTIONS, Action, InputEvent
 from .card_table import CardTable
 from ..core.focus import nearest_in_direction
 from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
-from ..core.anim import Timer
+from ..core.anim import Timer, shake
 from ..work.deals import cached_winnable_deals, winnable_deal
 from ..work.service import Answer, Channel
 from ..work.thinker import Thinker, warm_up
@@ -49,11 +49,26 @@ from ..core.ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 DRAG_THRESHOLD = 6        # px the pointer travels before a press becomes a drag
 HINT_SECONDS = 2.5
 SELECTED = (255, 168, 64)  # the ring round picked-up cards
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
 
 
 SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "Not winnable"}
 LOST_ON_THE_WAY = "No longer winnable"   # only said when this game was winnable earlier
 _solver_owner: list = []   # the one scene whose solver runs (one game is played at a time)
+
+
+def draw_arrow(surface: pygame.Surface, start, end, color, width: int) -> pygame.Rect:
+    """A straight arrow from ``start`` to ``end`` (its head there); the area drawn."""
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head = width * 4
+    base = (x1 - ux * head, y1 - uy * head)
+    shaft = pygame.draw.line(surface, color, start, base, width)
+    wing = (-uy * head * 0.6, ux * head * 0.6)
+    tip = pygame.draw.polygon(surface, color, [end, (base[0] + wing[0], base[1] + wing[1]),
+                                               (base[0] - wing[0], base[1] - wing[1])])
+    return shaft.union(tip)
 
 
 def solve_result(answer: Answer) -> SolveResult:
@@ -74,6 +89,7 @@ def pick_winnable_deal(game_id: str, rng) -> int | None:
 
 
 class PatienceScene(GameScene):
+    abandoned_is_lost = True
     think_in_background = False   # True: the computer player runs in a worker process
     solver_seconds: float | None = None
     """Budget of the background "still winnable?" solve after every move (None:
@@ -276,6 +292,24 @@ class PatienceScene(GameScene):
             self.focus_depth = move.count
             self._clamp_focus()
 
+    def pile_words(self, pile: str) -> str:
+        """A pile named as the player sees it (subclasses name theirs)."""
+        return f"the {pile}"
+
+    def move_words(self, move) -> str:
+        """The cards moved and where they go: 'the seven of clubs and the 2
+        cards on it from the third pile onto the eight of clubs'."""
+        card = getattr(move, "card", None)
+        what = f"the {card.name}" if card is not None else f"the top card of {self.pile_words(move.source)}"
+        if move.count > 1:
+            what += f" and the {move.count - 1} card{'s' if move.count > 2 else ''} on it"
+        what += f" from {self.pile_words(move.source)}"
+        if move.target is None:
+            return what
+        under = self._piles.get(move.target)
+        return f"{what} onto the {under[-1][0].name}" if under else \
+            f"{what} to {self.pile_words(move.target)} (empty)"
+
     def _follow_hint(self) -> None:
         """The hinted cards picked up with the keys or pad: the focus goes on to
         the hinted target, so a second SELECT plays the hint."""
@@ -421,9 +455,7 @@ class PatienceScene(GameScene):
                 move = None
             if move is not None:
                 self._hint_wanted = False
-                self.hint_move = move
-                self.hint_time = HINT_SECONDS
-                self.show_hint(move)
+                self.give_hint(move, HINT_SECONDS)
                 return
         if result is not None and result.answer == NOT_WINNABLE:
             self.app.toast("This deal can no longer be won")
@@ -443,9 +475,7 @@ class PatienceScene(GameScene):
         if move is None:
             self.app.toast("No move can help any more: undo, restart or deal again")
             return
-        self.hint_move = move
-        self.hint_time = HINT_SECONDS
-        self.show_hint(move)
+        self.give_hint(move, HINT_SECONDS)
 
     def play_automatically(self, dt: float) -> None:
         """Hints and automatic play from the Thinker, off the frame loop."""
@@ -724,8 +754,24 @@ class PatienceScene(GameScene):
         self._resting_key = self._resting_slot_key()
 
     def _ring(self, surface, rect: pygame.Rect, color, rects: list) -> None:
-        ring = max(2, int(3 * self.scale))
+        ring = max(2, int(3 * self.scale)) * (2 if self.app.settings.high_contrast else 1)
         rects.append(glow_rect(surface, rect, color, ring, self.art.corner_radius))
+
+    def _draw_hint(self, surface, move, rects: list) -> None:
+        """The hint stands out from the other glows: rings three times as thick
+        round the cards and their target, and an arrow from one to the other."""
+        ring = max(4, int(8 * self.scale))
+        ends = []
+        if move.source in self.table.slots:
+            cards = self._piles.get(move.source, [])
+            ends.append(self._sel_rect(move.source, len(cards) - move.count))
+        if move.target in self.table.slots:
+            ends.append(self.table.top_rect(move.target))
+        for rect in ends:
+            rects.append(glow_rect(surface, rect, HINT, ring, self.art.corner_radius))
+        if len(ends) == 2 and not ends[0].colliderect(ends[1]):
+            rects.append(draw_arrow(surface, ends[0].center, ends[1].center, HINT,
+                                    max(3, int(5 * self.scale))))
 
     def _sel_rect(self, pile: str, index: int | None) -> pygame.Rect:
         if index is None or not self._piles.get(pile):
@@ -760,18 +806,11 @@ class PatienceScene(GameScene):
                     self._ring(surface, self.table.top_rect(pile), LEGAL, rects)
                 self._ring(surface, self._sel_rect(*sel), SELECTED, rects)
         if self.hint_move is not None and playing:
-            move = self.hint_move
-            pile = move.source
-            if pile in self.table.slots:
-                cards = self._piles.get(pile, [])
-                self._ring(surface, self._sel_rect(pile, len(cards) - move.count),
-                           HINT, rects)
-            if move.target in self.table.slots:
-                self._ring(surface, self.table.top_rect(move.target), HINT, rects)
+            self._draw_hint(surface, self.hint_move, rects)
         if self.flash:
             pile, left = self.flash
-            shake = int(math.sin(left * 40) * 4 * self.scale)
-            self._ring(surface, self.table.top_rect(pile).move(shake, 0), ILLEGAL, rects)
+            self._ring(surface, self.table.top_rect(pile).move(shake(self.app, left, 4 * self.scale), 0),
+                       ILLEGAL, rects)
         hover = self._hover_spot() if self._drag is None and playing and not self.demo else None
         if hover is not None:
             ring = max(1, int(1.5 * self.scale))

@@ -15,7 +15,7 @@ from game import game_class
 from game.base import CardMoved, CardRemoved, Status
 from game.camelot_solitaire import (CENTRE_CELLS, CORNERS, JACK_CELLS, QUEEN_CELLS,
                                     CamelotSolitaire, PlaceCard, RemovePair, RemoveTen,
-                                    TurnStock)
+                                    TurnStock, place_name)
 from game.cards import FULL_DECK, Card, deck_text
 from game.errors import BadDeckError, BadSaveError, BadSeedError, IllegalMoveError, NotationError
 
@@ -99,7 +99,7 @@ def test_empty_grid_targets_by_card(card, cells):
 
 
 @pytest.mark.parametrize("card, cell, message", [
-    ("KH", 5, "corner"), ("KH", 1, "corner"), ("QD", 0, "a corner: it takes kings only"),
+    ("KH", 5, "corner"), ("KH", 1, "corner"), ("QD", 0, "the top-left corner takes kings only"),
     ("QD", 4, "top or bottom row"), ("JS", 1, "left or right column"),
     ("JS", 10, "left or right column"),
 ])
@@ -112,6 +112,28 @@ def test_picture_on_a_wrong_cell_is_refused(card, cell, message):
     assert game.piles() == before
 
 
+def test_refusals_name_each_place_as_the_table_shows_it_never_by_a_number():
+    # The player sees a 4 x 4 grid, no numbers: every refusal about a cell
+    # names its place (corner, row, column, centre), each place differently.
+    names = [place_name(i) for i in ALL_CELLS]
+    assert len(set(names)) == 16
+    assert names[0] == "the top-left corner" and names[15] == "the bottom-right corner"
+    assert names[2] == "the third place of the top row"
+    assert names[8] == "the third place of the left column"
+    assert names[9] == "the lower-left centre place"
+    for card in ("KH", "QD", "JS"):
+        for cell in ALL_CELLS:
+            game = CamelotSolitaire(deck=camelot_deck(card))
+            game.play("t")
+            reason = game.why_illegal(f"w>c{cell}")
+            if reason:
+                assert place_name(cell) in reason and "cell" not in reason, reason
+                assert not any(ch.isdigit() for ch in reason), reason
+    game = play_grid(full_grid("10H 3C 7C 2C"))
+    game.play("c5")
+    assert game.why_illegal("c5+c6") == "the upper-left centre place is empty"
+
+
 def test_taken_cells_are_not_targets():
     game = play_grid({0: "5C", 5: "6C"}, then="KH 8D")
     game.play("t")
@@ -119,7 +141,7 @@ def test_taken_cells_are_not_targets():
     game.play("w>c3")
     game.play("t")
     assert targets(game) == set(ALL_CELLS) - {0, 3, 5}
-    with pytest.raises(IllegalMoveError, match="cell 5 is taken by the six of clubs"):
+    with pytest.raises(IllegalMoveError, match="the upper-left centre place is taken by the six of clubs"):
         game.play("w>c5")
 
 
@@ -348,7 +370,7 @@ def test_notation_is_forgiving_in_removing(text, expected):
 
 def test_a_named_ten_must_be_the_card_in_that_cell():
     game = play_grid(full_grid("10H 3C 7C 2C"))
-    with pytest.raises(IllegalMoveError, match="cell 5 holds the ten of hearts, not the ten of spades"):
+    with pytest.raises(IllegalMoveError, match="the upper-left centre place holds the ten of hearts, not the ten of spades"):
         game.play("10s@c5")
 
 

@@ -55,7 +55,7 @@ def test_why_illegal_is_empty_for_a_legal_move_and_a_sentence_otherwise():
                                                      if c.code != "KH"]))
     assert game.why_illegal("t") == "" and game.why_illegal(TurnStock(C("KH"))) == ""
     game.play("t")                                 # the KH waits on the waste
-    assert game.why_illegal("w>c5") == ("cell 5 is in the centre: it takes number cards only; "
+    assert game.why_illegal("w>c5") == ("the upper-left centre place takes number cards only; "
                                         "the king of hearts goes in a corner")
     assert game.why_illegal("w>c0") == ""
     assert game.why_illegal("t") == "place the king of hearts from the waste first"

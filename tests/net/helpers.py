@@ -76,13 +76,15 @@ async def seated_pair(url: str, position: str | None = None, time_control=None,
 
 
 class ServerProcess:
-    """``python -m game serve`` as a subprocess on an ephemeral port."""
+    """``python -m game serve`` as a subprocess on an ephemeral port (``engine``:
+    another program for ``python -m game``, e.g. the built app's ``roundtable game``)."""
 
-    def __init__(self, db: str, grace: float = 60.0, *options: str, fault: str = "") -> None:
+    def __init__(self, db: str, grace: float = 60.0, *options: str, fault: str = "",
+                 engine: list[str] | None = None) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "ROUNDTABLE_FAULT": fault}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--db", db, "--grace", str(grace), *options],
+            [*(engine or [sys.executable, "-m", "game"]), "serve", "--host", "127.0.0.1",
+             "--port", "0", "--db", db, "--grace", str(grace), *options],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self._first_line(10.0)
         match = re.search(r"ws://127\.0\.0\.1:(\d+)", line)

@@ -119,7 +119,10 @@ def test_undo_redo_restart_new_deal_from_keys_and_pad(game_id):
         for i, (card, _) in enumerate(cards):
             assert scene.table.card_rect(card).topleft == tuple(
                 int(v) for v in scene.table.card_pos(pile, i, cards))
-    key(app, pygame.K_r)
+    key(app, pygame.K_r)                                  # restart: asked first (moves were made)
+    assert app.scenes.top.title == "Restart?"
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)                             # "Restart"
     settle(app, scene)
     assert scene.game.history == [] and scene.seed == seed
     key(app, pygame.K_n)

@@ -154,7 +154,9 @@ def test_a_new_deal_or_the_end_of_the_game_clears_the_save():
     scene.show_state()
     settle(app, scene)
     step(app, 2)
-    assert not save_path().exists() and app.stats.game("clock").played == 1
+    # the game thrown away by the new deal is counted too, as lost (issue 24)
+    record = app.stats.game("clock")
+    assert not save_path().exists() and (record.played, record.abandoned) == (2, 1)
 
 
 def _bad_save(text):
