@@ -47,6 +47,42 @@ def message_band(size: tuple[int, int]) -> pygame.Rect:
     return pygame.Rect(0, bottom - height, size[0], height)
 
 
+MAX_SHOWN_CHARS = 1000   # a line longer than this is cut (4K shows some 600 of the smallest):
+                         # a 100,000-character name would be a 1.2-million-pixel-wide surface
+
+
+def clean_text(text) -> str:
+    """Text fit for the screen, whatever a file or the network put in it: control
+    characters (NUL among them, which the font renderer refuses with an error) and
+    lone surrogates (which it cannot encode) become spaces and U+FFFD, and a line
+    longer than anyone could read is cut. Every font of the app cleans what it
+    measures and renders with this (:class:`ScreenFont`): one place."""
+    text = text if isinstance(text, str) else str(text)
+    if len(text) > MAX_SHOWN_CHARS:
+        text = text[:MAX_SHOWN_CHARS - 1] + "…"
+    if text.isprintable():       # the usual case, in C: nothing to change
+        return text
+    return "".join(_clean_char(c) for c in text)
+
+
+def _clean_char(char: str) -> str:
+    if char < " " or "\x7f" <= char <= "\x9f":
+        return " "
+    if "\ud800" <= char <= "\udfff":
+        return "\ufffd"
+    return char       # other unprintables (a no-break space, a soft hyphen) render fine
+
+
+class ScreenFont(pygame.font.Font):
+    """A font that cleans every text it measures or renders (:func:`clean_text`)."""
+
+    def size(self, text):
+        return super().size(clean_text(text))
+
+    def render(self, text, antialias, color, bgcolor=None, wraplength=0):
+        return super().render(clean_text(text), antialias, color, bgcolor, wraplength)
+
+
 FACE_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}   # assets/fonts
 FACE_SCALE = 0.62   # DejaVu's em at a pixel size is larger than pygame's default font's
 
@@ -71,7 +107,7 @@ class Fonts:
         # (scenes.table.board_view.warm_board_art) while the frame loop draws.
         self._lock = threading.RLock()
 
-    def font(self, px: int, bold: bool = False) -> pygame.font.Font:
+    def font(self, px: int, bold: bool = False) -> ScreenFont:
         px = max(6, int(px))
         key = (px, bool(bold))
         if key not in self._fonts:
@@ -83,10 +119,10 @@ class Fonts:
         px, bold = key
         if key not in self._fonts:
             try:
-                self._fonts[key] = pygame.font.Font(str(font_dir() / FACE_FILES[bool(bold)]),
-                                                    max(5, round(px * FACE_SCALE)))
+                self._fonts[key] = ScreenFont(str(font_dir() / FACE_FILES[bool(bold)]),
+                                              max(5, round(px * FACE_SCALE)))
             except (OSError, pygame.error):
-                self._fonts[key] = pygame.font.Font(None, px)
+                self._fonts[key] = ScreenFont(None, px)
 
     def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
         """A rendered line, cached: drawing the same label every frame is free."""
@@ -124,11 +160,19 @@ FONTS = Fonts()
 
 def fit_text(text: str, font: pygame.font.Font, width: int) -> str:
     """``text``, cut with an ellipsis to fit ``width`` pixels in ``font``."""
+    text = clean_text(text)
     if font.size(text)[0] <= width:
         return text
-    while len(text) > 1 and font.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    # The longest start that fits with the ellipsis, found by halves (a record's
+    # 1,000-character tag is ten measurements, not a thousand).
+    low, high = 1, len(text) - 1           # text[:low] is kept whatever its width
+    while low < high:
+        middle = (low + high + 1) // 2
+        if font.size(text[:middle] + "…")[0] <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + "…"
 
 
 def text_surfaces(text: str, px: float, color=INK, shadow: bool = False,

@@ -347,3 +347,33 @@ def test_the_engines_go_times_take_ascii_decimals_only(word, value):
     assert _engine_answers(f"go {word} {value}", "isready") == [
         f"error go {word} must be a number more than 0 and at most 1e+09, not {shown_value}",
         "readyok"]
+
+
+@pytest.mark.parametrize("value, shown_char", [("Ann\x00", "'\\x00'"), ("\x1b[31mAnn", "'\\x1b'"),
+                                              ("A\tB", "'\\t'"), ("A\x85B", "'\\x85'")])
+def test_a_control_character_in_a_tag_is_one_line_naming_it(tmp_path, value, shown_char):
+    from game.camelot_record import BadRecordError, read
+    path = tmp_path / "nul.camelot"
+    path.write_text(f'[Event "?"]\n[White "{value}"]\n[Black "Bob"]\n\n1.F7-F8 *\n', encoding="utf-8")
+    with pytest.raises(BadRecordError) as caught:
+        read(path)
+    assert str(caught.value) == f"{path}: line 2: the White tag holds the control character {shown_char}"
+
+
+def test_play_record_with_a_nul_in_a_tag_is_one_line_exit_2(tmp_path, capsys):
+    path = tmp_path / "nul.camelot"
+    path.write_text('[White "A\x00nn"]\n\n1.F7-F8 *\n', encoding="utf-8")
+    assert main(["play", "camelot-board", "--record", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: {path}: line 1: the White tag holds the control character '\\x00'\n"
+
+
+def test_a_name_with_control_characters_is_kept_as_a_record_that_reads_back(tmp_path):
+    from game.camelot_board import CamelotBoard
+    from game.camelot_record import from_game, read, write
+    game = CamelotBoard()
+    game.play("F7-F8")
+    record = from_game(game, White="A\x00nn\x1b", Black="Bob\tthe\nknight")
+    write(record, tmp_path / "kept.camelot")
+    back = read(tmp_path / "kept.camelot")
+    assert (back.tag("White"), back.tag("Black"), back.moves) == ("A nn ", "Bob the knight", ("F7-F8",))

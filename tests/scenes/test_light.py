@@ -1,0 +1,129 @@
+"""Light and sturdy (issue 20): text from files and the network cleaned in one
+place, the Replay list reading the records in the background, a left screen
+freed when it is left, and a still screen that draws nothing."""
+from __future__ import annotations
+
+import datetime
+
+import pygame
+import pytest
+
+from game import camelot_record
+from game.camelot_board import CamelotBoard
+from scenes.core.ui import FONTS, MAX_SHOWN_CHARS, Button, clean_text, draw_text, fit_text
+from scenes.launcher import main as launcher_main
+from scenes.screens.navigation import open_menu
+from scenes.screens.replay_list import ReplayListScene, open_replay
+from scenes.store import records
+
+from .harness import make_app, step
+
+# --- hostile text: one place cleans it ------------------------------------------------------
+HOSTILE_TEXT = ["A\x00nn", "A\udc80nn", "\x1b[31mAnn\x7f", "Ann\x85\x9f", "A\tnn\nB"]
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXT)
+def test_text_with_controls_or_surrogates_is_drawn_not_refused(text):
+    make_app()                     # the fonts, as the app opens them
+    surface = pygame.Surface((400, 60))
+    drawn = draw_text(surface, text, 24, (0, 0))
+    assert drawn.w > 0
+    font = FONTS.font(24)
+    assert font.size(text) == font.size(clean_text(text))
+    assert fit_text(text, font, 30).endswith("…")
+    Button(text, lambda: None, pygame.Rect(0, 0, 200, 40)).draw(surface, 1.0)
+
+
+def test_clean_text_changes_only_what_cannot_be_shown():
+    assert clean_text("Ann – Bob ♞ 😀\u00a0") == "Ann – Bob ♞ 😀\u00a0"
+    assert clean_text("A\x00n\tn\x9f") == "A n n "
+    assert clean_text("A\udc80") == "A\ufffd"
+
+
+def test_a_line_no_one_could_read_is_cut_not_rendered_a_million_pixels_wide():
+    make_app()
+    text = "W" * 100_000
+    shown = FONTS.text(text, 20)
+    assert len(clean_text(text)) == MAX_SHOWN_CHARS
+    assert shown.get_width() < 30 * MAX_SHOWN_CHARS
+    assert fit_text(text, FONTS.font(20), 300).endswith("…")
+
+
+def _write(path, white: str) -> None:
+    path.write_text(f'[Event "?"]\n[White "{white}"]\n[Black "Bob"]\n\n1.F7-F8 *\n', encoding="utf-8")
+
+
+def _listing(app) -> ReplayListScene:
+    open_menu(app)
+    step(app, 2)
+    open_replay(app)
+    step(app, 2)
+    listing = app.scenes.top
+    assert isinstance(listing, ReplayListScene)
+    assert listing.wait_until_read(30)
+    step(app, 2)
+    return listing
+
+
+def test_a_record_with_a_nul_in_a_tag_is_skipped_with_one_line_and_the_list_opens():
+    folder = records.records_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    _write(folder / "2026-01-02_100000.camelot", "A\x00nn")
+    _write(folder / "2026-01-01_100000.camelot", "Cleo")
+    app = make_app()
+    listing = _listing(app)
+    assert [k.record.tag("White") for k in listing.kept] == ["Cleo"]
+    said = [text for text, _ in app._toasts]
+    assert said == ["Skipped 2026-01-02_100000.camelot: line 2: the White tag holds the "
+                    "control character '\\x00'"]
+    open_replay(app)              # opened again: the same, no crash
+    step(app, 2)
+
+
+def test_a_record_with_a_nul_in_a_tag_given_to_main_py_is_one_line(tmp_path, capsys):
+    path = tmp_path / "nul.camelot"
+    _write(path, "A\x00nn")
+    assert launcher_main(["--record", str(path)]) == 2
+    _, err = capsys.readouterr()
+    assert err == (f"roundtable: error: --record: {path}: line 2: the White tag holds the control "
+                   "character '\\x00'\n")
+
+
+def test_a_name_longer_than_a_row_and_unusual_letters_are_listed_and_drawn():
+    folder = records.records_dir()
+    game = CamelotBoard()
+    game.play("F7-F8")
+    name = "\u202e" + "Ж" * 1999
+    records.keep_record(camelot_record.from_game(game, White=name, Black="Bob"), folder,
+                        datetime.datetime(2026, 1, 1, 10, 0, 0))
+    app = make_app(size=(3840, 2160))
+    listing = _listing(app)
+    assert listing.kept[0].record.tag("White") == name
+    row = listing.rows[len(listing.famous)]
+    assert row.label.endswith("…") and row.label_surface().get_width() <= row.rect.w
+
+
+# --- the Replay list shows at once ---------------------------------------------------------
+def test_the_replay_list_shows_at_once_and_the_kept_games_join_it_when_read():
+    folder = records.records_dir()
+    game = CamelotBoard()
+    game.play("F7-F8")
+    for day in range(1, 4):
+        records.keep_record(camelot_record.from_game(game, White=f"Player {day}"), folder,
+                            datetime.datetime(2026, 1, day, 10, 0, 0))
+    app = make_app()
+    open_menu(app)
+    step(app, 2)
+    listing = ReplayListScene(app)
+    # Made on the frame loop without a record read there: the famous games and Back.
+    assert listing.reading and listing.kept == []
+    assert len(listing.rows) == len(listing.famous) and "reading yours" in listing._summary()
+    app.scenes.push(listing)
+    step(app)
+    listing.focus.focus = len(listing.rows)            # on Back while the games are read
+    assert listing.wait_until_read(30)
+    assert [k.record.tag("White") for k in listing.kept] == ["Player 3", "Player 2", "Player 1"]
+    assert len(listing.rows) == len(listing.famous) + 3 and not listing.reading
+    assert listing.focus.focus == len(listing.rows)    # still on Back
+    assert "3 of yours" in listing._summary()
+    step(app, 2)
