@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 import warnings
 from typing import Callable
@@ -28,6 +29,11 @@ FPS = 60
 FIXED_DT = 1 / FPS
 WINDOW_DEFAULT = (1280, 720)
 MIN_WINDOW = (640, 360)
+# Background threads that render with pygame: pygame.quit() must not free the
+# fonts and surfaces under them (a rare crash at exit). Started by
+# scenes.games.warm_scene_modules, the card art's prerender and ui.draw_felt_while.
+DRAWING_THREADS = ("warm-scene-modules", "card-art-prerender", "felt")
+CLOSE_SECONDS = 5.0     # at most, for them and the work service together
 
 
 def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
@@ -390,6 +396,17 @@ class App:
                 print(f"roundtable: error: {problem}", file=sys.stderr)
                 self.exit_code = 2
         return self.exit_code
+
+    def close(self) -> None:
+        """Before ``pygame.quit()``: end the background work (its threads and
+        worker processes) and wait for the threads that draw."""
+        end = time.monotonic() + CLOSE_SECONDS
+        service = sys.modules.get(__name__.rsplit(".", 2)[0] + ".work.service")
+        if service is not None:          # loaded after the first frame, if at all
+            service.shutdown()
+        for thread in threading.enumerate():
+            if thread.name in DRAWING_THREADS and thread is not threading.current_thread():
+                thread.join(max(0.0, end - time.monotonic()))
 
     def frame_report(self) -> dict:
         """Frame-time distribution in ms (the first frame, which builds the

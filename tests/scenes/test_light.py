@@ -127,3 +127,26 @@ def test_the_replay_list_shows_at_once_and_the_kept_games_join_it_when_read():
     assert listing.focus.focus == len(listing.rows)    # still on Back
     assert "3 of yours" in listing._summary()
     step(app, 2)
+
+
+# --- the end: nothing left drawing when pygame quits ---------------------------------------------
+def test_closing_the_app_ends_the_work_service_and_waits_for_the_drawing_threads():
+    import multiprocessing
+    import threading
+
+    from scenes.core.app import DRAWING_THREADS
+    from scenes.screens.navigation import open_game
+    from scenes.work import service
+
+    app = make_app(size=(1920, 1080))
+    open_menu(app)
+    step(app, 2)                 # the menu starts the scene modules' warm-up and the service
+    open_game(app, "clock", seed=3)
+    step(app, 2)                 # the game's first frame: its card art is drawn ahead
+    pool = service.work_service()
+    assert pool.wait_ready(30) and pool.worker_pids()
+    pids = pool.worker_pids()
+    app.close()
+    assert not [t.name for t in threading.enumerate() if t.name in DRAWING_THREADS]
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("work-service")]
+    assert not {p.pid for p in multiprocessing.active_children()} & set(pids)
