@@ -6,9 +6,11 @@ layout reads well from 720p to 4K.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
+from types import MethodType
 from typing import Callable
 
 import pygame
@@ -491,6 +493,34 @@ def glow_rect(surface: pygame.Surface, rect: pygame.Rect, color, width: int,
     return shown
 
 
+class WeakCall:
+    """A bound method and its arguments, the method's object held weakly:
+    called, it calls the method, or does nothing once the object has gone."""
+
+    __slots__ = ("method", "args")
+
+    def __init__(self, method: MethodType, args: tuple = ()) -> None:
+        self.method = weakref.WeakMethod(method)
+        self.args = args
+
+    def __call__(self, *more) -> None:
+        method = self.method()
+        if method is not None:
+            method(*self.args, *more)
+
+
+def held_weakly(action: Callable | None) -> Callable | None:
+    """``action`` as a screen's control keeps it: a bound method, or a
+    ``partial`` of one, as a :class:`WeakCall` (held strongly, a screen's
+    controls on its own methods make a reference cycle, see ``Button.action``);
+    anything else as it is."""
+    if type(action) is MethodType:
+        return WeakCall(action)
+    if type(action) is partial and type(action.func) is MethodType and not action.keywords:
+        return WeakCall(action.func, action.args)
+    return action
+
+
 class Button:
     """A clickable, focusable button; ``action`` runs on click or SELECT. Each
     button is itself (compared by identity). A plain class, not a dataclass:
@@ -499,7 +529,7 @@ class Button:
     def __init__(self, label: str, action: Callable[[], None], rect: pygame.Rect | None = None,
                  enabled: bool = True, hot: bool = False, hovered: bool = False) -> None:
         self.label = label
-        self.action = action
+        self.action = action        # a bound method is held weakly: see ``action``
         self.rect = rect            # set by the layout
         self.enabled = enabled
         self.hot = hot              # focused (keys, gamepad): SELECT activates it
@@ -507,6 +537,19 @@ class Button:
 
     def __repr__(self) -> str:
         return f"Button({self.label!r}, enabled={self.enabled})"
+
+    @property
+    def action(self) -> Callable[[], None]:
+        return self._action
+
+    @action.setter
+    def action(self, action: Callable[[], None]) -> None:
+        # A screen's button on one of the screen's methods, held strongly, would
+        # make a reference cycle (screen -> buttons -> method -> screen) that
+        # keeps a screen that was left alive, with its pictures (tens of MiB at
+        # 4K), until a rare full collection. Held weakly, the screen goes when
+        # it is left; the method's object must be held elsewhere (the screen).
+        self._action = held_weakly(action)
 
     def label_surface(self) -> pygame.Surface:
         """The label as the button shows it (cached, as every line of text)."""

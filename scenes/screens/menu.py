@@ -26,7 +26,7 @@ class MenuScene(Scene):
                         Button("Watch a demo", self.demo), Button("How to play", self.help),
                         Button("Statistics", self.statistics), Button("Replay a game", self.replays),
                         Button("Settings", self.settings),
-                        Button("Quit", lambda: self.app.quit())]
+                        Button("Quit", self.app.quit)]
         self.focus = FocusButtons(self.tiles + self.buttons)
         last = app.settings.last_game
         if last in self.tile_ids and self.tiles[self.tile_ids.index(last)].enabled:
@@ -79,7 +79,8 @@ class MenuScene(Scene):
         self._drawn_look = None         # what was over the menu is on the screen: all again
 
     def _starter(self, game_id: str):
-        return lambda: self.app.navigator.open_game(game_id)
+        app = self.app      # not self: the menu's buttons must not hold the menu (a cycle)
+        return lambda: app.navigator.open_game(game_id)
 
     def _chosen_game(self) -> str:
         """The focused game, or the last one focused, or the first playable one."""

@@ -5,6 +5,7 @@ opens any record file (``main.py --record FILE``, the game-over dialog)."""
 from __future__ import annotations
 
 import threading
+from functools import partial
 from pathlib import Path
 
 import pygame
@@ -89,14 +90,15 @@ class ReplayListScene(Scene):
                f"{famous.event}"
 
     def _opener(self, record, name: str):
-        def run():
-            try:
-                scene = ReplayScene(self.app, record, name)
-            except IllegalMoveError as exc:    # a file changed by hand: one line, nothing opened
-                self.app.toast(f"{name}: {exc}")
-                return
-            self.app.scenes.push(scene)
-        return run
+        return partial(self._open, record, name)       # held weakly by its button (no cycle)
+
+    def _open(self, record, name: str) -> None:
+        try:
+            scene = ReplayScene(self.app, record, name)
+        except IllegalMoveError as exc:    # a file changed by hand: one line, nothing opened
+            self.app.toast(f"{name}: {exc}")
+            return
+        self.app.scenes.push(scene)
 
     def back(self) -> None:
         self.app.scenes.pop() if len(self.app.scenes.scenes) > 1 else self.app.navigator.open_menu()

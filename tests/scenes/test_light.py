@@ -150,3 +150,96 @@ def test_closing_the_app_ends_the_work_service_and_waits_for_the_drawing_threads
     assert not [t.name for t in threading.enumerate() if t.name in DRAWING_THREADS]
     assert not [t.name for t in threading.enumerate() if t.name.startswith("work-service")]
     assert not {p.pid for p in multiprocessing.active_children()} & set(pids)
+
+
+# --- a screen that is left is freed when it is left ---------------------------------------------
+@pytest.fixture
+def no_collection():
+    """The collector off: only reference counting frees a screen here, as it must
+    (a screen in a reference cycle would wait for a rare full collection, with
+    its pictures: at 4K tens of MiB per screen)."""
+    import gc
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+
+
+def _left(app, open_screen, frames: int = 20):
+    """A weak reference to the screen ``open_screen`` shows, once it is left for the menu."""
+    import weakref
+    open_screen()
+    step(app, frames)
+    screen = weakref.ref(app.scenes.top)
+    open_menu(app)
+    step(app, 2)
+    return screen
+
+
+GAME_IDS = ["camelot-solitaire", "hamilton", "clock"]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS + ["camelot-board"])
+def test_a_game_in_demo_left_for_the_menu_is_freed_at_once(no_collection, game_id):
+    from scenes.screens.navigation import open_game
+    app = make_app(size=(1280, 720))
+    open_menu(app)
+    step(app, 2)
+    screen = _left(app, lambda: open_game(app, game_id, seed=1, demo=True), frames=90)
+    assert screen() is None
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_game_left_through_its_pause_menu_is_freed_at_once(no_collection, game_id):
+    from scenes.core.overlays import DialogScene
+    from scenes.screens.navigation import open_game
+    app = make_app(size=(1280, 720))
+    open_menu(app)
+    step(app, 2)
+    open_game(app, game_id, seed=2)
+    step(app, 5)
+    import weakref
+    game = weakref.ref(app.scenes.top)
+    game().open_pause()
+    step(app, 2)
+    pause = app.scenes.top
+    assert isinstance(pause, DialogScene)
+    next(b for b in pause.focus.buttons if b.label == "Main menu").action()
+    del pause
+    step(app, 2)
+    assert game() is None
+
+
+def test_the_menu_and_the_screens_it_opens_are_freed_when_left(no_collection):
+    from scenes.screens.navigation import open_game
+    from scenes.screens.statistics import StatsScene
+    app = make_app(size=(1280, 720))
+    open_menu(app)
+    step(app, 2)
+    screens = {"menu": _left(app, lambda: open_menu(app)),
+               "help": _left(app, lambda: app.navigator.open_help("clock")),
+               "replay list": _left(app, lambda: app.navigator.open_replay()),
+               "settings": _left(app, lambda: app.navigator.open_settings()),
+               "statistics": _left(app, lambda: app.scenes.push(StatsScene(app)))}
+    open_game(app, "clock", seed=1)        # the last menu is left too
+    step(app, 2)
+    assert {name: ref() for name, ref in screens.items()} == dict.fromkeys(screens)
+
+
+def test_a_button_of_a_screen_that_has_gone_does_nothing():
+    calls = []
+
+    class Screen:
+        def go(self, *args):
+            calls.append(args)
+
+    screen = Screen()
+    from functools import partial
+    on_method, on_partial = Button("a", screen.go), Button("b", partial(screen.go, 7))
+    on_method.action()
+    on_partial.action()
+    assert calls == [(), (7,)]
+    del screen
+    on_method.action()
+    on_partial.action()
+    assert calls == [(), (7,)]
