@@ -480,6 +480,17 @@ class GameScene(Scene):
             return
         self.play_automatically(dt)
 
+    def next_change_in(self) -> float:
+        """0 while the computer plays or something moves (the next move or frame
+        is due at once); else the default wake, or sooner the next second of
+        the game's clock (the HUD shows whole seconds)."""
+        if self.demo or self.autoplay or self.busy:
+            return 0.0
+        wait = super().next_change_in()
+        if not self.demo and self.app.scenes.top is self and self.game.status is Status.PLAYING:
+            wait = min(wait, 1.0 - self.play_seconds % 1.0)
+        return wait
+
     def play_automatically(self, dt: float) -> None:
         """Automatic play and demos: a computer move every so often, on the
         frame loop. Scenes whose computer thinks in a worker override this."""
@@ -672,16 +683,28 @@ class GameScene(Scene):
         The screen is the only full-screen surface: where something changed at
         rest, where a card was in the air last frame and where a toast was, the
         area is painted from scratch; then what moves is drawn on top."""
+        look = self.animated_look()
         if getattr(self, "_full_next", True) or getattr(self, "_painted_size", None) != surface.get_size():
             self._full_next = False
             self._paint_all(surface)
             self._last_animated = self.draw_animated(surface)
+            self._drawn_look = look
             return None
+        changes = self._changes() + list(restore)
+        if not changes and look is not None and look == self._drawn_look:
+            return []          # nothing moved and the rings are as drawn: the screen is right
+        self._drawn_look = look
         screen = surface.get_rect()
-        areas = [r.clip(screen) for r in paint_areas(self._changes() + self._last_animated + list(restore))]
+        areas = [r.clip(screen) for r in paint_areas(changes + self._last_animated)]
         areas = [self._paint_area(surface, r) for r in areas if r.w and r.h]
         self._last_animated = self.draw_animated(surface)
         return areas + self._last_animated
+
+    def animated_look(self):
+        """All that ``draw_animated`` shows, as a value to compare, while it
+        shows the same from frame to frame (rings, no card in the air); None
+        when unknown or moving (it is drawn every frame then)."""
+        return None
 
     def draw_hud(self, surface: pygame.Surface) -> None:
         s = self.scale

@@ -243,3 +243,100 @@ def test_a_button_of_a_screen_that_has_gone_does_nothing():
     on_method.action()
     on_partial.action()
     assert calls == [(), (7,)]
+
+
+# --- a still screen costs nothing -----------------------------------------------------------------
+def _presented(app, frames: int) -> int:
+    before = app.frames_presented
+    step(app, frames)
+    return app.frames_presented - before
+
+
+def test_a_still_menu_presents_a_frame_only_when_clocks_hand_ticks():
+    app = make_app(size=(1280, 720))
+    open_menu(app)
+    step(app, 60)                   # past its first moments
+    presented = _presented(app, 120)      # two seconds of fixed steps
+    assert 1 <= presented <= 3            # the emblem's tick each second, nothing else
+    assert app.still_frames > 0
+    menu = app.scenes.top
+    assert 0 < menu.next_change_in() <= 1.0
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_still_game_presents_nothing_and_a_key_draws_again(game_id):
+    from scenes.screens.navigation import open_game
+    app = make_app(size=(1280, 720))
+    open_game(app, game_id, seed=4)
+    step(app, 240)                  # the deal has landed
+    scene = app.scenes.top
+    assert not scene.busy and scene.animated_look() is not None
+    assert _presented(app, 30) <= 1       # at most the HUD's clock going to the next second
+    assert 0 < scene.next_change_in() <= 0.1
+    from .harness import key
+    key(app, pygame.K_RIGHT)              # the focus moves: drawn again
+    assert app.frames_presented and app.still_frames == 0
+
+
+def test_a_dialog_at_rest_is_drawn_once_and_not_again_until_input():
+    from scenes.screens.navigation import open_game
+    app = make_app(size=(1280, 720))
+    open_game(app, "clock", seed=4)
+    step(app, 60)
+    app.scenes.top.open_pause()
+    assert _presented(app, 30) >= 15      # the panel rises in, drawn each frame
+    assert _presented(app, 60) == 0       # at rest: nothing drawn or presented
+    from .harness import key
+    key(app, pygame.K_DOWN)
+    assert app.still_frames == 0 and _presented(app, 1) == 0
+
+
+def test_a_game_in_demo_never_sleeps():
+    from scenes.screens.navigation import open_game
+    app = make_app(size=(1280, 720))
+    open_game(app, "hamilton", seed=4, demo=True)
+    step(app, 30)
+    assert app.scenes.top.next_change_in() == 0.0
+
+
+def test_fixed_steps_never_sleep_and_still_frames_do_not_skip_time():
+    import time as clock
+    from scenes.core.app import App, AppOptions
+    from scenes.store.settings import Settings
+    app = App(AppOptions(size=(1280, 720), frames=240, save_settings=False),
+              settings=Settings(fullscreen=False, sound=False))
+    open_menu(app)
+    started = clock.perf_counter()
+    app.run()
+    assert app.idle_seconds == 0.0 and app.frame_count == 240
+    assert app.game_time == pytest.approx(240 / 60)
+    assert clock.perf_counter() - started < 30
+
+
+def test_on_the_real_clock_a_still_menu_sleeps_and_a_key_wakes_it():
+    import threading
+    import time as clock
+    from scenes.core.app import App, AppOptions
+    from scenes.store.settings import Settings
+    app = App(AppOptions(size=(1280, 720), save_settings=False),
+              settings=Settings(fullscreen=False, sound=False))
+    open_menu(app)
+    seen = {}
+
+    def later() -> None:
+        clock.sleep(1.0)                       # past the menu's first moments
+        frames, slept = app.frame_count, app.idle_seconds
+        clock.sleep(1.5)
+        seen["frames"], seen["slept"] = app.frame_count - frames, app.idle_seconds - slept
+        seen["before key"] = app.frame_count
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0,
+                                             unicode="", scancode=0))
+        clock.sleep(0.3)
+        seen["after key"] = app.frame_count
+        app.running = False
+
+    threading.Thread(target=later, daemon=True).start()
+    app.run()
+    assert seen["slept"] > 0.75                # most of 1.5 s asleep ...
+    assert seen["frames"] < 45                 # ... not 90 frames at 60 a second
+    assert seen["after key"] > seen["before key"]   # the key woke it
