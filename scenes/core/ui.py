@@ -95,6 +95,14 @@ def font_dir() -> Path:
     return shipped("assets", "fonts")
 
 
+TEXT_KEPT = 600                  # rendered lines kept, at most ...
+TEXT_KEPT_BYTES = 6 << 20        # ... and at most this many bytes of them
+
+
+def _pixels(surf: pygame.Surface) -> int:
+    return surf.get_width() * surf.get_height() * surf.get_bytesize()
+
+
 class Fonts:
     """DejaVu Sans, regular for reading and bold for titles and buttons (an
     open-licence face shipped in ``assets/fonts``), cached per pixel size. The
@@ -104,6 +112,7 @@ class Fonts:
     def __init__(self) -> None:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._bytes = 0              # the kept lines' pixels
         # Fonts are opened and lines rendered by one thread at a time: the
         # board's art may be drawn ahead in a background thread
         # (scenes.table.board_view.warm_board_art) while the frame loop draws.
@@ -147,8 +156,11 @@ class Fonts:
         if surf is None:
             with self._lock:
                 surf = self._text[key] = make()
-                if len(self._text) > 600:
-                    self._text.popitem(last=False)
+                self._bytes += _pixels(surf)
+                # Bounded by count and by bytes: at 4K a line is tens of kB, and
+                # a game's clock and score make a new one every second.
+                while len(self._text) > TEXT_KEPT or self._bytes > TEXT_KEPT_BYTES:
+                    self._bytes -= _pixels(self._text.popitem(last=False)[1])
         else:
             try:
                 self._text.move_to_end(key)

@@ -340,3 +340,25 @@ def test_on_the_real_clock_a_still_menu_sleeps_and_a_key_wakes_it():
     assert seen["slept"] > 0.75                # most of 1.5 s asleep ...
     assert seen["frames"] < 45                 # ... not 90 frames at 60 a second
     assert seen["after key"] > seen["before key"]   # the key woke it
+
+
+# --- memory stays bounded ------------------------------------------------------------------------
+def test_the_lines_of_text_kept_are_bounded_in_bytes_not_only_in_count():
+    from scenes.core.ui import TEXT_KEPT_BYTES, _pixels
+    make_app()
+    for n in range(300):                       # a game's clock at 4K: a new line every second
+        FONTS.text(f"{n // 60}:{n % 60:02d}  ·  {n} moves", 120)
+    kept = sum(_pixels(s) for s in FONTS._text.values())
+    assert kept == FONTS._bytes <= TEXT_KEPT_BYTES
+    assert len(FONTS._text) < 300
+
+
+def test_card_faces_at_4k_keep_one_size_and_small_ones_two():
+    from scenes.table.card_art import shared_card_art
+    app = make_app()
+    shared_card_art(app, 120)
+    shared_card_art(app, 130)
+    assert [w for w, _ in app.art_cache["cards"]] == [120, 130]
+    shared_card_art(app, 270)                  # a 4K table's cards
+    shared_card_art(app, 280)
+    assert [w for w, _ in app.art_cache["cards"]] == [280]
