@@ -49,6 +49,7 @@ MAX_DT = 0.1            # s: the longest frame step (a stalled machine does not 
 # Xvfb); with a GPU the two are alike for the small areas we update. X11 only:
 # elsewhere (Wayland, macOS) the window may have no other way to be shown.
 FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
+M_MMAP_THRESHOLD = -3   # glibc's mallopt parameter
 
 
 def _prefer_plain_framebuffer() -> bool:
@@ -61,6 +62,21 @@ def _prefer_plain_framebuffer() -> bool:
         return False            # Wayland alone, a console, the dummy driver: left to SDL
     os.environ[FRAMEBUFFER_HINT] = "0"
     return True
+
+
+def _fix_the_mmap_threshold() -> None:
+    """glibc raises its threshold for giving a block its own mapping each time
+    such a block is freed (up to 32 MiB): after that, surfaces of a few
+    hundred kB (card faces, background blocks at 4K) come from the heap, where
+    a freed one seldom goes back to the system, and a long run's memory only
+    grows. Fixed at its first value, each is a mapping returned when freed."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # start-up: after the first frame
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+    except (OSError, AttributeError):
+        pass            # not glibc (musl has no mallopt): its own ways
 
 
 def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
@@ -404,6 +420,7 @@ class App:
         """What start-up leaves until the window shows the first frame."""
         if self.options.after_first_frame is not None:
             self.options.after_first_frame()
+        _fix_the_mmap_threshold()
         self.stats                      # read now, so a damaged file is said at once
         try:
             pygame.joystick.init()

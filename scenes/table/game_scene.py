@@ -29,7 +29,7 @@ from ..store.saves import clear_save, in_progress, save_game
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 BLOCK = 256             # px: the background is kept in blocks this big, ...
-BLOCKS_KEPT = 64        # ... the most recently painted (16 MiB at most): where cards move
+BLOCKS_KEPT = 40        # ... the most recently painted (10 MiB at most): where cards move
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
 WIN_DIALOG_DELAY = 2.0  # s of celebration before the game-over dialog
 
