@@ -1,7 +1,7 @@
 """Round Table beside GNOME Aisleriot under a real X server with no GPU (Xvfb):
 the time to a painted window, the CPU a still screen costs, the peak memory.
 
-    python bench/idle_compare.py [--screen 1920x1080] [--runs 3] [--still 5]
+    python bench/idle_compare.py [--screen 1920x1080] [--runs 3] [--still 5] [--app-args "--game clock"]
 
 Needs Xvfb and Aisleriot (Debian: ``apt-get install xvfb aisleriot``; its
 program is ``/usr/games/sol``). Each is launched as a player would launch it,
@@ -199,6 +199,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--settle", type=float, default=2.0, help="s after the paint before counting")
     parser.add_argument("--still", type=float, default=5.0, help="s of still screen counted")
+    parser.add_argument("--app-args", default="",
+                        help='more for main.py, e.g. "--game clock" (a game at rest, not the menu)')
     args = parser.parse_args()
     if not shutil.which("Xvfb"):
         raise SystemExit("needs Xvfb (apt-get install xvfb)")
@@ -211,8 +213,9 @@ def main() -> None:
                "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
         env.pop("SDL_VIDEODRIVER", None)
         env.pop("SDL_FRAMEBUFFER_ACCELERATION", None)
-        runs = {"Round Table": ([sys.executable, "main.py"], env),
-                "Round Table, OpenGL": ([sys.executable, "main.py"],
+        app = [sys.executable, "main.py", *args.app_args.split()]
+        runs = {"Round Table": (app, env),
+                "Round Table, OpenGL": (app,
                                         {**env, "SDL_FRAMEBUFFER_ACCELERATION": "1"}),
                 "Aisleriot": ([AISLERIOT], env)}
         found: dict[str, list[dict]] = {name: [] for name in runs}
