@@ -181,6 +181,7 @@ class App:
         self._toast_rects: list[pygame.Rect] = []
         self.still_frames = 0            # frames in a row that showed nothing new
         self._drawn_changes = -1         # the scene stack's changes when last drawn whole
+        self._exposed = False            # the window was uncovered: present it whole
         self.frames_presented = 0        # frames sent to the window (a still one is not)
         self.idle_seconds = 0.0          # slept waiting for something to happen
         for message in messages:
@@ -363,6 +364,11 @@ class App:
             if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
                 self.on_window_resized()
                 continue
+            if event.type == pygame.WINDOWEXPOSED:
+                # Uncovered: the window's picture must be sent again, whole
+                # (a still screen would otherwise send nothing).
+                self._exposed = True
+                continue
             for action in self.input.translate(event):
                 self.dispatch(action)
         return len(events)
@@ -400,6 +406,10 @@ class App:
             self._toast_rects = self._draw_toasts(self.screen)
             pygame.display.flip()
             self._drawn_changes = self.scenes.changes
+            still = False
+        if self._exposed:
+            self._exposed = False
+            pygame.display.flip()
             still = False
         if not still:
             self.frames_presented += 1

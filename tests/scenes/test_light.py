@@ -362,3 +362,12 @@ def test_card_faces_at_4k_keep_one_size_and_small_ones_two():
     shared_card_art(app, 270)                  # a 4K table's cards
     shared_card_art(app, 280)
     assert [w for w, _ in app.art_cache["cards"]] == [280]
+
+
+def test_an_uncovered_window_is_presented_again_though_the_screen_is_still():
+    app = make_app(size=(1280, 720))
+    open_menu(app)
+    step(app, 60)
+    assert _presented(app, 20) <= 1
+    pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))
+    assert _presented(app, 1) == 1
