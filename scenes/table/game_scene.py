@@ -143,8 +143,16 @@ class GameScene(Scene):
 
     # --- lifecycle ---------------------------------------------------------
     def enter(self) -> None:
+        self._let_other_art_go()
         self.show_new_game()
         self.sound_of_deal()
+
+    def _let_other_art_go(self) -> None:
+        """A game without cards lets the faces kept for the last card game go
+        (at 4K some 25 MiB); a card game keeps them (its own, or a new size)."""
+        from .card_art import CardArt  # the card games have loaded it by now
+        if not isinstance(getattr(self, "art", None), CardArt):
+            self.app.art_cache.pop("cards", None)
 
     def resize(self, size) -> None:
         super().resize(size)

@@ -371,3 +371,17 @@ def test_an_uncovered_window_is_presented_again_though_the_screen_is_still():
     assert _presented(app, 20) <= 1
     pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))
     assert _presented(app, 1) == 1
+
+
+def test_the_board_game_lets_the_card_faces_go_and_a_card_game_keeps_its_own():
+    from scenes.screens.navigation import open_game
+    app = make_app(size=(1280, 720))
+    open_game(app, "clock", seed=1, demo=True)
+    step(app, 2)
+    assert app.art_cache.get("cards")
+    open_game(app, "hamilton", seed=1, demo=True)
+    step(app, 2)
+    assert app.art_cache.get("cards")
+    open_game(app, "camelot-board", demo=True)
+    step(app, 2)
+    assert not app.art_cache.get("cards")
