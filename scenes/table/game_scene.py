@@ -26,6 +26,7 @@ from ..core.sound import sound_for_events
 from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, layout_row,
                  merge_rects, message_band, paint_felt, release_felt, ui_scale)
 from ..store.saves import clear_save, in_progress, save_game
+from .card_art import CardArt
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 BLOCK = 256             # px: the background is kept in blocks this big, ...
@@ -150,7 +151,6 @@ class GameScene(Scene):
     def _let_other_art_go(self) -> None:
         """A game without cards lets the faces kept for the last card game go
         (at 4K some 25 MiB); a card game keeps them (its own, or a new size)."""
-        from .card_art import CardArt  # the card games have loaded it by now
         if not isinstance(getattr(self, "art", None), CardArt):
             self.app.art_cache.pop("cards", None)
 
