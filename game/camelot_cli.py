@@ -13,9 +13,10 @@ import math
 
 from .camelot_ai import LEVELS, choose_move
 from .camelot_board import CamelotBoard
-from .camelot_engine import run as run_engine, score_text
+from .camelot_engine import MAX_DEPTH, MAX_SECONDS, run as run_engine, score_text
 from .camelot_record import GameRecord, from_game, read, write
 from .errors import RoundTableError
+from .parsing import number_argument, positive_float
 
 BOARD_GAME = CamelotBoard.game_id
 
@@ -83,8 +84,10 @@ def add_commands(sub) -> None:
     t.add_argument("game", help=BOARD_GAME)
     t.add_argument("--position", help="position string (default: the start)")
     limit = t.add_mutually_exclusive_group()
-    limit.add_argument("--seconds", type=float, help="think this long (default: the level's)")
-    limit.add_argument("--depth", type=int, help="search to this depth, however long it takes")
+    limit.add_argument("--seconds", type=number_argument("--seconds", 0, MAX_SECONDS, positive_float),
+                       help="think this long (default: the level's)")
+    limit.add_argument("--depth", type=number_argument("--depth", 1, MAX_DEPTH),
+                       help="search to this depth, however long it takes")
     t.add_argument("--level", default="hard", help="easy, medium, hard or expert (default hard)")
     t.add_argument("--json", action="store_true")
     sub.add_parser("engine", help="the board-game engine as a line protocol on stdin/stdout")
@@ -95,10 +98,6 @@ def cmd_think(args) -> int:
         raise BoardUsageError(f"think is for {BOARD_GAME}, not {args.game}")
     if args.level not in LEVELS:
         raise BoardUsageError(f"unknown level {args.level!r}; levels: {', '.join(LEVELS)}")
-    if args.seconds is not None and not 0 < args.seconds <= 3600:
-        raise BoardUsageError("--seconds must be more than 0 and at most 3600")
-    if args.depth is not None and not 1 <= args.depth <= 64:
-        raise BoardUsageError("--depth must be 1-64")
     game = CamelotBoard.from_position(args.position) if args.position else CamelotBoard()
     seconds = math.inf if args.depth is not None else args.seconds
     result = choose_move(game, args.level, seed=0, time_limit=seconds, max_depth=args.depth)

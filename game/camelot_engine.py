@@ -29,12 +29,14 @@ from .camelot_ai import LEVELS, choose_move, pv_text
 from .camelot_board import START_POSITION, CamelotBoard
 from .camelot_search import MATE, WIN_THRESHOLD
 from .errors import RoundTableError
+from .parsing import parse_int, positive_float
 
 NAME = "Round Table Camelot engine"
 AUTHOR = "the Round Table project"
 MAX_LINE = 20_000           # characters; a longer line is refused, not read on
 MAX_DEPTH = 64
 MAX_SECONDS = 3600.0
+ASKED_LIMIT = 10**9         # a larger depth or time asked for is read, then held to the above
 
 
 class ProtocolError(RoundTableError):
@@ -144,19 +146,13 @@ class Engine:
                 if value not in LEVELS:
                     raise ProtocolError(f"unknown level {value!r}; levels: {', '.join(LEVELS)}")
                 level = value
-            elif word in ("depth", "movetime", "seconds"):
-                try:
-                    number = float(value)
-                except ValueError:
-                    raise ProtocolError(f"go {word} {value!r}: not a number") from None
-                if not 0 < number < float("inf"):
-                    raise ProtocolError(f"go {word} must be more than 0")
-                if word == "depth":
-                    if number != int(number):
-                        raise ProtocolError(f"go depth {value!r}: a whole number")
-                    depth = min(int(number), MAX_DEPTH)
-                else:
-                    seconds = min(number / 1000 if word == "movetime" else number, MAX_SECONDS)
+            elif word == "depth":
+                # The one number parser: ASCII digits only ("١٢", "３" and "1_0" are
+                # no depth), and a 5,000-digit one is refused for its length.
+                depth = min(parse_int(value, "go depth", 1, ASKED_LIMIT, ProtocolError), MAX_DEPTH)
+            elif word in ("movetime", "seconds"):
+                number = positive_float(value, f"go {word}", 0, ASKED_LIMIT, ProtocolError)
+                seconds = min(number / 1000 if word == "movetime" else number, MAX_SECONDS)
             else:
                 raise ProtocolError(f"go: unknown option {word!r} "
                                     f"(depth, movetime, seconds, level, infinite)")

@@ -54,6 +54,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 SEVEN_TAGS = ("Event", "Date", "White", "Black", "Result")
 LINE_WIDTH = 79
 
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")   # NUL, escapes, tabs: no part of a name or a date
 _TAG_RE = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]')
 # ASCII digits only, and few of them: \d takes "١", and int() of 5,000 digits raises
 _NUMBER_RE = re.compile(r"([0-9]{1,6})(\.(?:\.\.)?)(.*)")
@@ -125,13 +126,19 @@ def from_game(game: CamelotBoard, **tags: str) -> GameRecord:
     other) are added; Date defaults to today, the others to ``?``."""
     result = result_of(game)
     values = {"Event": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"),
-              "White": "?", "Black": "?", **tags, "Result": result}
+              "White": "?", "Black": "?", **_without_controls(tags), "Result": result}
     start = game.start_json()["position"]
     if start != START_POSITION:
         values["Position"] = start
     if result != "*" and game.status_reason and "Termination" not in values:
         values["Termination"] = game.status_reason
     return GameRecord(_ordered(values), tuple(game.history), result)
+
+
+def _without_controls(tags: dict[str, str]) -> dict[str, str]:
+    """Tag values as ``parse`` takes them back: a control character (a name
+    typed or sent with one) becomes a space, so a record kept is never refused."""
+    return {name: _CONTROL_RE.sub(" ", value) for name, value in tags.items()}
 
 
 def _ordered(values: dict[str, str]) -> tuple[tuple[str, str], ...]:
@@ -179,7 +186,9 @@ def parse(text: str) -> GameRecord:
         raise BadRecordError(f"the record is longer than {MAX_RECORD_BYTES} characters")
     text = text.lstrip("\ufeff")
     tags: list[tuple[str, str]] = []
-    lines = text.splitlines()
+    # Lines end at CR, LF or both only: splitlines() would also end one at the
+    # controls \x1c-\x1e and \x85, which are then refused inside a tag instead.
+    lines = re.split(r"\r\n?|\n", text)
     body_start = len(lines)
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -197,6 +206,10 @@ def parse(text: str) -> GameRecord:
             raise BadRecordError(f"line {number}: the tag {name} is given twice")
         if len(tags) >= MAX_TAGS or len(value) > MAX_TAG_CHARS:
             raise BadRecordError(f"line {number}: too many tags or a tag too long")
+        control = _CONTROL_RE.search(value)
+        if control is not None:
+            raise BadRecordError(f"line {number}: the {name} tag holds the control character "
+                                 f"{control.group()!r}")
         tags.append((name, value))
     body = "\n".join(lines[body_start:])
     record_tags = tuple(tags)

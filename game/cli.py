@@ -37,7 +37,7 @@ from .base import CardGame, Game, Status
 from .cards import check_seed
 from .errors import BadPositionError, IllegalMoveError, NotationError, RoundTableError
 from .net.cli import add_serve_parser, cmd_serve
-from .parsing import MAX_SEED, parse_float, parse_int
+from .parsing import MAX_SEED, number_argument as _number, positive_float
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
@@ -118,17 +118,6 @@ def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _number(what: str, low, high, kind=parse_int):
-    """An argparse type: the number read by game.parsing, or one clear line."""
-    def read(text: str):
-        try:
-            return kind(text, what, low, high)
-        except RoundTableError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    read.__name__ = what
-    return read
-
-
 def _add_start(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game id: " + ", ".join(GAME_IDS))
     p.add_argument("--seed", help="deal number")
@@ -163,8 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--max-states", type=_number("--max-states", 1, MAX_STATES), default=None,
                    help="give up (unknown) after this many states")
     v.add_argument("--max-seconds", default=None,
-                   type=_number("--max-seconds", 0.0, MAX_SECONDS,
-                                lambda t, w, lo, hi: parse_float(t, w, lo, hi, low_open=True)),
+                   type=_number("--max-seconds", 0.0, MAX_SECONDS, positive_float),
                    help="give up (unknown) after this many seconds")
     v.add_argument("--json", action="store_true")
     add_serve_parser(sub, _number)

@@ -87,6 +87,28 @@ def parse_float(text: object, what: str, low: float, high: float,
     return value
 
 
+def number_argument(what: str, low, high, kind: Callable = parse_int):
+    """An argparse ``type``: the number read by ``kind`` (``parse_int`` or
+    ``parse_float``) from ``low`` to ``high``, or one clear line (argparse's
+    own ``int``/``float`` take "١٢", "３" and "1_0", and quote a 5,000-digit
+    number whole)."""
+    import argparse   # only a command line asks for one
+
+    def read(text: str):
+        try:
+            return kind(text, what, low, high)
+        except RoundTableError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    read.__name__ = what
+    return read
+
+
+def positive_float(text: object, what: str, low: float, high: float,
+                   error: type[RoundTableError] = BadNumberError) -> float:
+    """``parse_float`` for a length of time: more than ``low``, at most ``high``."""
+    return parse_float(text, what, low, high, error, low_open=True)
+
+
 def parse_index(text: str, what: str, count: int,
                 error: type[RoundTableError] = BadNumberError) -> int:
     """An index 0 … count-1 written in notation (``3`` of ``t3``)."""

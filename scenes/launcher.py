@@ -272,6 +272,7 @@ def _main(argv: list[str] | None, after_first_frame) -> int:
               f"p99 {r['p99']:.2f} / max {r['max']:.2f} (first frame {r['first_frame_ms']:.1f})")
         print(f"  main-thread CPU time per frame ms: min {c['min']:.2f} / median {c['median']:.2f} / "
               f"p99 {c['p99']:.2f} / max {c['max']:.2f}")
+    app.close()         # no background thread left drawing when pygame lets go of its data
     import pygame  # start-up: loaded by the app by now; named here only to quit it
     pygame.quit()
     return code

@@ -4,11 +4,18 @@ Time: normally the loop runs at up to 60 frames a second on the real clock.
 With ``frames`` (screenshots, tests) or ``timedemo`` every frame advances game
 time by exactly 1/60 s and nothing sleeps, so a run is the same on any machine
 and a timedemo measures pure frame cost.
+
+A still screen costs nothing: a frame that put nothing new on screen is not
+presented, and after a few of them (no input, nothing drawn, no message) the
+loop sleeps until an event comes or the top scene's next change is due
+(``Scene.next_change_in``: Clock's emblem ticks once a second, a game's clock
+too; a worker's or the network's answer is looked for every ``IDLE_WAKE`` s).
 """
 from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 import warnings
 from typing import Callable
@@ -29,6 +36,48 @@ FPS = 60
 FIXED_DT = 1 / FPS
 WINDOW_DEFAULT = (1280, 720)
 MIN_WINDOW = (640, 360)
+# Background threads that render with pygame: pygame.quit() must not free the
+# fonts and surfaces under them (a rare crash at exit). Started by
+# scenes.games.warm_scene_modules, the card art's prerender and ui.draw_felt_while.
+DRAWING_THREADS = ("warm-scene-modules", "card-art-prerender", "felt")
+CLOSE_SECONDS = 5.0     # at most, for them and the work service together
+STILL_FRAMES = 3        # frames that showed nothing new before the loop may sleep
+IDLE_POLL = 0.02        # s between looks at the events while still (about a frame at 60 Hz)
+MAX_DT = 0.1            # s: the longest frame step (a stalled machine does not jump the animations)
+# Presenting through OpenGL (SDL's default where it can) is done in software on
+# a machine with no GPU, and costs a still screen several times what X's own
+# shared-memory path does (issue 20: 3.0 s of CPU in 5 s against 0.17 s under
+# Xvfb); with a GPU the two are alike for the small areas we update. X11 only:
+# elsewhere (Wayland, macOS) the window may have no other way to be shown.
+FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
+M_MMAP_THRESHOLD = -3   # glibc's mallopt parameter
+
+
+def _prefer_plain_framebuffer() -> bool:
+    """Ask SDL for X's own framebuffer (see FRAMEBUFFER_HINT) unless the user
+    chose: True when this set it."""
+    if FRAMEBUFFER_HINT in os.environ or not sys.platform.startswith("linux"):
+        return False
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver not in ("", "x11") or (not driver and not os.environ.get("DISPLAY")):
+        return False            # Wayland alone, a console, the dummy driver: left to SDL
+    os.environ[FRAMEBUFFER_HINT] = "0"
+    return True
+
+
+def _fix_the_mmap_threshold() -> None:
+    """glibc raises its threshold for giving a block its own mapping each time
+    such a block is freed (up to 32 MiB): after that, surfaces of a few
+    hundred kB (card faces, background blocks at 4K) come from the heap, where
+    a freed one seldom goes back to the system, and a long run's memory only
+    grows. Fixed at its first value, each is a mapping returned when freed."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # start-up: after the first frame
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+    except (OSError, AttributeError):
+        pass            # not glibc (musl has no mallopt): its own ways
 
 
 def save_screenshot(surface: pygame.Surface, path: str) -> str | None:
@@ -102,6 +151,7 @@ class App:
         # The joystick subsystem starts after the first frame (``_after_first_frame``):
         # it scans the devices, which costs about a ms of every launch, and a pad
         # there already is announced then as if just plugged in (JOYDEVICEADDED).
+        self._framebuffer_hint_set = _prefer_plain_framebuffer()
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption("Round Table")
@@ -132,6 +182,11 @@ class App:
         self._work_warmed = False
         self._toasts: list[list] = []  # [text, seconds left]
         self._toast_rects: list[pygame.Rect] = []
+        self.still_frames = 0            # frames in a row that showed nothing new
+        self._drawn_changes = -1         # the scene stack's changes when last drawn whole
+        self._exposed = False            # the window was uncovered: present it whole
+        self.frames_presented = 0        # frames sent to the window (a still one is not)
+        self.idle_seconds = 0.0          # slept waiting for something to happen
         for message in messages:
             self.report(message)
 
@@ -187,7 +242,18 @@ class App:
             self._place_window((0, 0))
             return surface
         size = (max(MIN_WINDOW[0], self.window_size[0]), max(MIN_WINDOW[1], self.window_size[1]))
-        return pygame.display.set_mode(size, pygame.RESIZABLE)
+        try:
+            return pygame.display.set_mode(size, pygame.RESIZABLE)
+        except pygame.error:
+            if not self._framebuffer_hint_set:
+                raise
+            # The plain framebuffer could not be had after all: SDL's default
+            # (the hint is read once per display start).
+            self._framebuffer_hint_set = False
+            os.environ.pop(FRAMEBUFFER_HINT, None)
+            pygame.display.quit()
+            pygame.display.init()
+            return pygame.display.set_mode(size, pygame.RESIZABLE)
 
     @staticmethod
     def _place_window(position: tuple[int, int]) -> None:
@@ -297,20 +363,29 @@ class App:
         else:
             self.scenes.handle(event)
 
-    def pump(self) -> None:
-        """Read pending pygame events and hand their actions to the top scene."""
-        for event in pygame.event.get():
+    def pump(self) -> int:
+        """Read pending pygame events and hand their actions to the top scene;
+        returns how many there were."""
+        events = pygame.event.get()
+        for event in events:
             if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
                 self.on_window_resized()
                 continue
+            if event.type == pygame.WINDOWEXPOSED:
+                # Uncovered: the window's picture must be sent again, whole
+                # (a still screen would otherwise send nothing).
+                self._exposed = True
+                continue
             for action in self.input.translate(event):
                 self.dispatch(action)
+        return len(events)
 
     def step(self, dt: float) -> None:
-        """One frame: input, update, draw, flip."""
-        self.pump()
+        """One frame: input, update, draw, and present what changed."""
+        happened = self.pump()
         for action in self.input.update(dt):
             self.dispatch(action)
+            happened += 1
         self.game_time += dt
         self.scenes.update(dt)
         for t in self._toasts:
@@ -326,12 +401,26 @@ class App:
             self._toast_rects = self._draw_toasts(self.screen)
             if areas is None:
                 pygame.display.flip()
-            else:
+            elif areas or self._toast_rects:
                 pygame.display.update(areas + self._toast_rects)
+            still = areas == [] and not self._toast_rects
+        elif (not happened and not self._toasts and not self._toast_rects
+              and self._drawn_changes == self.scenes.changes
+              and all(scene.still_without_input for scene in self.scenes.updating())):
+            still = True        # a dialog at rest over a still screen: as it was drawn
         else:
             self.scenes.draw(self.screen)
             self._toast_rects = self._draw_toasts(self.screen)
             pygame.display.flip()
+            self._drawn_changes = self.scenes.changes
+            still = False
+        if self._exposed:
+            self._exposed = False
+            pygame.display.flip()
+            still = False
+        if not still:
+            self.frames_presented += 1
+        self.still_frames = self.still_frames + 1 if still and not happened else 0
         if self.first_frame_seconds is None:
             # On screen now: the worker warm-up below comes after the first frame.
             self._note_first_frame()
@@ -348,6 +437,7 @@ class App:
         """What start-up leaves until the window shows the first frame."""
         if self.options.after_first_frame is not None:
             self.options.after_first_frame()
+        _fix_the_mmap_threshold()
         self.stats                      # read now, so a damaged file is said at once
         try:
             pygame.joystick.init()
@@ -381,7 +471,8 @@ class App:
                 clock.tick()
                 dt = 0.0
             else:
-                dt = min(clock.tick(FPS) / 1000.0, 0.1)
+                slept = self._sleep_while_still()
+                dt = min(clock.tick(FPS) / 1000.0, MAX_DT + slept)
             first = False
             self.step(dt)
             self.frame_count += 1
@@ -397,6 +488,41 @@ class App:
                 print(f"roundtable: error: {problem}", file=sys.stderr)
                 self.exit_code = 2
         return self.exit_code
+
+    def _sleep_while_still(self) -> float:
+        """After a few frames that showed nothing new: wait for an event (left
+        in the queue for the next frame), at most until the next change the
+        scenes that update expect; returns the seconds slept (the next frame's
+        step covers them: a game's clock counts them)."""
+        if self.still_frames < STILL_FRAMES or self.input.holding:
+            return 0.0
+        wait = min((scene.next_change_in() for scene in self.scenes.updating()), default=0.0)
+        if wait < 0.002:
+            return 0.0
+        started = time.perf_counter()
+        end = started + wait
+        # Not pygame.event.wait: it polls every millisecond (some 2 % of a core).
+        # The events are looked at every IDLE_POLL s: a key is answered within
+        # a frame's time, and a sleep between costs nothing.
+        while not pygame.event.peek():
+            left = end - time.perf_counter()
+            if left <= 0:
+                break
+            time.sleep(min(IDLE_POLL, left))
+        slept = time.perf_counter() - started
+        self.idle_seconds += slept
+        return slept
+
+    def close(self) -> None:
+        """Before ``pygame.quit()``: end the background work (its threads and
+        worker processes) and wait for the threads that draw."""
+        end = time.monotonic() + CLOSE_SECONDS
+        service = sys.modules.get(__name__.rsplit(".", 2)[0] + ".work.service")
+        if service is not None:          # loaded after the first frame, if at all
+            service.shutdown()
+        for thread in threading.enumerate():
+            if thread.name in DRAWING_THREADS and thread is not threading.current_thread():
+                thread.join(max(0.0, end - time.monotonic()))
 
     def frame_report(self) -> dict:
         """Frame-time distribution in ms (the first frame, which builds the

@@ -280,6 +280,11 @@ class InputMapper:
             out.append(InputEvent(Action.UP if y < 0 else Action.DOWN, device="gamepad"))
         return out
 
+    @property
+    def holding(self) -> bool:
+        """A stick is held: its repeats come from the frames, which must go on."""
+        return self._stick != (0, 0)
+
     def update(self, dt: float) -> list[InputEvent]:
         """Advance time; repeats of a held stick (keyboard repeat comes from SDL)."""
         self.now += dt

@@ -115,13 +115,23 @@ class DialogScene(Scene):
     def update(self, dt: float) -> None:
         self.age += dt
 
+    RISE = 0.2       # s: the panel's rise-in
+    SETTLED = 0.3    # s: by then it is drawn at rest (a few frames after the rise)
+
+    @property
+    def still_without_input(self) -> bool:
+        return self.age >= self.SETTLED
+
+    def next_change_in(self) -> float:
+        return super().next_change_in() if self.age >= self.SETTLED else 0.0
+
     def draw(self, surface: pygame.Surface) -> None:
         # Dim what is below: black at alpha ``dim``, as a multiply (no
         # full-screen shade surface to keep).
         keep = 255 - self.dim
         surface.fill((keep, keep, keep), special_flags=pygame.BLEND_RGB_MULT)
         # A short rise-in: the panel eases up from below over 0.2 s.
-        t = min(1.0, self.age / 0.2)
+        t = min(1.0, self.age / self.RISE)
         offset = int((1 - (1 - (1 - t) ** 3) if t < 1 else 0) * 40 * self.scale)
         rect = self.panel_rect.move(0, offset)
         self.panel.blit_to(surface, rect.topleft)

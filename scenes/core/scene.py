@@ -14,11 +14,17 @@ import pygame
 
 from .actions import InputEvent
 
+IDLE_WAKE = 0.1   # s: how often a still screen looks for what it cannot foresee
+
 
 class Scene:
     opaque = True            # False for overlays: the scene below is drawn first
     update_below = False     # True: the scene below keeps animating (celebrations)
     holds_game = False       # True: a game the player would lose on quitting
+    # True: drawn whole each frame (no ``draw_incremental``), this scene looks
+    # the same until input comes (a dialog at rest), so a frame with none need
+    # not draw it again.
+    still_without_input = False
 
     def __init__(self, app) -> None:   # app: scenes.core.app.App, which imports this module
         self.app = app
@@ -36,6 +42,13 @@ class Scene:
     def update(self, dt: float) -> None: ...
     def draw(self, surface: pygame.Surface) -> None: ...
 
+    def next_change_in(self) -> float:
+        """Seconds until this scene may change by itself (nothing from the
+        player), for a still screen to sleep that long: 0 while it animates.
+        By default ``IDLE_WAKE``: whatever a scene waits for (a worker's
+        answer, a network message) is looked for that often."""
+        return IDLE_WAKE
+
     def save_on_quit(self) -> str | None:
         """The app is quitting: keep the game in progress (``holds_game``);
         a one-line message when it could not be kept."""
@@ -45,12 +58,14 @@ class Scene:
 class SceneStack:
     def __init__(self) -> None:
         self.scenes: list[Scene] = []
+        self.changes = 0          # counts pushes, pops and swaps (what is shown changed)
 
     @property
     def top(self) -> Scene | None:
         return self.scenes[-1] if self.scenes else None
 
     def push(self, scene: Scene) -> None:
+        self.changes += 1
         if self.scenes:
             self.scenes[-1].pause()
         self.scenes.append(scene)
@@ -60,6 +75,7 @@ class SceneStack:
     def pop(self) -> Scene | None:
         if not self.scenes:
             return None
+        self.changes += 1
         scene = self.scenes.pop()
         scene.leave()
         if self.scenes:
@@ -73,6 +89,7 @@ class SceneStack:
 
     def replace(self, scene: Scene) -> None:
         """Swap the top scene for ``scene``."""
+        self.changes += 1
         if self.scenes:
             self.scenes.pop().leave()
         self.scenes.append(scene)
@@ -81,11 +98,13 @@ class SceneStack:
 
     def reset(self, scene: Scene) -> None:
         """Clear the stack, then show ``scene`` alone."""
+        self.changes += 1
         while self.scenes:
             self.scenes.pop().leave()
         self.push(scene)
 
     def resize(self, size: tuple[int, int]) -> None:
+        self.changes += 1
         for scene in self.scenes:
             scene.resize(size)
 
@@ -93,13 +112,18 @@ class SceneStack:
         if self.scenes:
             self.scenes[-1].handle(event)
 
-    def update(self, dt: float) -> None:
+    def updating(self) -> list[Scene]:
+        """The scenes that update each frame: the top one, and those below an
+        overlay that lets them (``update_below``)."""
         if not self.scenes:
-            return
+            return []
         start = len(self.scenes) - 1
         while start > 0 and self.scenes[start].update_below:
             start -= 1
-        for scene in self.scenes[start:]:
+        return self.scenes[start:]
+
+    def update(self, dt: float) -> None:
+        for scene in self.updating():
             scene.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:

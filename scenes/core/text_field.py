@@ -12,7 +12,7 @@ from typing import Callable
 import pygame
 
 from .actions import Action, InputEvent
-from .ui import FOCUS, FONTS, INK, INK_DIM, draw_text
+from .ui import FOCUS, FONTS, INK, INK_DIM, draw_text, held_weakly
 
 # What may not be typed: control and invisible format characters (the server
 # refuses them too, docs/protocol.md).
@@ -29,7 +29,7 @@ class TextField:
         self.app = app
         self.placeholder = placeholder
         self.limit = limit
-        self.on_submit = on_submit
+        self.on_submit = held_weakly(on_submit)     # the screen's method: no cycle through it
         self.text = text
         self.active = False
         self.rect: pygame.Rect | None = None

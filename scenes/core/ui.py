@@ -6,9 +6,11 @@ layout reads well from 720p to 4K.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
+from types import MethodType
 from typing import Callable
 
 import pygame
@@ -47,6 +49,42 @@ def message_band(size: tuple[int, int]) -> pygame.Rect:
     return pygame.Rect(0, bottom - height, size[0], height)
 
 
+MAX_SHOWN_CHARS = 1000   # a line longer than this is cut (4K shows some 600 of the smallest):
+                         # a 100,000-character name would be a 1.2-million-pixel-wide surface
+
+
+def clean_text(text) -> str:
+    """Text fit for the screen, whatever a file or the network put in it: control
+    characters (NUL among them, which the font renderer refuses with an error) and
+    lone surrogates (which it cannot encode) become spaces and U+FFFD, and a line
+    longer than anyone could read is cut. Every font of the app cleans what it
+    measures and renders with this (:class:`ScreenFont`): one place."""
+    text = text if isinstance(text, str) else str(text)
+    if len(text) > MAX_SHOWN_CHARS:
+        text = text[:MAX_SHOWN_CHARS - 1] + "…"
+    if text.isprintable():       # the usual case, in C: nothing to change
+        return text
+    return "".join(_clean_char(c) for c in text)
+
+
+def _clean_char(char: str) -> str:
+    if char < " " or "\x7f" <= char <= "\x9f":
+        return " "
+    if "\ud800" <= char <= "\udfff":
+        return "\ufffd"
+    return char       # other unprintables (a no-break space, a soft hyphen) render fine
+
+
+class ScreenFont(pygame.font.Font):
+    """A font that cleans every text it measures or renders (:func:`clean_text`)."""
+
+    def size(self, text):
+        return super().size(clean_text(text))
+
+    def render(self, text, antialias, color, bgcolor=None, wraplength=0):
+        return super().render(clean_text(text), antialias, color, bgcolor, wraplength)
+
+
 FACE_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}   # assets/fonts
 FACE_SCALE = 0.62   # DejaVu's em at a pixel size is larger than pygame's default font's
 
@@ -55,6 +93,14 @@ FACE_SCALE = 0.62   # DejaVu's em at a pixel size is larger than pygame's defaul
 def font_dir() -> Path:
     """``assets/fonts`` (see ``store.files.shipped``). Looked for once."""
     return shipped("assets", "fonts")
+
+
+TEXT_KEPT = 600                  # rendered lines kept, at most ...
+TEXT_KEPT_BYTES = 6 << 20        # ... and at most this many bytes of them
+
+
+def _pixels(surf: pygame.Surface) -> int:
+    return surf.get_width() * surf.get_height() * surf.get_bytesize()
 
 
 class Fonts:
@@ -66,13 +112,14 @@ class Fonts:
     def __init__(self) -> None:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._bytes = 0              # the kept lines' pixels
         # Fonts are opened and lines rendered by one thread at a time: the
         # board's art may be drawn ahead in a background thread
         # (scenes.table.board_view.warm_board_art) while the frame loop draws.
         self._lock = threading.RLock()
         self.scale = 1.0      # the player's text size (Settings: 100 … 200 %); see set_text_scale
 
-    def font(self, px: int, bold: bool = False) -> pygame.font.Font:
+    def font(self, px: int, bold: bool = False) -> ScreenFont:
         px = max(6, int(px * self.scale))
         key = (px, bool(bold))
         if key not in self._fonts:
@@ -84,10 +131,10 @@ class Fonts:
         px, bold = key
         if key not in self._fonts:
             try:
-                self._fonts[key] = pygame.font.Font(str(font_dir() / FACE_FILES[bool(bold)]),
-                                                    max(5, round(px * FACE_SCALE)))
+                self._fonts[key] = ScreenFont(str(font_dir() / FACE_FILES[bool(bold)]),
+                                              max(5, round(px * FACE_SCALE)))
             except (OSError, pygame.error):
-                self._fonts[key] = pygame.font.Font(None, px)
+                self._fonts[key] = ScreenFont(None, px)
 
     def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
         """A rendered line, cached: drawing the same label every frame is free."""
@@ -120,8 +167,11 @@ class Fonts:
         if surf is None:
             with self._lock:
                 surf = self._text[key] = make()
-                if len(self._text) > 600:
-                    self._text.popitem(last=False)
+                self._bytes += _pixels(surf)
+                # Bounded by count and by bytes: at 4K a line is tens of kB, and
+                # a game's clock and score make a new one every second.
+                while len(self._text) > TEXT_KEPT or self._bytes > TEXT_KEPT_BYTES:
+                    self._bytes -= _pixels(self._text.popitem(last=False)[1])
         else:
             try:
                 self._text.move_to_end(key)
@@ -146,11 +196,19 @@ def text_scale() -> float:
 
 def fit_text(text: str, font: pygame.font.Font, width: int) -> str:
     """``text``, cut with an ellipsis to fit ``width`` pixels in ``font``."""
+    text = clean_text(text)
     if font.size(text)[0] <= width:
         return text
-    while len(text) > 1 and font.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    # The longest start that fits with the ellipsis, found by halves (a record's
+    # 1,000-character tag is ten measurements, not a thousand).
+    low, high = 1, len(text) - 1           # text[:low] is kept whatever its width
+    while low < high:
+        middle = (low + high + 1) // 2
+        if font.size(text[:middle] + "…")[0] <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + "…"
 
 
 def text_surfaces(text: str, px: float, color=INK, shadow: bool = False,
@@ -486,6 +544,34 @@ def glow_rect(surface: pygame.Surface, rect: pygame.Rect, color, width: int,
     return shown
 
 
+class WeakCall:
+    """A bound method and its arguments, the method's object held weakly:
+    called, it calls the method, or does nothing once the object has gone."""
+
+    __slots__ = ("method", "args")
+
+    def __init__(self, method: MethodType, args: tuple = ()) -> None:
+        self.method = weakref.WeakMethod(method)
+        self.args = args
+
+    def __call__(self, *more) -> None:
+        method = self.method()
+        if method is not None:
+            method(*self.args, *more)
+
+
+def held_weakly(action: Callable | None) -> Callable | None:
+    """``action`` as a screen's control keeps it: a bound method, or a
+    ``partial`` of one, as a :class:`WeakCall` (held strongly, a screen's
+    controls on its own methods make a reference cycle, see ``Button.action``);
+    anything else as it is."""
+    if type(action) is MethodType:
+        return WeakCall(action)
+    if type(action) is partial and type(action.func) is MethodType and not action.keywords:
+        return WeakCall(action.func, action.args)
+    return action
+
+
 class Button:
     """A clickable, focusable button; ``action`` runs on click or SELECT. Each
     button is itself (compared by identity). A plain class, not a dataclass:
@@ -494,7 +580,7 @@ class Button:
     def __init__(self, label: str, action: Callable[[], None], rect: pygame.Rect | None = None,
                  enabled: bool = True, hot: bool = False, hovered: bool = False) -> None:
         self.label = label
-        self.action = action
+        self.action = action        # a bound method is held weakly: see ``action``
         self.rect = rect            # set by the layout
         self.enabled = enabled
         self.hot = hot              # focused (keys, gamepad): SELECT activates it
@@ -502,6 +588,19 @@ class Button:
 
     def __repr__(self) -> str:
         return f"Button({self.label!r}, enabled={self.enabled})"
+
+    @property
+    def action(self) -> Callable[[], None]:
+        return self._action
+
+    @action.setter
+    def action(self, action: Callable[[], None]) -> None:
+        # A screen's button on one of the screen's methods, held strongly, would
+        # make a reference cycle (screen -> buttons -> method -> screen) that
+        # keeps a screen that was left alive, with its pictures (tens of MiB at
+        # 4K), until a rare full collection. Held weakly, the screen goes when
+        # it is left; the method's object must be held elsewhere (the screen).
+        self._action = held_weakly(action)
 
     def label_surface(self) -> pygame.Surface:
         """The label as the button shows it (cached, as every line of text)."""

@@ -154,6 +154,7 @@ class CamelotBoardScene(BoardScreen):
 
     # --- lifecycle -------------------------------------------------------------------
     def enter(self) -> None:
+        super().enter()             # the card faces of a patience played before go
         self.show_new_game()
         if not self.demo:
             self.app.sound.play("deal")
@@ -163,7 +164,7 @@ class CamelotBoardScene(BoardScreen):
             self.open_setup(first=True)
 
     def leave(self) -> None:
-        self.forget_moves()
+        super().leave()
 
     def show_new_game(self) -> None:
         self.forget_moves()

@@ -188,12 +188,14 @@ class CamelotOnlineScene(BoardScreen):
 
     # --- the lifecycle and the toolbar -----------------------------------------------------
     def enter(self) -> None:
+        super().enter()             # the card faces of a patience played before go
         self.table.show_game(self.game)
         self.app.sound.play("deal")
         self._sync()
 
     def leave(self) -> None:
         self.chat_field.deactivate()
+        super().leave()
 
     def server_keeps_the_game(self) -> None:
         self.app.toast("Not in an online game: the server keeps the game", 2.0)

@@ -272,6 +272,12 @@ class ClockScene(GameScene):
             rects.append(glow_rect(surface, self.table.slot_rect(self.focus), FOCUS, ring, radius))
         return rects
 
+    def animated_look(self):
+        if self.table.celebrating or self.table.busy or self._drag is not None or self.flash:
+            return None
+        return (len(self.game.history), self.game.status, self.hint_move, self._hovering_centre(),
+                self.app.input.last_device, self.focus)
+
     def _hovering_centre(self) -> bool:
         """The pointer is over the card a click would play."""
         if self.app.input.last_device != "mouse" or self.game.status.value != "playing":

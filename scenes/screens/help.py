@@ -14,6 +14,8 @@ The words and the diagram are each game's (its descriptor's ``help``, in
 """
 from __future__ import annotations
 
+from functools import partial
+
 import pygame
 
 from ..core.actions import Action, InputEvent
@@ -70,7 +72,7 @@ class HelpScene(Scene):
 
     # --- navigation -------------------------------------------------------------------
     def _goto(self, page: int):
-        return lambda: self.set_page(page)
+        return partial(self.set_page, page)     # held weakly by its button (no cycle)
 
     def set_page(self, page: int, at_end: bool = False) -> None:
         self.page = page % len(PAGES)

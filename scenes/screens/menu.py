@@ -26,7 +26,7 @@ class MenuScene(Scene):
                         Button("Watch a demo", self.demo), Button("How to play", self.help),
                         Button("Statistics", self.statistics), Button("Replay a game", self.replays),
                         Button("Settings", self.settings),
-                        Button("Quit", lambda: self.app.quit())]
+                        Button("Quit", self.app.quit)]
         self.focus = FocusButtons(self.tiles + self.buttons)
         last = app.settings.last_game
         if last in self.tile_ids and self.tiles[self.tile_ids.index(last)].enabled:
@@ -79,7 +79,8 @@ class MenuScene(Scene):
         self._drawn_look = None         # what was over the menu is on the screen: all again
 
     def _starter(self, game_id: str):
-        return lambda: self.app.navigator.open_game(game_id)
+        app = self.app      # not self: the menu's buttons must not hold the menu (a cycle)
+        return lambda: app.navigator.open_game(game_id)
 
     def _chosen_game(self) -> str:
         """The focused game, or the last one focused, or the first playable one."""
@@ -198,14 +199,28 @@ class MenuScene(Scene):
         if self._first_frame or look != self._drawn_look:
             self.draw(surface)
             self._drawn_look = look
+            self._drawn_tick = self._emblem_age()
             return None
-        areas = [self._emblem_rect(i) for i, game in enumerate(self.games) if game.emblem_moves]
+        tick = self._emblem_age()
+        areas = [self._emblem_rect(i) for i, game in enumerate(self.games)
+                 if game.emblem_moves and tick != self._drawn_tick]
         areas += restore
         for area in areas:
             surface.set_clip(area)       # the whole menu drawn, within the area
             self.draw(surface)
         surface.set_clip(None)
+        self._drawn_tick = tick
         return areas
+
+    def _emblem_age(self) -> int:
+        """The moving emblems' time: whole seconds (Clock's hands tick once a
+        second, so a still menu is repainted, and woken, once a second)."""
+        return int(self.age)
+
+    def next_change_in(self) -> float:
+        if self.age < WARM_AFTER:
+            return 0.0                   # the first moments start the sound and the warm-up
+        return min(1.0 - self.age % 1.0, max(0.0, ATTRACT_AFTER - self.idle))
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale
@@ -219,7 +234,7 @@ class MenuScene(Scene):
             draw_felt(surface)
         for i, game in enumerate(self.games):
             self.tile_panel.blit_to(surface, self._tile_rect(i).topleft)
-            game.emblem(surface, self._emblem_rect(i), s, self.age)
+            game.emblem(surface, self._emblem_rect(i), s, self._emblem_age())
         for text, px, pos, color, shadow in lines[:-1]:
             draw_text(surface, text, px, pos, color, anchor="center", shadow=shadow)
         if self.focus.focus < len(self.tiles):

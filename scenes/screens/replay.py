@@ -89,11 +89,13 @@ class ReplayScene(BoardScreen):
         return len(self.record.moves)
 
     def enter(self) -> None:
+        super().enter()             # the card faces of a patience played before go
         self.show_state()
         self.app.sound.play("deal")
 
     def leave(self) -> None:
         self.analyst.forget()
+        super().leave()
 
     def show_game_over(self) -> None:
         self.over_shown = True     # the end of the record: nothing to record, no dialog

@@ -4,6 +4,8 @@ replay it (:class:`~scenes.screens.replay.ReplayScene`); ``open_replay`` also
 opens any record file (``main.py --record FILE``, the game-over dialog)."""
 from __future__ import annotations
 
+import threading
+from functools import partial
 from pathlib import Path
 
 import pygame
@@ -26,17 +28,53 @@ class ReplayListScene(Scene):
 
     def __init__(self, app) -> None:
         super().__init__(app)
-        self.famous, famous_problems = list_famous()
-        self.kept, problems = list_records()
-        for line in (famous_problems + problems)[:3]:
-            self.app.report(line)
+        self.famous, self._problems = list_famous()     # shipped, a few small files
+        self.kept: list[KeptRecord] = []
         self.rows = [Button(self._famous_label(f), self._opener(f.record, f.short))
                      for f in self.famous]
-        self.rows += [Button(self._label(k), self._opener(k.record, k.when)) for k in self.kept]
         self.labels = [b.label for b in self.rows]     # whole; a row shows what fits
         self.back_button = Button("Back", self.back)
         self.focus = FocusButtons(self.rows + [self.back_button])
         self.first = 0
+        # The kept games are read in the background (200 records of 1 MB take
+        # seconds): the list shows at once, and they join it when read.
+        self.reading = True
+        self._drawn_read = False         # drawn since the kept games came in
+        self._read: tuple[list[KeptRecord], list[str]] | None = None
+        self._reader = threading.Thread(target=self._read_kept, name="records", daemon=True)
+        try:
+            self._reader.start()
+        except RuntimeError:          # no thread to be had: read here, as before
+            self._read_kept()
+
+    def _read_kept(self) -> None:
+        self._read = list_records()      # one assignment: the frame loop sees all or nothing
+
+    def wait_until_read(self, timeout: float | None = None) -> bool:
+        """Wait for the kept games and put them in the list (tests, tools)."""
+        if self._reader.is_alive():
+            self._reader.join(timeout)
+        self.update(0.0)
+        return not self.reading
+
+    def update(self, dt: float) -> None:
+        if self.reading and self._read is not None:
+            self._show_kept(*self._read)
+
+    def _show_kept(self, kept: list[KeptRecord], problems: list[str]) -> None:
+        self.reading = False
+        self.kept = kept
+        for line in (self._problems + problems)[:3]:
+            self.app.report(line)
+        on_back = self.focus.focus == len(self.rows)
+        self.rows += [Button(self._label(k), self._opener(k.record, k.when)) for k in kept]
+        self.labels += [b.label for b in self.rows[len(self.labels):]]
+        self.focus.buttons = self.rows + [self.back_button]
+        self.focus.hover = None
+        if on_back:
+            self.focus.focus = len(self.rows)
+        if hasattr(self, "scale"):
+            self._place()
 
     @staticmethod
     def _label(kept) -> str:
@@ -53,14 +91,15 @@ class ReplayListScene(Scene):
                f"{famous.event}"
 
     def _opener(self, record, name: str):
-        def run():
-            try:
-                scene = ReplayScene(self.app, record, name)
-            except IllegalMoveError as exc:    # a file changed by hand: one line, nothing opened
-                self.app.toast(f"{name}: {exc}")
-                return
-            self.app.scenes.push(scene)
-        return run
+        return partial(self._open, record, name)       # held weakly by its button (no cycle)
+
+    def _open(self, record, name: str) -> None:
+        try:
+            scene = ReplayScene(self.app, record, name)
+        except IllegalMoveError as exc:    # a file changed by hand: one line, nothing opened
+            self.app.toast(f"{name}: {exc}")
+            return
+        self.app.scenes.push(scene)
 
     def back(self) -> None:
         self.app.scenes.pop() if len(self.app.scenes.scenes) > 1 else self.app.navigator.open_menu()
@@ -104,13 +143,21 @@ class ReplayListScene(Scene):
         self.focus.handle(event)
         self._place()
 
+    @property
+    def still_without_input(self) -> bool:
+        return self._drawn_read
+
     def draw(self, surface: pygame.Surface) -> None:
+        self._drawn_read = not self.reading
         s = self.scale
         w, _ = self.size
         surface.blit(felt(self.size), (0, 0))
         draw_text(surface, "Replay a game", 52 * s, (w // 2, int(70 * s)), GOLD, anchor="center",
                   shadow=True)
-        if not self.rows:
+        if self.reading and not self.rows:
+            draw_text(surface, "Reading your games…", 26 * s, (w // 2, int(220 * s)), INK_DIM,
+                      anchor="center")
+        elif not self.rows:
             draw_text(surface, "No games kept yet: every board game you finish is kept here.",
                       26 * s, (w // 2, int(220 * s)), INK_DIM, anchor="center")
         else:
@@ -135,6 +182,8 @@ class ReplayListScene(Scene):
                          " (gold)")
         if self.kept:
             parts.append(f"{len(self.kept)} of yours, newest first")
+        if self.reading:
+            parts.append("reading yours…")
         more = " · wheel or arrows for more" if len(self.rows) > self.ROWS else ""
         return ", then ".join(parts) + more
 

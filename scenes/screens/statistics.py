@@ -8,6 +8,8 @@ changes game; Escape / B or Back closes.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import pygame
 
 from ..core.actions import Action, InputEvent
@@ -47,9 +49,9 @@ class StatsScene(Scene):
         super().__init__(app)
         self.games = playable_games()
         self.index = self.games.index(game_id) if game_id in self.games else 0
-        self.prev_button = Button("< Previous game", lambda: self.switch(-1))
+        self.prev_button = Button("< Previous game", partial(self.switch, -1))
         self.back_button = Button("Back", self.back)
-        self.next_button = Button("Next game >", lambda: self.switch(1))
+        self.next_button = Button("Next game >", partial(self.switch, 1))
         self.focus = FocusButtons([self.prev_button, self.back_button, self.next_button])
         self.focus.focus = 1
         self._page: pygame.Surface | None = None

@@ -135,9 +135,16 @@ def parse_json(raw: bytes):
 
 
 def read_json(path: Path, max_bytes: int):
-    """The JSON in ``path`` (None when there is no file)."""
+    """The JSON in ``path`` (None when there is no file). A file that holds
+    just ``null`` is damaged, not absent: we never write one, and taking it
+    for no file would overwrite it unsaid."""
     raw = read_bytes(path, max_bytes)
-    return None if raw is None else parse_json(raw)
+    if raw is None:
+        return None
+    data = parse_json(raw)
+    if data is None:
+        raise DamagedFileError("it holds only null")
+    return data
 
 
 def check_version(data, version: int) -> dict:

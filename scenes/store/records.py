@@ -140,8 +140,8 @@ def list_records(folder: Path | None = None,
     for name in _kept_names(folder, ours_only=False)[:limit]:
         try:
             kept.append(KeptRecord(folder / name, camelot_record.read(folder / name)))
-        except BadRecordError as exc:
-            problems.append(one_line(f"Skipped {name}: {exc}"))
+        except BadRecordError as exc:       # the line names the file once, then the fault
+            problems.append(one_line(f"Skipped {name}: {str(exc).removeprefix(f'{folder / name}: ')}"))
     return kept, problems
 
 

@@ -113,6 +113,16 @@ class BoardScreen(PaintedScene):
         return self.players[color].label()
 
     def tick(self, dt: float) -> None: ...
+
+    def leave(self) -> None:
+        """Left for good (popped or replaced): what the players were working out is
+        dropped, and the parts let go of the screen (the table's questions, the
+        toolbar's commands and the players' callbacks are its methods), so it is
+        freed when it is left, not at the next full collection."""
+        self.forget_moves()
+        self.table.release()
+        self.players, self.commands, self.parts, self.timers = {}, [], (), []
+        self.toolbar = FocusButtons([])
     def show_game_over(self) -> None: ...
 
     # --- who plays ---------------------------------------------------------------------

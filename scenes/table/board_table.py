@@ -58,14 +58,8 @@ class BoardTable:
 
     def __init__(self, app, on_move=None) -> None:
         self.app = app
+        self.release()
         self.on_move = on_move                   # a person here chose a move (with its path)
-        self.may_choose = _never                 # a person here may choose a move now
-        self.side_label = lambda color: color.capitalize()
-        self.plays_itself = _never               # the side to move plays by itself here
-        self.thinking = _never                   # ... and is thinking (the panel's spinner)
-        self.on_pick_ply = None                  # a record's move clicked in the panel
-        self.on_settled = None                   # a move has finished travelling
-        self.panel_lines = tuple                 # more words for a record's panel
         self.view = AnalysisView()               # the board, and the evaluation bar
         self.painter = BoardPainter(self)
         self.game = None                         # the engine board shown
@@ -94,6 +88,18 @@ class BoardTable:
         self.clock_time = 0.0
 
     # --- what is shown ----------------------------------------------------------------
+
+    def release(self) -> None:
+        """No one to call: the screen's questions and callbacks (its methods) are
+        let go, so a screen that is left is freed at once."""
+        self.on_move = None                      # a person here chose a move (with its path)
+        self.may_choose = _never                 # a person here may choose a move now
+        self.side_label = str.capitalize         # what to call a side
+        self.plays_itself = _never               # the side to move plays by itself here
+        self.thinking = _never                   # ... and is thinking (the panel's spinner)
+        self.on_pick_ply = None                  # a record's move clicked in the panel
+        self.on_settled = None                   # a move has finished travelling
+        self.panel_lines = tuple                 # more words for a record's panel
     def layout(self, area, scale: float, flipped: bool) -> None:
         self.flipped = flipped
         self.view.layout(area, scale, flipped)

@@ -889,7 +889,16 @@ def shared_card_art(app, card_width: int) -> CardArt:
     art = cache.get(key)
     if art is None:
         art = CardArt(card_width, st.card_back, st.four_colour, st.high_contrast)
-        if len(cache) >= 2:
+        # At 4K one size of the 52 faces is some 25 MiB: only the newest is kept then.
+        while cache and (len(cache) >= 2 or _faces_bytes(cache) + _faces_bytes({key: art}) > CARD_ART_BYTES):
             cache.pop(next(iter(cache)))
         cache[key] = art
     return art
+
+
+CARD_ART_BYTES = 24 << 20     # the faces of the sizes kept, at most (estimated)
+
+
+def _faces_bytes(cache: dict) -> int:
+    """The pixels of 52 faces, a back and a shadow at each size in ``cache``."""
+    return sum(art.width * art.height * 4 * 54 for art in cache.values())

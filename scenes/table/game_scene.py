@@ -102,6 +102,7 @@ class GameScene(PaintedScene):
 
     # --- lifecycle ---------------------------------------------------------
     def enter(self) -> None:
+        super().enter()
         self.show_new_game()
         self.sound_of_deal()
 
@@ -454,6 +455,17 @@ class GameScene(PaintedScene):
                 self.show_game_over()
             return
         self.play_automatically(dt)
+
+    def next_change_in(self) -> float:
+        """0 while the computer plays or something moves (the next move or frame
+        is due at once); else the default wake, or sooner the next second of
+        the game's clock (the HUD shows whole seconds)."""
+        if self.demo or self.autoplay or self.busy:
+            return 0.0
+        wait = super().next_change_in()
+        if not self.demo and self.app.scenes.top is self and self.game.status is Status.PLAYING:
+            wait = min(wait, 1.0 - self.play_seconds % 1.0)
+        return wait
 
     def play_automatically(self, dt: float) -> None:
         """Automatic play and demos: a computer move every so often, on the

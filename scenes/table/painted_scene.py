@@ -19,9 +19,10 @@ from ..core.actions import Action, InputEvent
 from ..core.scene import Scene
 from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, message_band, paint_felt,
                        release_felt, text_scale, ui_scale)
+from .card_art import CardArt
 
 BLOCK = 256             # px: the background is kept in blocks this big, ...
-BLOCKS_KEPT = 64        # ... the most recently painted (16 MiB at most): where cards move
+BLOCKS_KEPT = 40        # ... the most recently painted (10 MiB at most): where cards move
 
 
 def blocks_over(area: pygame.Rect, screen: pygame.Rect) -> list[pygame.Rect]:
@@ -111,6 +112,13 @@ class PaintedScene(Scene):
 
     def button_lit(self, label: str) -> bool:
         return False
+
+    def enter(self) -> None:
+        super().enter()
+        # A game without cards lets the faces kept for the last card game go (at 4K
+        # some 25 MiB); a card game keeps them (its own, or a new size).
+        if not isinstance(getattr(self, "art", None), CardArt):
+            self.app.art_cache.pop("cards", None)
 
     def resize(self, size) -> None:
         super().resize(size)
@@ -338,16 +346,28 @@ class PaintedScene(Scene):
         The screen is the only full-screen surface: where something changed at
         rest, where a card was in the air last frame and where a toast was, the
         area is painted from scratch; then what moves is drawn on top."""
+        look = self.animated_look()
         if getattr(self, "_full_next", True) or getattr(self, "_painted_size", None) != surface.get_size():
             self._full_next = False
             self._paint_all(surface)
             self._last_animated = self.draw_animated(surface)
+            self._drawn_look = look
             return None
+        changes = self._changes() + list(restore)
+        if not changes and look is not None and look == self._drawn_look:
+            return []          # nothing moved and the rings are as drawn: the screen is right
+        self._drawn_look = look
         screen = surface.get_rect()
-        areas = [r.clip(screen) for r in paint_areas(self._changes() + self._last_animated + list(restore))]
+        areas = [r.clip(screen) for r in paint_areas(changes + self._last_animated)]
         areas = [self._paint_area(surface, r) for r in areas if r.w and r.h]
         self._last_animated = self.draw_animated(surface)
         return areas + self._last_animated
+
+    def animated_look(self):
+        """All that ``draw_animated`` shows, as a value to compare, while it
+        shows the same from frame to frame (rings, no card in the air); None
+        when unknown or moving (it is drawn every frame then)."""
+        return None
 
     def draw_hud(self, surface: pygame.Surface) -> None:
         s = self.scale

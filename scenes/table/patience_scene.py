@@ -778,6 +778,12 @@ class PatienceScene(GameScene):
             return self.table.top_rect(pile)
         return self.table.cards_rect(pile, index)
 
+    def animated_look(self):
+        if self.table.celebrating or self.table.busy or self._drag is not None or self.flash:
+            return None
+        return (self._version, self.game.status, self.current_selection(), self.hint_move,
+                self._hover_spot(), self.app.input.last_device, self.focus, self.focus_depth)
+
     def _hover_spot(self) -> tuple[str, int] | None:
         """The card under the mouse, if a click on it would do something."""
         if self.app.input.last_device != "mouse":

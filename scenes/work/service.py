@@ -36,8 +36,10 @@ import gc
 import itertools
 import json
 import multiprocessing
+import os
 import threading
 import time
+import concurrent.futures
 import concurrent.futures.process  # noqa: F401  its exit handler first, so ours runs before it
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -75,6 +77,8 @@ class WorkService:
         self._answers: dict[int, Answer] = {}
         self._closed = False
         self._flags = None
+        self._pids = None        # the pool's workers' process ids, each put there by the worker
+        self._pool_of: dict[int, object] = {}           # request id -> the pool it went to
 
     # --- life cycle -------------------------------------------------------------
     def start(self) -> "WorkService":
@@ -90,14 +94,15 @@ class WorkService:
                                           daemon=True)
         self._starting.start()
 
-    def _replace_broken_locked(self) -> None:
-        """The pool lost a worker (killed, out of memory) and takes no more work:
-        end it in the background and start a new one (lock held)."""
-        pool = self._pool
-        if pool is None or not getattr(pool, "_broken", False):
+    def _replace_broken_locked(self, broken) -> None:
+        """``broken``, the pool a request was sent to, lost a worker (killed, out
+        of memory) and takes no more work (it said so with BrokenExecutor): if
+        it is still ours, end it in the background and start a new one (lock
+        held). A pool replaced already is left alone."""
+        if broken is None or broken is not self._pool:
             return
-        self._pool, self._starting, self._warm = None, None, None
-        threading.Thread(target=_end_pool, args=(pool, 1.0), name="work-service-end",
+        pids, self._pool, self._pids, self._starting, self._warm = self._pids, None, None, None, None
+        threading.Thread(target=_end_pool, args=(broken, pids, 1.0), name="work-service-end",
                          daemon=True).start()
         self._start_locked()
 
@@ -107,8 +112,9 @@ class WorkService:
             try:
                 ctx = multiprocessing.get_context("spawn")
                 flags = ctx.RawArray("q", FLAG_SLOTS)
+                pids = ctx.Array("q", self.workers)
                 pool = ProcessPoolExecutor(self.workers, mp_context=ctx,
-                                           initializer=tasks.init_worker, initargs=(flags,))
+                                           initializer=_init_worker, initargs=(flags, pids))
                 # One worker starts (and imports) now; requests wait for it (see
                 # _flush), then the pool starts a second when two are out at once.
                 # Two starting together would halve the speed of each on a small
@@ -120,14 +126,14 @@ class WorkService:
             self.use_processes = False
             flags = [0] * FLAG_SLOTS
             pool = ThreadPoolExecutor(self.workers, thread_name_prefix="work-service")
-            warm = None
+            warm = pids = None
         with self._lock:
             closed = self._closed
             if not closed:
-                self._flags, self._pool, self._warm = flags, pool, warm
+                self._flags, self._pool, self._pids, self._warm = flags, pool, pids, warm
                 self._flush()
         if closed:           # shut down while starting: end what was started
-            _end_pool(pool, 3.0)
+            _end_pool(pool, pids, 3.0)
 
     def _flush(self) -> None:
         """Send the requests kept waiting, once the first worker is up (lock held)."""
@@ -143,18 +149,23 @@ class WorkService:
         return self._pool is not None
 
     def wait_ready(self, timeout: float) -> bool:
-        """Block until the pool is up (tests, tools; never the frame loop)."""
+        """Block until the pool is up and its first worker started (tests,
+        tools; never the frame loop)."""
+        end = time.monotonic() + timeout
         self.start()
         thread = self._starting
         if thread is not None:
             thread.join(timeout)
+        warm = self._warm
+        if warm is not None:
+            concurrent.futures.wait([warm], max(0.0, end - time.monotonic()))
         return self.ready
 
     def shutdown(self, timeout: float = 3.0) -> None:
         """Cancel everything and end the workers (at exit; safe to call twice)."""
         with self._lock:
             self._closed = True
-            pool, self._pool = self._pool, None
+            pool, self._pool, pids = self._pool, None, self._pids
             for rid in list(self._futures):
                 self._cancel_locked(rid)
             self._waiting.clear()
@@ -164,7 +175,7 @@ class WorkService:
             # finish starting, get the word to stop, or are killed.
             thread.join(2 * timeout + 2.0)
         if pool is not None:
-            _end_pool(pool, timeout)
+            _end_pool(pool, pids, timeout)
 
     # --- requests ---------------------------------------------------------------
     def submit(self, task: str, args: dict) -> int:
@@ -190,13 +201,14 @@ class WorkService:
             else:
                 future = self._pool.submit(tasks.run, text, self._flags)
         except BrokenExecutor:               # a worker died since the last request
-            self._replace_broken_locked()
+            self._replace_broken_locked(self._pool)
             self._waiting.append((rid, text))
             return
         except Exception as exc:  # noqa: BLE001 - a broken pool: say so, in the answer
             self._answers[rid] = Answer(rid, False, error=f"the worker failed: {exc}")
             return
         self._futures[rid] = future
+        self._pool_of[rid] = self._pool
 
     def cancel(self, rid: int) -> None:
         """The answer to ``rid`` is not wanted: drop it if queued, stop it if running."""
@@ -206,6 +218,7 @@ class WorkService:
     def _cancel_locked(self, rid: int) -> None:
         self._waiting = [(r, t) for r, t in self._waiting if r != rid]
         self._answers.pop(rid, None)
+        self._pool_of.pop(rid, None)
         future = self._futures.pop(rid, None)
         if future is not None and not future.cancel() and self._flags is not None:
             self._flags[rid % FLAG_SLOTS] = rid
@@ -222,21 +235,22 @@ class WorkService:
             if future is None or not future.done():
                 return None
             del self._futures[rid]
+            pool = self._pool_of.pop(rid, None)
         try:
             data = json.loads(future.result())
         except Exception as exc:  # noqa: BLE001 - a worker died: an error answer
             if isinstance(exc, BrokenExecutor):
                 with self._lock:
-                    self._replace_broken_locked()
+                    self._replace_broken_locked(pool)
             return Answer(rid, False, error=f"the worker stopped: {type(exc).__name__}")
         if not data.get("ok"):
             return Answer(rid, False, error=str(data.get("error", "failed")))
         return Answer(rid, True, data.get("answer") or {})
 
     def worker_pids(self) -> list[int]:
-        """The worker processes' ids (none while starting, with threads or after shutdown)."""
-        pool = self._pool
-        return [p.pid for p in (getattr(pool, "_processes", None) or {}).values()]
+        """The worker processes' ids, as each put its own there when it started
+        (none while starting, with threads or after shutdown)."""
+        return _reported(self._pids)
 
     @property
     def pending(self) -> int:
@@ -244,28 +258,51 @@ class WorkService:
         return len(self._futures) + len(self._waiting)
 
 
-def _end_pool(pool, timeout: float) -> None:
+def _init_worker(flags, pids) -> None:
+    """In each new worker process: say its process id (the pool keeps its
+    processes to itself), then the tasks' own set-up."""
+    with pids.get_lock():
+        free = next((i for i, pid in enumerate(pids) if pid == 0), None)
+        if free is not None:
+            pids[free] = os.getpid()
+    tasks.init_worker(flags)
+
+
+def _reported(pids) -> list[int]:
+    if pids is None:
+        return []
+    with pids.get_lock():
+        return [pid for pid in pids if pid]
+
+
+def _end_pool(pool, pids, timeout: float) -> None:
     """Stop a pool whose requests are cancelled and join its workers, killing
-    one that has not stopped within ``timeout`` seconds."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    # The pool's queues hold named semaphores, unlinked and struck off the
-    # resource tracker's list when the last reference to them goes. That must
-    # happen on this thread, not on one of the pool's as it ends (the
-    # interpreter's exit can cut it off between the two: a "leaked semaphore"
-    # warning), so the queues are held here until the pool's threads are over.
-    queues = [getattr(pool, "_call_queue", None), getattr(pool, "_result_queue", None)]
-    pool.shutdown(wait=False, cancel_futures=True)
-    processes += [p for p in (getattr(pool, "_processes", None) or {}).values()
-                  if p not in processes]
-    end = time.monotonic() + timeout
-    for proc in processes:     # the flags stop a running search within moments
-        proc.join(max(0.0, end - time.monotonic()))
-        if proc.is_alive():
-            proc.kill()
-            proc.join(1.0)
-    pool.shutdown(wait=True)    # its manager thread, now that its workers have ended
-    del queues
-    gc.collect()        # and any cycle they are in, here too
+    one that has not stopped within ``timeout`` seconds. The pool is shut down
+    waiting, in a thread of ours that is joined: its queues hold named
+    semaphores, unlinked and struck off the resource tracker's list when the
+    last reference to them goes, and that must happen on a thread that ends
+    before the interpreter does (cut off between the two: a "leaked
+    semaphore" warning)."""
+    def shut() -> None:
+        pool.shutdown(wait=True, cancel_futures=True)
+        gc.collect()        # and any cycle the queues are in, here too
+
+    ender = threading.Thread(target=shut, name="work-service-end-pool", daemon=True)
+    try:
+        ender.start()
+    except RuntimeError:    # no thread to be had: the flags stop a running search within moments
+        shut()
+        return
+    ender.join(timeout)     # the flags stop a running search within moments
+    if ender.is_alive():
+        # A worker that did not stop: killed, through multiprocessing's own
+        # handles of this process's children (those whose ids the pool's
+        # workers reported), and the pool then ends as for a crashed worker.
+        ours = set(_reported(pids))
+        for proc in multiprocessing.active_children():
+            if proc.pid in ours:
+                proc.kill()
+        ender.join(timeout + 1.0)
 
 
 _service: WorkService | None = None

@@ -296,3 +296,84 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
     err = proc.stderr.read()
     proc.stderr.close()
     assert proc.wait(timeout=30) in (0, 141) and err == b""
+
+
+# --- second round (issue 20) ------------------------------------------------------------
+DEPTH_LINE = "--depth must be a whole number at least 1 and at most 64, not "
+SECONDS_LINE = "--seconds must be a number more than 0 and at most 3600, not "
+
+
+@pytest.mark.parametrize("args, line", [
+    (["--depth", "١٢"], f"argument --depth: {DEPTH_LINE}'١٢'"),
+    (["--depth", "３"], f"argument --depth: {DEPTH_LINE}'３'"),
+    (["--depth", "1_0"], f"argument --depth: {DEPTH_LINE}'1_0'"),
+    (["--depth", "9" * 5000], f"argument --depth: {DEPTH_LINE}'{'9' * 24}'…"),
+    (["--depth", "65"], f"argument --depth: {DEPTH_LINE}'65'"),
+    (["--seconds", "١٢"], f"argument --seconds: {SECONDS_LINE}'١٢'"),
+    (["--seconds", "３"], f"argument --seconds: {SECONDS_LINE}'３'"),
+    (["--seconds", "1_0"], f"argument --seconds: {SECONDS_LINE}'1_0'"),
+    (["--seconds", "1e1"], f"argument --seconds: {SECONDS_LINE}'1e1'"),
+    (["--seconds", "9" * 5000], f"argument --seconds: {SECONDS_LINE}'{'9' * 24}'…"),
+])
+def test_think_reads_its_limits_with_the_one_number_parser(capsys, args, line):
+    assert main(["think", "camelot-board", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: {line}\n"
+
+
+def _engine_answers(*lines: str) -> list[str]:
+    import io
+    from game.camelot_engine import Engine
+    out = io.StringIO()
+    engine = Engine(out)
+    for line in lines:
+        engine.handle(line)
+    engine.stop()
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("value", ["١٢", "３", "1_0", "9" * 5000, "2.0", "-3", "inf"])
+def test_the_engines_go_depth_takes_ascii_digits_only(value):
+    shown_value = repr(value) if len(value) <= 24 else repr(value[:24]) + "…"
+    assert _engine_answers(f"go depth {value}", "isready") == [
+        f"error go depth must be a whole number at least 1 and at most 1000000000, not {shown_value}",
+        "readyok"]
+
+
+@pytest.mark.parametrize("word", ["movetime", "seconds"])
+@pytest.mark.parametrize("value", ["١٢", "３", "1_0", "9" * 5000, "nan", "0"])
+def test_the_engines_go_times_take_ascii_decimals_only(word, value):
+    shown_value = repr(value) if len(value) <= 24 else repr(value[:24]) + "…"
+    assert _engine_answers(f"go {word} {value}", "isready") == [
+        f"error go {word} must be a number more than 0 and at most 1e+09, not {shown_value}",
+        "readyok"]
+
+
+@pytest.mark.parametrize("value, shown_char", [("Ann\x00", "'\\x00'"), ("\x1b[31mAnn", "'\\x1b'"),
+                                              ("A\tB", "'\\t'"), ("A\x85B", "'\\x85'")])
+def test_a_control_character_in_a_tag_is_one_line_naming_it(tmp_path, value, shown_char):
+    from game.camelot_record import BadRecordError, read
+    path = tmp_path / "nul.camelot"
+    path.write_text(f'[Event "?"]\n[White "{value}"]\n[Black "Bob"]\n\n1.F7-F8 *\n', encoding="utf-8")
+    with pytest.raises(BadRecordError) as caught:
+        read(path)
+    assert str(caught.value) == f"{path}: line 2: the White tag holds the control character {shown_char}"
+
+
+def test_play_record_with_a_nul_in_a_tag_is_one_line_exit_2(tmp_path, capsys):
+    path = tmp_path / "nul.camelot"
+    path.write_text('[White "A\x00nn"]\n\n1.F7-F8 *\n', encoding="utf-8")
+    assert main(["play", "camelot-board", "--record", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: {path}: line 1: the White tag holds the control character '\\x00'\n"
+
+
+def test_a_name_with_control_characters_is_kept_as_a_record_that_reads_back(tmp_path):
+    from game.camelot_board import CamelotBoard
+    from game.camelot_record import from_game, read, write
+    game = CamelotBoard()
+    game.play("F7-F8")
+    record = from_game(game, White="A\x00nn\x1b", Black="Bob\tthe\nknight")
+    write(record, tmp_path / "kept.camelot")
+    back = read(tmp_path / "kept.camelot")
+    assert (back.tag("White"), back.tag("Black"), back.moves) == ("A nn ", "Bob the knight", ("F7-F8",))

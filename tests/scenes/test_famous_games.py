@@ -106,6 +106,7 @@ def test_the_replay_list_shows_famous_games_beside_kept_ones_and_opens_them(monk
     step(app, 2)
     listing = app.scenes.top
     assert isinstance(listing, ReplayListScene)
+    assert listing.wait_until_read(30)     # the kept games are read in the background
     assert len(listing.famous) == 3 and len(listing.kept) == 1
     # famous first, oldest first, each with players, event and date; then the kept game
     assert listing.labels[0] == "2009-02-07   Dan Troyka – Michael Nolan   Opening, 12 moves" \

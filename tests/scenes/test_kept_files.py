@@ -107,6 +107,9 @@ HOSTILE = [
     ("a list", b"[1, 2]", "not a JSON object"),
     ("cut short", b'{"version": 1, "x": [', "Expecting value: line 1 column 22"),
     ("empty", b"", "Expecting value: line 1 column 1"),
+    # not "no file": taken so, it was overwritten unsaid (issue 20)
+    ("just null", b"null", "it holds only null"),
+    ("null after a byte-order mark", b"\xef\xbb\xbf null\n", "it holds only null"),
 ]
 
 

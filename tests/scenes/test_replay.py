@@ -323,6 +323,7 @@ def test_the_list_of_kept_games_opens_one(tmp_path):
     step(app, 2)
     listing = app.scenes.top
     assert isinstance(listing, ReplayListScene)
+    assert listing.wait_until_read(30)     # the kept games are read in the background
     assert [k.record.tag("White") for k in listing.kept] == ["Newer", "Older"]
     assert any("Skipped 2026-01-03_100000.camelot" in t[0] for t in app._toasts)
     for _ in listing.famous:          # the shipped famous games come first

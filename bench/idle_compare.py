@@ -1,0 +1,242 @@
+"""Round Table beside GNOME Aisleriot under a real X server with no GPU (Xvfb):
+the time to a painted window, the CPU a still screen costs, the peak memory.
+
+    python bench/idle_compare.py [--screen 1920x1080] [--runs 3] [--still 5] [--app-args "--game clock"]
+
+Needs Xvfb and Aisleriot (Debian: ``apt-get install xvfb aisleriot``; its
+program is ``/usr/games/sol``). Each is launched as a player would launch it,
+with an empty home (first launch: Round Table fills the screen with its menu,
+Aisleriot opens Klondike in its window), in turn, ``--runs`` times:
+
+- **painted**: from just before the process is spawned until its window on the
+  X server shows a picture (read back from the server: at least three colours
+  among a grid of points of the window, where an unpainted one shows one);
+- **still CPU**: the CPU time (user + system, the process and its children) in
+  ``--still`` seconds, after ``--settle`` seconds of nothing happening;
+- **peak**: the process's high-water resident memory (``VmHWM``); Round
+  Table's worker processes (its computer players) are added apart.
+
+Round Table runs twice: as it is, and with SDL's default presentation
+(``SDL_FRAMEBUFFER_ACCELERATION=1``: the window's picture through OpenGL, in
+software here) to show what the choice saves. Goals (issue 20): still CPU at
+most 2 % of a core, painted within Aisleriot's time, peak within 1.5× Aisleriot's.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import ctypes.util
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+AISLERIOT = shutil.which("sol") or "/usr/games/sol"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# --- the X server, read through Xlib (ctypes: nothing to install) -------------------------------
+class X:
+    """The few Xlib calls needed: top-level windows, their size, their pixels."""
+
+    def __init__(self, display: str) -> None:
+        self.lib = lib = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11") or "libX11.so.6")
+        lib.XOpenDisplay.restype = ctypes.c_void_p
+        lib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        lib.XDefaultRootWindow.restype = ctypes.c_ulong
+        lib.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+        lib.XQueryTree.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong),
+                                   ctypes.POINTER(ctypes.c_ulong),
+                                   ctypes.POINTER(ctypes.POINTER(ctypes.c_ulong)),
+                                   ctypes.POINTER(ctypes.c_uint)]
+        lib.XGetGeometry.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong)]
+        lib.XGetGeometry.argtypes += [ctypes.POINTER(ctypes.c_int)] * 2 + [ctypes.POINTER(ctypes.c_uint)] * 4
+        lib.XGetImage.restype = ctypes.c_void_p
+        lib.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
+                                  ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
+        lib.XGetPixel.restype = ctypes.c_ulong
+        lib.XGetPixel.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+        lib.XDestroyImage.argtypes = [ctypes.c_void_p]
+        lib.XFree.argtypes = [ctypes.c_void_p]
+        lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        # An unmapped window answers XGetImage with an error, which Xlib's
+        # default handler makes fatal: ignored instead (the image is NULL).
+        self._handler = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(lambda d, e: 0)
+        lib.XSetErrorHandler(self._handler)
+        self.dpy = lib.XOpenDisplay(display.encode())
+        if not self.dpy:
+            raise SystemExit(f"cannot open the X display {display}")
+        self.root = lib.XDefaultRootWindow(self.dpy)
+
+    def windows(self) -> dict[int, tuple[int, int]]:
+        """Top-level windows and their sizes."""
+        lib, out = self.lib, {}
+        root, parent = ctypes.c_ulong(), ctypes.c_ulong()
+        kids, n = ctypes.POINTER(ctypes.c_ulong)(), ctypes.c_uint()
+        if not lib.XQueryTree(self.dpy, self.root, ctypes.byref(root), ctypes.byref(parent),
+                              ctypes.byref(kids), ctypes.byref(n)):
+            return out
+        for i in range(n.value):
+            win = kids[i]
+            r, x, y = ctypes.c_ulong(), ctypes.c_int(), ctypes.c_int()
+            w, h, bw, depth = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+            if lib.XGetGeometry(self.dpy, win, ctypes.byref(r), ctypes.byref(x), ctypes.byref(y),
+                                ctypes.byref(w), ctypes.byref(h), ctypes.byref(bw), ctypes.byref(depth)):
+                out[win] = (w.value, h.value)
+        if kids:
+            lib.XFree(kids)
+        return out
+
+    def colours(self, win: int, size: tuple[int, int], grid: int = 12) -> int:
+        """Distinct colours among a grid of points of the window (0: not viewable)."""
+        w, h = size
+        image = self.lib.XGetImage(self.dpy, win, 0, 0, w, h, 0xFFFFFFFF, 2)   # ZPixmap
+        self.lib.XSync(self.dpy, 0)
+        if not image:
+            return 0
+        seen = {self.lib.XGetPixel(image, (2 * i + 1) * w // (2 * grid), (2 * j + 1) * h // (2 * grid))
+                for i in range(grid) for j in range(grid)}
+        self.lib.XDestroyImage(image)
+        return len(seen)
+
+
+def start_xvfb(screen: str) -> tuple[subprocess.Popen, str]:
+    for number in range(90, 120):
+        if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
+            proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{screen}x24", "-nolisten", "tcp"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(200):
+                if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                    return proc, f":{number}"
+                time.sleep(0.02)
+            proc.kill()
+    raise SystemExit("no Xvfb display could be started")
+
+
+# --- one launch -------------------------------------------------------------------------------------
+def tree(pid: int) -> list[int]:
+    """``pid`` and its descendants."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(k) for k in f.read().split()]
+        except OSError:
+            pass
+    return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return total / CLOCK_TICKS
+
+
+def peak_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return 0
+
+
+def launch(name: str, command: list[str], env: dict, x: X, settle: float, still: float) -> dict:
+    home = tempfile.mkdtemp(prefix="idle-compare-")
+    env = {**env, "HOME": home}
+    for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        env.pop(key, None)
+    before = set(x.windows())
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    painted = None
+    try:
+        while painted is None and time.perf_counter() - started < 30:
+            for win, size in x.windows().items():
+                if win not in before and size[0] >= 300 and size[1] >= 300 and x.colours(win, size) >= 3:
+                    painted = time.perf_counter() - started
+                    break
+            else:
+                time.sleep(0.003)
+        if painted is None:
+            raise SystemExit(f"{name}: no painted window within 30 s")
+        time.sleep(settle)
+        pids = tree(proc.pid)
+        cpu_before = cpu_seconds(pids)
+        time.sleep(still)
+        pids = tree(proc.pid)
+        cpu = cpu_seconds(pids) - cpu_before
+        main_peak = peak_kib(proc.pid)
+        workers_peak = sum(peak_kib(p) for p in pids if p != proc.pid)
+    finally:
+        os.killpg(proc.pid, signal.SIGINT if "main.py" in command else signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        shutil.rmtree(home, ignore_errors=True)
+    return {"painted": painted, "cpu": cpu, "peak": main_peak / 1024, "workers": workers_peak / 1024}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--screen", default="1920x1080", help="Xvfb's screen size")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--settle", type=float, default=2.0, help="s after the paint before counting")
+    parser.add_argument("--still", type=float, default=5.0, help="s of still screen counted")
+    parser.add_argument("--app-args", default="",
+                        help='more for main.py, e.g. "--game clock" (a game at rest, not the menu)')
+    args = parser.parse_args()
+    if not shutil.which("Xvfb"):
+        raise SystemExit("needs Xvfb (apt-get install xvfb)")
+    if not os.path.exists(AISLERIOT):
+        raise SystemExit("needs GNOME Aisleriot (apt-get install aisleriot)")
+    xvfb, display = start_xvfb(args.screen)
+    try:
+        x = X(display)
+        env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy",
+               "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        env.pop("SDL_VIDEODRIVER", None)
+        env.pop("SDL_FRAMEBUFFER_ACCELERATION", None)
+        app = [sys.executable, "main.py", *args.app_args.split()]
+        runs = {"Round Table": (app, env),
+                "Round Table, OpenGL": (app,
+                                        {**env, "SDL_FRAMEBUFFER_ACCELERATION": "1"}),
+                "Aisleriot": ([AISLERIOT], env)}
+        found: dict[str, list[dict]] = {name: [] for name in runs}
+        print(f"Xvfb {args.screen}, {args.runs} runs each; load {os.getloadavg()[0]:.1f} "
+              f"on {os.cpu_count()} cores")
+        for _ in range(args.runs):
+            for name, (command, run_env) in runs.items():
+                found[name].append(launch(name, command, run_env, x, args.settle, args.still))
+        med = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in found.items()}
+        ref = med["Aisleriot"]
+        for name, m in med.items():
+            print(f"{name:22} painted {m['painted']:.3f} s ({m['painted'] / ref['painted']:.2f}x)   "
+                  f"still CPU {m['cpu']:.2f} s in {args.still:g} s "
+                  f"({100 * m['cpu'] / args.still:.1f} % of a core)   "
+                  f"peak {m['peak']:.0f} MiB ({m['peak'] / ref['peak']:.2f}x)"
+                  + (f" + workers {m['workers']:.0f} MiB" if m["workers"] else ""))
+        print(f"medians of {args.runs}; load at the end {os.getloadavg()[0]:.1f}")
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+if __name__ == "__main__":
+    main()
