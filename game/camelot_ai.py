@@ -136,12 +136,13 @@ def pv_text(pos: Position, keys, deadline: float | None = None) -> tuple[str, ..
 def choose_move(board, level: str = "medium", seed: int | None = None,
                 time_limit: float | None = None, stop_event=None,
                 max_depth: int | None = None, on_iteration=None,
-                table: dict | None = None) -> SearchResult:
+                table: dict | None = None, max_nodes: int | None = None) -> SearchResult:
     """The computer's move for the side to move.
 
     ``board`` is a CamelotBoard (or a Position); it is not changed. ``level`` is
     easy, medium, hard or expert; ``time_limit`` (seconds; None: the level's) and
-    ``max_depth`` override the level's; ``stop_event`` (e.g. a threading.Event)
+    ``max_depth`` override the level's; ``max_nodes`` ends the search after about
+    that many nodes (checked every 32: the same moves whatever the load); ``stop_event`` (e.g. a threading.Event)
     ends the search early; ``on_iteration`` is called with each finished
     :class:`~game.camelot_search.Iteration`. ``table`` is a dict the caller keeps
     between the moves of a game (the search's transposition table): the next
@@ -153,7 +154,8 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     with _collector_paused():
-        return _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration, table)
+        return _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration, table,
+                       max_nodes)
 
 
 @contextmanager
@@ -172,7 +174,7 @@ def _collector_paused():
 
 
 def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
-            table) -> SearchResult:
+            table, max_nodes=None) -> SearchResult:
     lv = LEVELS[level]
     seconds = lv.seconds if time_limit is None else time_limit
     depth_cap = lv.max_depth if max_depth is None else max_depth
@@ -208,7 +210,7 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
         started + seconds * DEADLINE_SHARE - min(RESERVE, seconds * 0.1))
     if table is not None and len(table) > KEPT_TABLE_LIMIT:
         table.clear()   # a kept table grows by a search's worth a move: bounded memory
-    search = Search(pos, deadline, stop_event, table)
+    search = Search(pos, deadline, stop_event, table, max_nodes)
     search.started = started
     keys.sort(key=lambda k: -len(k[2]))  # captures first at depth 1 (stable: seeded order)
     done = search.run(keys, depth_cap, noise, budget=seconds, on_iteration=on_iteration)

@@ -7,8 +7,9 @@ One command a line; answers are lines too. Commands:
     isready                      "readyok" (at once, even while thinking)
     position start [moves M …]   the usual start, then these moves (WCF notation)
     position fen P [moves M …]   a position string (4 or 6 fields), then moves
-    go [depth D] [movetime MS] [seconds S] [level L] [infinite]
-                                 think; "info depth … score … nodes … nps … time … pv …"
+    go [depth D] [nodes N] [movetime MS] [seconds S] [level L] [infinite]
+                                 think (nodes: stop after about N nodes, the
+                                 same answer whatever the machine's load); "info depth … score … nodes … nps … time … pv …"
                                  after each depth, then "bestmove M" ("bestmove none"
                                  when the game is over). Without limits: the level's
                                  time (hard: 1 s); infinite: until stop.
@@ -130,7 +131,7 @@ class Engine:
         self.game = game   # only a whole, legal command changes the position
 
     def go(self, args: list[str]) -> None:
-        level, depth, seconds = "hard", None, None
+        level, depth, seconds, nodes = "hard", None, None, None
         it = iter(args)
         for word in it:
             word = word.lower()
@@ -144,30 +145,36 @@ class Engine:
                 if value not in LEVELS:
                     raise ProtocolError(f"unknown level {value!r}; levels: {', '.join(LEVELS)}")
                 level = value
-            elif word in ("depth", "movetime", "seconds"):
+            elif word in ("depth", "nodes", "movetime", "seconds"):
                 try:
                     number = float(value)
                 except ValueError:
                     raise ProtocolError(f"go {word} {value!r}: not a number") from None
                 if not 0 < number < float("inf"):
                     raise ProtocolError(f"go {word} must be more than 0")
-                if word == "depth":
+                if word in ("depth", "nodes"):
                     if number != int(number):
-                        raise ProtocolError(f"go depth {value!r}: a whole number")
-                    depth = min(int(number), MAX_DEPTH)
+                        raise ProtocolError(f"go {word} {value!r}: a whole number")
+                    if word == "depth":
+                        depth = min(int(number), MAX_DEPTH)
+                    else:
+                        nodes = int(number)
                 else:
                     seconds = min(number / 1000 if word == "movetime" else number, MAX_SECONDS)
             else:
                 raise ProtocolError(f"go: unknown option {word!r} "
-                                    f"(depth, movetime, seconds, level, infinite)")
+                                    f"(depth, nodes, movetime, seconds, level, infinite)")
+        if nodes is not None and depth is None:
+            depth = MAX_DEPTH
         if depth is not None and seconds is None:
             seconds = MAX_SECONDS
         self._stop.clear()
-        self._thread = threading.Thread(target=self._think, args=(level, depth, seconds),
+        self._thread = threading.Thread(target=self._think, args=(level, depth, seconds, nodes),
                                         daemon=True)
         self._thread.start()
 
-    def _think(self, level: str, depth: int | None, seconds: float | None) -> None:
+    def _think(self, level: str, depth: int | None, seconds: float | None,
+               nodes: int | None = None) -> None:
         game = self.game
         pos = game.position
 
@@ -180,7 +187,7 @@ class Engine:
         try:
             result = choose_move(game, level, time_limit=seconds, max_depth=depth,
                                  stop_event=self._stop, on_iteration=info, seed=0,
-                                 table=self._table)
+                                 table=self._table, max_nodes=nodes)
         except Exception as exc:  # the protocol must answer whatever happens
             self.send(f"error the search failed: {exc}")
             self.send("bestmove none")

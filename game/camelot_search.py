@@ -91,10 +91,13 @@ class Search:
     """One search from one position (copied): ``run`` iterates deeper and deeper."""
 
     def __init__(self, pos: Position, deadline: float | None = None, stop_event=None,
-                 table: dict | None = None) -> None:
+                 table: dict | None = None, node_limit: int | None = None) -> None:
         self.pos = pos.copy()
         self.deadline = deadline
         self.stop_event = stop_event
+        # A node budget (``go nodes N``): a search whose length does not depend on
+        # the machine's load, for matches on a shared machine.
+        self.node_limit = node_limit
         self.nodes = 0
         # A table kept from an earlier search (the same game, a move or two before)
         # starts this one with its results; None: a fresh one.
@@ -116,6 +119,8 @@ class Search:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchTimeout
         if self.stop_event is not None and self.stop_event.is_set():
+            raise SearchTimeout
+        if self.node_limit is not None and self.nodes >= self.node_limit:
             raise SearchTimeout
 
     def _push(self, key) -> int:

@@ -93,6 +93,20 @@ def test_protocol_position_go_and_show():
     assert best[0] == "bestmove" and best[1] in {str(m) for m in game.legal_moves()}
 
 
+def test_protocol_go_nodes_stops_after_that_many_nodes_and_answers_the_same_each_time():
+    first = talk("position start moves F7-F8 F11-F9", "go nodes 1500")
+    again = talk("position start moves F7-F8 F11-F9", "go nodes 1500")
+    infos = [line.split() for line in first if line.startswith("info depth")]
+    assert infos and all(int(words[words.index("nodes") + 1]) <= 1500 for words in infos)
+    assert first[-1].startswith("bestmove ")
+    # The same nodes, the same move and depths whatever the clock did (no time limit).
+    strip = [line.split(" nps ")[0] for line in first]
+    assert strip == [line.split(" nps ")[0] for line in again]
+    # A search that could go on (no depth given) stopped for the node limit.
+    deeper = talk("position start moves F7-F8 F11-F9", "go nodes 6000")
+    assert len([line for line in deeper if line.startswith("info depth")]) > len(infos)
+
+
 @pytest.mark.parametrize("line, words", [
     ("bogus", "unknown command"),
     ("position", "position start"),
@@ -100,6 +114,7 @@ def test_protocol_position_go_and_show():
     ("position fen 2/8 w", "position string"),
     ("go depth x", "not a number"),
     ("go depth 0", "more than 0"),
+    ("go nodes 2.5", "a whole number"),
     ("go movetime", "needs a value"),
     ("go level grandmaster", "unknown level"),
     ("go sideways 3", "unknown option"),
