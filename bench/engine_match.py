@@ -39,10 +39,12 @@ HANDSHAKE_SECONDS = 60.0
 
 # Run in an old version's folder when its protocol has no ``go nodes``: the
 # limit (an environment variable) is added to its search's clock check.
+# (The old module names are built from parts, so that moving this version's
+# modules into a package leaves them alone.)
 NODE_SHIM = """
-import os, sys
+import importlib, os, sys
 sys.path.insert(0, os.getcwd())
-from game import camelot_search as s
+s = importlib.import_module("game." + "camelot_search")
 limit = int(os.environ["CAMELOT_NODE_LIMIT"])
 check = s.Search._check
 def _check(self):
@@ -50,8 +52,7 @@ def _check(self):
         raise s.SearchTimeout
     check(self)
 s.Search._check = _check
-from game.camelot_engine import run
-sys.exit(run())
+sys.exit(importlib.import_module("game." + "camelot_engine").run())
 """
 
 
@@ -113,10 +114,20 @@ def extract_tree(commit: str, into: Path | None = None) -> Path:
     return target
 
 
+def commit_name(commit: str) -> str:
+    """A commit as its short hash (HEAD names a different commit tomorrow)."""
+    found = subprocess.run(["git", "rev-parse", "--short", commit], cwd=ROOT,
+                           capture_output=True, text=True)
+    return found.stdout.strip() if found.returncode == 0 else commit
+
+
 def knows_nodes(tree: Path) -> bool:
     """Whether that version's protocol takes ``go nodes N``."""
-    source = (tree / "game" / "camelot_engine.py").read_text(encoding="utf-8")
-    return '"nodes"' in source
+    for place in (("camelot_engine.py",), ("camelot", "engine.py")):   # before/after the package
+        path = tree.joinpath("game", *place)
+        if path.exists():
+            return '"nodes"' in path.read_text(encoding="utf-8")
+    return False
 
 
 class EngineProcess:
@@ -268,5 +279,5 @@ def load_average() -> str:
     return f"load {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
-__all__ = ["EngineFailure", "EngineProcess", "GameResult", "Limit", "extract_tree",
+__all__ = ["EngineFailure", "EngineProcess", "GameResult", "Limit", "commit_name", "extract_tree",
            "knows_nodes", "load_average", "load_openings", "play_game", "PLY_CAP"]

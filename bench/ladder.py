@@ -4,6 +4,7 @@ by maximum likelihood with error bars (``bench/rating.py``).
     python bench/ladder.py [--players random,plain2,plain3,plain4,old,easy,medium,hard,expert]
                            [--pairs 1] [--old-commit 130f0c3] [--old-nodes N | --old-seconds 1]
                            [--time-scale 1] [--jobs 2] [--minutes 30] [--cap 300]
+                           [--skip PAIRINGS] [--add LOG …]
 
 The players:
 
@@ -20,7 +21,9 @@ Every pairing plays ``--pairs`` openings of the suite, each twice with the
 colours swapped. No game is begun after ``--minutes``; games still being played
 then are finished. A game reaching ``--cap`` plies is a draw. Prints each game,
 then the table: rank, player, Elo ± 95 %, games, points, with the time taken
-and the load.
+and the load. ``--add`` reads the games of earlier runs from their printed
+output and rates them together with this run's (so a long ladder can be played
+in bounded pieces); ``--skip a-b,c-d`` leaves those pairings out of this run.
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ import argparse
 import itertools
 import multiprocessing
 import random
+import re
 import shutil
 import sys
 import time
@@ -121,6 +125,26 @@ def schedule(players: list[str], pairs: int, openings: list) -> list[tuple]:
     return games
 
 
+GAME_LINE = re.compile(r"^\s+(\S+) - (\S+)\s+([\d.]+)-([\d.]+)\s+\d+ plies")
+
+
+def read_log(path: Path) -> list[tuple[str, str, float]]:
+    """(white, black, White's points) of every game line in a ladder's output."""
+    games = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        found = GAME_LINE.match(line)
+        if found:
+            games.append((found[1], found[2], float(found[3])))
+    return games
+
+
+def tally(results: dict, white: str, black: str, white_points: float) -> None:
+    a, b = sorted((white, black))
+    entry = results.setdefault((a, b), [0.0, 0])
+    entry[0] += white_points if a == white else 1 - white_points
+    entry[1] += 1
+
+
 def run(args) -> dict:
     players = args.players.split(",")
     openings = load_openings()
@@ -131,12 +155,20 @@ def run(args) -> dict:
         options["old_tree"] = str(old_tree)
         options["old_limit"] = (Limit(nodes=args.old_nodes) if args.old_nodes
                                 else Limit(seconds=args.old_seconds * args.time_scale))
-    games = schedule(players, args.pairs, openings)
+    skip = {tuple(sorted(p.split("-"))) for p in args.skip.split(",") if p}
+    games = [g for g in schedule(players, args.pairs, openings)
+             if tuple(sorted(g[:2])) not in skip]
     print(f"ladder: {len(players)} players, {len(games)} games ({args.pairs} opening pairs a "
           f"pairing), {args.jobs} jobs; levels at {args.time_scale:g}x their time"
           + (f"; old = {args.old_commit} at {options['old_limit']}" if old_tree else "")
           + f"; at most {args.minutes:g} minutes; {load_average()}", flush=True)
     results: dict[tuple[str, str], list] = {}
+    for log in args.add:
+        for white, black, points in read_log(log):
+            tally(results, white, black, points)
+            for name in (white, black):
+                if name not in players:
+                    players.append(name)
     started = time.monotonic()
     stop_at = started + args.minutes * 60
     pool = multiprocessing.Pool(args.jobs)
@@ -158,11 +190,7 @@ def run(args) -> dict:
                 pending.remove(job)
                 white, black, result, seconds = job.get()
                 played += 1
-                a, b = sorted((white, black))
-                points_a = result.white_points if a == white else 1 - result.white_points
-                entry = results.setdefault((a, b), [0.0, 0])
-                entry[0] += points_a
-                entry[1] += 1
+                tally(results, white, black, result.white_points)
                 print(f"  {white:>7} - {black:<7} {result.white_points:g}-"
                       f"{1 - result.white_points:g}  {result.plies:3} plies {seconds:5.0f} s  "
                       f"{result.reason}", flush=True)
@@ -190,7 +218,7 @@ def describe(name: str, args, options: dict) -> str:
     if name.startswith("plain"):
         return f"plain depth {name[5:]}"
     if name == "old":
-        return f"engine {args.old_commit} ({options['old_limit']})"
+        return f"engine {args.old_commit} ({options.get('old_limit', 'as in the added run')})"
     return f"{name} ({LEVELS[name].seconds * args.time_scale:g} s)"
 
 
@@ -206,6 +234,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--minutes", type=float, default=30.0)
     ap.add_argument("--cap", type=int, default=300)
+    ap.add_argument("--skip", default="", help="pairings left out: a-b,c-d")
+    ap.add_argument("--add", action="append", default=[], metavar="LOG",
+                    help="the printed output of an earlier run: its games are rated too")
     return ap
 
 

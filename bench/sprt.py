@@ -33,7 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_match import (  # noqa: E402
-    ROOT, EngineProcess, Limit, extract_tree, load_average, load_openings, play_game)
+    ROOT, EngineProcess, Limit, commit_name, extract_tree, load_average, load_openings,
+    play_game)
 from rating import gsprt_llr, pentanomial_elo, sprt_bounds  # noqa: E402
 
 
@@ -105,10 +106,10 @@ def run(args) -> dict:
     if args.test:
         test_tree = extract_tree(args.test)
         temps.append(test_tree)
-        test_name = args.test
+        test_name = commit_name(args.test)
     else:
         test_tree, test_name = ROOT, "the working tree"
-    print(f"SPRT: {test_name} against {args.base}, {limit}, {args.jobs} jobs, "
+    print(f"SPRT: {test_name} against {commit_name(args.base)}, {limit}, {args.jobs} jobs, "
           f"{len(openings)} openings; elo0 {args.elo0:g}, elo1 {args.elo1:g} (logistic), "
           f"alpha {args.alpha:g}, beta {args.beta:g}: LLR bounds "
           f"({bounds[0]:.3f}, {bounds[1]:.3f}); at most {args.max_pairs} pairs, "

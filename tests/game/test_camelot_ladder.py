@@ -19,7 +19,7 @@ def test_schedule_plays_each_pairing_twice_with_the_colours_swapped():
     assert {tuple(g[2]) for g in games} == {("F7-F8",), ("G7-G8",), ("H7-H8",)}
 
 
-def test_tiny_ladder_rates_every_player_from_its_games(capsys):
+def test_tiny_ladder_rates_every_player_from_its_games(capsys, tmp_path):
     summary = ladder.run(ladder.parser().parse_args(
         ["--players", "random,plain2,easy", "--pairs", "1", "--jobs", "1", "--cap", "40",
          "--time-scale", "0.25", "--minutes", "5"]))
@@ -35,6 +35,16 @@ def test_tiny_ladder_rates_every_player_from_its_games(capsys):
     out = capsys.readouterr().out
     assert "| rank | player | Elo | ± 95 % | games | points |" in out
     assert "random mover" in out and "anchor" in out
+    # The printed games are a record: a later run rates them again (--add),
+    # here with no game of its own (its one pairing skipped).
+    log = tmp_path / "ladder.txt"
+    log.write_text(out, encoding="utf-8")
+    again = ladder.run(ladder.parser().parse_args(
+        ["--players", "random,plain2", "--skip", "plain2-random", "--add", str(log),
+         "--minutes", "1"]))
+    assert again["games"] == 0
+    assert [(r.name, round(r.elo, 6), r.games, r.points) for r in again["table"]] == \
+        [(r.name, round(r.elo, 6), r.games, r.points) for r in summary["table"]]
 
 
 def test_bad_player_is_one_clear_error(capsys):
