@@ -22,10 +22,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from game.base import Status  # noqa: E402
 from game.camelot_ai import choose_move  # noqa: E402
 from game.camelot_board import CamelotBoard  # noqa: E402
+from engine_match import write_lines  # noqa: E402
 
 
 def candidate(task: tuple):
@@ -82,11 +84,8 @@ def main(argv=None) -> int:
               f"{args.plies} --nodes {args.nodes} --margin {args.margin} --seed {args.seed}\n"
               f"# One opening a line: moves from the start, then # White's score, depth.\n")
     lines = [f"{' '.join(m):40} # {s:+d} d{d}" for m, s, d in kept]
-    out = Path(args.out)
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")
-    tmp.replace(out)
-    print(f"{len(kept)} openings written to {out} in {time.monotonic() - started:.0f} s")
+    write_lines(args.out, header, lines)
+    print(f"{len(kept)} openings written to {args.out} in {time.monotonic() - started:.0f} s")
     return 0
 
 

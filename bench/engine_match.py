@@ -270,6 +270,14 @@ def load_openings(path: Path = OPENINGS) -> list[list[str]]:
     return out
 
 
+def write_lines(path, header: str, lines: list[str]) -> None:
+    """A generated data file: written whole beside it, then renamed into place."""
+    out = Path(path)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(out)
+
+
 def load_average() -> str:
     """The machine's load (1, 5, 15 minutes), to print beside every figure."""
     try:
@@ -280,4 +288,4 @@ def load_average() -> str:
 
 
 __all__ = ["EngineFailure", "EngineProcess", "GameResult", "Limit", "commit_name", "extract_tree",
-           "knows_nodes", "load_average", "load_openings", "play_game", "PLY_CAP"]
+           "knows_nodes", "load_average", "load_openings", "play_game", "write_lines", "PLY_CAP"]

@@ -51,8 +51,8 @@ class EloEstimate:
     pairs: int
 
     def __str__(self) -> str:
-        plus = (self.high - self.low) / 2
-        return (f"{self.elo:+.1f} ± {plus:.1f} Elo (95 %: {self.low:+.1f} … {self.high:+.1f}; "
+        plus = (self.high - self.low) / 2 + 0.0    # (+ 0.0: no "-0.0")
+        return (f"{self.elo + 0.0:+.1f} ± {plus:.1f} Elo (95 %: {self.low + 0.0:+.1f} … {self.high + 0.0:+.1f}; "
                 f"score {100 * self.score:.1f} % over {self.pairs} pairs)")
 
 

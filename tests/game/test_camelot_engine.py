@@ -27,10 +27,11 @@ def run(capsys, *args):
 
 
 def test_think_json_gives_a_legal_move_with_score_depth_nodes_and_pv(capsys):
-    code, out, _ = run(capsys, "think", "camelot-board", "--depth", "2", "--json")
+    code, out, _ = run(capsys, "think", "camelot-board", "--depth", "2", "--no-book", "--json")
     assert code == 0
     answer = json.loads(out)
     assert {"move", "score", "depth", "nodes", "pv"} <= set(answer)
+    assert answer["source"] == "search"
     game = CamelotBoard()
     assert answer["move"] in {str(m) for m in game.legal_moves()}
     assert answer["depth"] == 2 and answer["nodes"] > 0 and answer["pv"][0] == answer["move"]
