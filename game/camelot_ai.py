@@ -66,7 +66,6 @@ from .camelot_position import Position
 from .camelot_search import MATE, WIN_THRESHOLD, Search
 from .camelot_eval import pst_total, race_score
 from .camelot_book import shared as book_shared
-from .camelot_tablebase import shared as tablebase_shared
 
 # Entries (about 30 MB) a table kept between moves may hold; beyond, it is
 # emptied before the next search (emptying 400k entries took 70 ms and more
@@ -216,6 +215,7 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
             return replace(finish(found[0], 0, 0, 0, (found[0],)), source="book")
     tb = None
     if lv.tablebase if use_tablebase is None else use_tablebase:
+        from .camelot_tablebase import shared as tablebase_shared   # start-up: numpy when needed
         tb = tablebase_shared()
         tb = tb if tb.available else None
     if tb is not None:
