@@ -147,8 +147,11 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
 
     ``board`` is a CamelotBoard (or a Position); it is not changed. ``level`` is
     easy, medium, hard or expert; ``time_limit`` (seconds; None: the level's) and
-    ``max_depth`` override the level's; ``max_nodes`` ends the search after about
-    that many nodes (checked every 32: the same moves whatever the load); ``stop_event`` (e.g. a threading.Event)
+    ``max_depth`` override the level's; ``max_nodes`` ends the search after
+    about that many nodes (checked every 32: the same moves whatever the load).
+    A set depth or node count skips the opening book unless ``book`` is True;
+    ``book=False`` never uses it, ``tablebase=False`` never reads the endgame
+    tablebase. ``stop_event`` (e.g. a threading.Event)
     ends the search early; ``on_iteration`` is called with each finished
     :class:`~game.camelot_search.Iteration`. ``table`` is a dict the caller keeps
     between the moves of a game (the search's transposition table): the next
@@ -209,7 +212,8 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
         finally:
             pos.pop()
 
-    if lv.book if use_book is None else use_book:
+    # The book answers a level's move; a search of a set depth or size is a search.
+    if use_book or (use_book is None and lv.book and max_depth is None and max_nodes is None):
         found = book_shared().lookup(pos)
         if found is not None:
             return replace(finish(found[0], 0, 0, 0, (found[0],)), source="book")

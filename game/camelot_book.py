@@ -16,7 +16,9 @@ from pathlib import Path
 from .camelot_moves import make_move
 from .camelot_position import Position
 
-BOOK_FILE = Path(__file__).resolve().parent.parent / "data" / "camelot-book.txt"
+# The checkout's data/ folder: two levels up from game/, three from game/camelot/.
+BOOK_FILE = (Path(__file__).resolve().parents[(__package__ or "game").count(".") + 1]
+             / "data" / "camelot-book.txt")
 
 
 @dataclass(frozen=True)

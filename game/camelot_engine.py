@@ -11,7 +11,7 @@ One command a line; answers are lines too. Commands:
                                  think (nodes: stop after about N nodes, the
                                  same answer whatever the machine's load;
                                  nobook: search even where the opening book
-                                 has a move); "info depth … score … nodes … nps … time … pv …"
+                                 has a move, as infinite does); "info depth … score … nodes … nps … time … pv …"
                                  after each depth, then "bestmove M" ("bestmove none"
                                  when the game is over). Without limits: the level's
                                  time (hard: 1 s); infinite: until stop.
@@ -150,8 +150,8 @@ class Engine:
         it = iter(args)
         for word in it:
             word = word.lower()
-            if word == "infinite":
-                seconds, depth = MAX_SECONDS, MAX_DEPTH
+            if word == "infinite":   # analysis: a search, never the book's answer
+                seconds, depth, book = MAX_SECONDS, MAX_DEPTH, False
                 continue
             if word == "nobook":
                 book = False

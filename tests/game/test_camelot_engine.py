@@ -39,6 +39,21 @@ def test_think_json_gives_a_legal_move_with_score_depth_nodes_and_pv(capsys):
         game.play(text)
 
 
+def test_think_plays_the_book_move_at_the_start_and_says_so(capsys):
+    from game.camelot_book import shared
+    entry = shared().entries[" ".join(CamelotBoard().position_text().split()[:4])]
+    code, out, _ = run(capsys, "think", "camelot-board", "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["source"] == "book" and answer["move"] == entry.move
+    assert answer["depth"] == 0 and answer["nodes"] == 0
+    out = talk("position start", "go movetime 300")
+    assert out[-2:] == ["info string book", f"bestmove {entry.move}"]
+    out = talk("position start", "go movetime 300 nobook")
+    assert out[0].startswith("info depth 1 ") and "book" not in " ".join(out)
+    out = talk("position start", "go depth 1")      # a search of a set depth: no book
+    assert out[0].startswith("info depth 1 ") and "book" not in " ".join(out)
+
+
 def test_think_finds_the_castle_win_in_one(capsys):
     # White holds G16; E15 steps into F16 and wins.
     position = CamelotBoard.from_position
