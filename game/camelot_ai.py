@@ -59,12 +59,13 @@ import gc
 import random
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .camelot_moves import Move, make_move, path_text
 from .camelot_position import Position
 from .camelot_search import MATE, WIN_THRESHOLD, Search
 from .camelot_eval import pst_total, race_score
+from .camelot_book import shared as book_shared
 
 # Entries (about 30 MB) a table kept between moves may hold; beyond, it is
 # emptied before the next search (emptying 400k entries took 70 ms and more
@@ -79,10 +80,12 @@ class Level:
     seconds: float
     max_depth: int
     noise: int  # random score added to each root move (weak levels)
+    tablebase: bool = True   # knows the three-piece endings exactly
+    book: bool = True        # plays the opening book's moves
 
 
 LEVELS = {
-    "easy": Level(0.2, 2, 40),
+    "easy": Level(0.2, 2, 40, tablebase=False, book=False),
     "medium": Level(0.5, 4, 0),
     "hard": Level(1.0, 64, 0),
     "expert": Level(5.0, 64, 0),
@@ -104,6 +107,8 @@ class SearchResult:
     seconds: float
     nps: float
     pv: tuple[str, ...] = ()
+    source: str = "search"        # "search", "book" or "tablebase": where the move came from
+    tablebase: str | None = None  # the table's verdict at the root ("win in 7", "draw")
 
 
 def evaluate(pos: Position) -> int:
@@ -136,12 +141,17 @@ def pv_text(pos: Position, keys, deadline: float | None = None) -> tuple[str, ..
 def choose_move(board, level: str = "medium", seed: int | None = None,
                 time_limit: float | None = None, stop_event=None,
                 max_depth: int | None = None, on_iteration=None,
-                table: dict | None = None) -> SearchResult:
+                table: dict | None = None, max_nodes: int | None = None,
+                tablebase: bool | None = None, book: bool | None = None) -> SearchResult:
     """The computer's move for the side to move.
 
     ``board`` is a CamelotBoard (or a Position); it is not changed. ``level`` is
     easy, medium, hard or expert; ``time_limit`` (seconds; None: the level's) and
-    ``max_depth`` override the level's; ``stop_event`` (e.g. a threading.Event)
+    ``max_depth`` override the level's; ``max_nodes`` ends the search after
+    about that many nodes (checked every 32: the same moves whatever the load).
+    A set depth or node count skips the opening book unless ``book`` is True;
+    ``book=False`` never uses it, ``tablebase=False`` never reads the endgame
+    tablebase. ``stop_event`` (e.g. a threading.Event)
     ends the search early; ``on_iteration`` is called with each finished
     :class:`~game.camelot_search.Iteration`. ``table`` is a dict the caller keeps
     between the moves of a game (the search's transposition table): the next
@@ -153,7 +163,8 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     with _collector_paused():
-        return _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration, table)
+        return _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration, table,
+                       max_nodes, tablebase, book)
 
 
 @contextmanager
@@ -172,7 +183,7 @@ def _collector_paused():
 
 
 def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
-            table) -> SearchResult:
+            table, max_nodes=None, use_tablebase=None, use_book=None) -> SearchResult:
     lv = LEVELS[level]
     seconds = lv.seconds if time_limit is None else time_limit
     depth_cap = lv.max_depth if max_depth is None else max_depth
@@ -201,6 +212,22 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
         finally:
             pos.pop()
 
+    # The book answers a level's move; a search of a set depth or size is a search.
+    if use_book or (use_book is None and lv.book and max_depth is None and max_nodes is None):
+        found = book_shared().lookup(pos)
+        if found is not None:
+            return replace(finish(found[0], 0, 0, 0, (found[0],)), source="book")
+    tb = None
+    if lv.tablebase if use_tablebase is None else use_tablebase:
+        from .camelot_tablebase import shared as tablebase_shared   # start-up: numpy when needed
+        tb = tablebase_shared()
+        tb = tb if tb.available else None
+    if tb is not None:
+        verdict = tb.probe(pos)
+        if verdict is not None:
+            key, score, line = tablebase_move(tb, pos, keys)
+            result = finish(key, score, 0, 0, line)
+            return replace(result, source="tablebase", tablebase=str(verdict))
     if len(keys) == 1:
         return finish(keys[0], 0, 0, 0, (keys[0],))
     noise = {k: rng.randint(-lv.noise, lv.noise) for k in keys} if lv.noise else {}
@@ -208,7 +235,7 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
         started + seconds * DEADLINE_SHARE - min(RESERVE, seconds * 0.1))
     if table is not None and len(table) > KEPT_TABLE_LIMIT:
         table.clear()   # a kept table grows by a search's worth a move: bounded memory
-    search = Search(pos, deadline, stop_event, table)
+    search = Search(pos, deadline, stop_event, table, max_nodes, tb)
     search.started = started
     keys.sort(key=lambda k: -len(k[2]))  # captures first at depth 1 (stable: seeded order)
     done = search.run(keys, depth_cap, noise, budget=seconds, on_iteration=on_iteration)
@@ -217,5 +244,45 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
     return finish(done.best, done.score, done.depth, search.nodes, done.pv)
 
 
-__all__ = ["choose_move", "evaluate", "SearchResult", "LEVELS", "Level", "MATE",
+def tablebase_move(tb, pos: Position, keys: list, line_plies: int = 12) -> tuple:
+    """The table's best root move: the quickest win, else a draw, else the
+    longest defence; its score (MATE - plies for a win) and the line the
+    table expects (each side's best, at most ``line_plies``)."""
+    def value(key):
+        pos.push(*key)
+        try:
+            ended = pos.outcome_without_moves()
+            if ended is not None:   # the move ends the game: won, or drawn
+                return (2, -1) if ended[1] == 1 - pos.side else (1, 0)
+            hit = tb.probe(pos)
+            if hit is None or hit.result == "draw":
+                return (1, 0)
+            # The opponent's view: its loss in N is our win in N + 1.
+            return (2, -hit.plies - 1) if hit.result == "loss" else (0, hit.plies + 1)
+        finally:
+            pos.pop()
+
+    best = max(keys, key=value)
+    kind, plies = value(best)
+    score = {2: MATE + plies, 1: 0, 0: -(MATE - plies)}[kind]
+    line = [best]
+    pushed = 0
+    try:
+        pos.push(*best)
+        pushed += 1
+        while len(line) < line_plies and pos.outcome_without_moves() is None:
+            moves = list(pos.moves())
+            if not moves or tb.probe(pos) is None:
+                break
+            step = max(moves, key=value)
+            line.append(step)
+            pos.push(*step)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            pos.pop()
+    return best, score, tuple(line)
+
+
+__all__ = ["choose_move", "tablebase_move", "evaluate", "SearchResult", "LEVELS", "Level", "MATE",
            "WIN_THRESHOLD", "pv_text"]

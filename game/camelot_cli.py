@@ -13,7 +13,7 @@ import math
 
 from .camelot_ai import LEVELS, choose_move
 from .camelot_board import CamelotBoard
-from .camelot_engine import MAX_DEPTH, MAX_SECONDS, run as run_engine, score_text
+from .camelot_engine import MAX_DEPTH, MAX_SECONDS, run as run_engine, score_text, source_text
 from .camelot_record import GameRecord, from_game, read, write
 from .errors import RoundTableError
 from .parsing import number_argument, positive_float
@@ -89,6 +89,8 @@ def add_commands(sub) -> None:
     limit.add_argument("--depth", type=number_argument("--depth", 1, MAX_DEPTH),
                        help="search to this depth, however long it takes")
     t.add_argument("--level", default="hard", help="easy, medium, hard or expert (default hard)")
+    t.add_argument("--no-book", action="store_true",
+                   help="search even where the opening book has a move")
     t.add_argument("--json", action="store_true")
     sub.add_parser("engine", help="the board-game engine as a line protocol on stdin/stdout")
 
@@ -100,11 +102,14 @@ def cmd_think(args) -> int:
         raise BoardUsageError(f"unknown level {args.level!r}; levels: {', '.join(LEVELS)}")
     game = CamelotBoard.from_position(args.position) if args.position else CamelotBoard()
     seconds = math.inf if args.depth is not None else args.seconds
-    result = choose_move(game, args.level, seed=0, time_limit=seconds, max_depth=args.depth)
+    result = choose_move(game, args.level, seed=0, time_limit=seconds, max_depth=args.depth,
+                         book=False if args.no_book else None)
     move = None if result.move is None else str(result.move)
     out = {"move": move, "score": result.score, "depth": result.depth, "nodes": result.nodes,
            "pv": list(result.pv), "seconds": round(result.seconds, 3),
-           "nps": round(result.nps)}
+           "nps": round(result.nps), "source": result.source}
+    if result.tablebase is not None:
+        out["tablebase"] = result.tablebase
     if move is None:
         out["reason"] = game.status_reason or "no legal move"
     if args.json:
@@ -112,8 +117,9 @@ def cmd_think(args) -> int:
     elif move is None:
         print(f"no move: {out['reason']}")
     else:
+        known = "" if result.source == "search" else f"  ({source_text(result)})"
         print(f"{move}  score {score_text(result.score)}  depth {result.depth}  "
-              f"nodes {result.nodes}  {out['seconds']} s")
+              f"nodes {result.nodes}  {out['seconds']} s{known}")
         print("pv " + " ".join(result.pv))
     return 0
 

@@ -7,14 +7,23 @@ One command a line; answers are lines too. Commands:
     isready                      "readyok" (at once, even while thinking)
     position start [moves M …]   the usual start, then these moves (WCF notation)
     position fen P [moves M …]   a position string (4 or 6 fields), then moves
-    go [depth D] [movetime MS] [seconds S] [level L] [infinite]
-                                 think; "info depth … score … nodes … nps … time … pv …"
+    go [depth D] [nodes N] [movetime MS] [seconds S] [level L] [infinite] [nobook]
+                                 think (nodes: stop after about N nodes, the
+                                 same answer whatever the machine's load;
+                                 nobook: search even where the opening book
+                                 has a move, as infinite does); "info depth … score … nodes … nps … time … pv …"
                                  after each depth, then "bestmove M" ("bestmove none"
                                  when the game is over). Without limits: the level's
                                  time (hard: 1 s); infinite: until stop.
     stop                         end the thinking now; the best move so far is given
     show                         "position P" and "status …"; "moves M …" (legal moves)
     quit                         stop and exit (end of input does the same)
+
+A move that did not come from a search is announced before ``bestmove`` by
+``info depth 0 score …`` (the exact score) and ``info string tablebase win in N``
+(also ``loss in N``, ``draw``): three-piece positions are read from the
+endgame tablebase (game/camelot_tablebase.py) when it is built; or by
+``info string book`` for a move of the opening book (game/camelot_book.py).
 
 Bad input is answered with one line ``error <what is wrong>`` and the engine
 keeps running. Scores are from the side to move's view, 100 ≈ a man; a forced
@@ -49,6 +58,13 @@ def score_text(score: int) -> str:
     if score < -WIN_THRESHOLD:
         return f"loss {MATE + score}"
     return f"cp {score}"
+
+
+def source_text(result) -> str:
+    """Where a move came from when not from a search: "tablebase win in 7"."""
+    if result.source == "tablebase":
+        return f"tablebase {result.tablebase}"
+    return result.source
 
 
 class Engine:
@@ -132,12 +148,15 @@ class Engine:
         self.game = game   # only a whole, legal command changes the position
 
     def go(self, args: list[str]) -> None:
-        level, depth, seconds = "hard", None, None
+        level, depth, seconds, nodes, book = "hard", None, None, None, None
         it = iter(args)
         for word in it:
             word = word.lower()
-            if word == "infinite":
-                seconds, depth = MAX_SECONDS, MAX_DEPTH
+            if word == "infinite":   # analysis: a search, never the book's answer
+                seconds, depth, book = MAX_SECONDS, MAX_DEPTH, False
+                continue
+            if word == "nobook":
+                book = False
                 continue
             value = next(it, None)
             if value is None:
@@ -146,24 +165,31 @@ class Engine:
                 if value not in LEVELS:
                     raise ProtocolError(f"unknown level {value!r}; levels: {', '.join(LEVELS)}")
                 level = value
-            elif word == "depth":
+            elif word in ("depth", "nodes"):
                 # The one number parser: ASCII digits only ("١٢", "３" and "1_0" are
-                # no depth), and a 5,000-digit one is refused for its length.
-                depth = min(parse_int(value, "go depth", 1, ASKED_LIMIT, ProtocolError), MAX_DEPTH)
+                # no number), and a 5,000-digit one is refused for its length.
+                number = parse_int(value, f"go {word}", 1, ASKED_LIMIT, ProtocolError)
+                if word == "depth":
+                    depth = min(number, MAX_DEPTH)
+                else:
+                    nodes = number
             elif word in ("movetime", "seconds"):
                 number = positive_float(value, f"go {word}", 0, ASKED_LIMIT, ProtocolError)
                 seconds = min(number / 1000 if word == "movetime" else number, MAX_SECONDS)
             else:
                 raise ProtocolError(f"go: unknown option {word!r} "
-                                    f"(depth, movetime, seconds, level, infinite)")
+                                    f"(depth, nodes, movetime, seconds, level, infinite, nobook)")
+        if nodes is not None and depth is None:
+            depth = MAX_DEPTH
         if depth is not None and seconds is None:
             seconds = MAX_SECONDS
         self._stop.clear()
-        self._thread = threading.Thread(target=self._think, args=(level, depth, seconds),
+        self._thread = threading.Thread(target=self._think, args=(level, depth, seconds, nodes, book),
                                         daemon=True)
         self._thread.start()
 
-    def _think(self, level: str, depth: int | None, seconds: float | None) -> None:
+    def _think(self, level: str, depth: int | None, seconds: float | None,
+               nodes: int | None = None, book: bool | None = None) -> None:
         game = self.game
         pos = game.position
 
@@ -176,7 +202,7 @@ class Engine:
         try:
             result = choose_move(game, level, time_limit=seconds, max_depth=depth,
                                  stop_event=self._stop, on_iteration=info, seed=0,
-                                 table=self._table)
+                                 table=self._table, max_nodes=nodes, book=book)
         except Exception as exc:  # the protocol must answer whatever happens
             self.send(f"error the search failed: {exc}")
             self.send("bestmove none")
@@ -185,6 +211,10 @@ class Engine:
             self.send(f"info string no legal move: {game.status_reason or 'no moves'}")
             self.send("bestmove none")
             return
+        if result.source != "search":
+            self.send(f"info depth 0 score {score_text(result.score)} nodes 0 nps 0 time "
+                      f"{int(result.seconds * 1000)} pv {' '.join(result.pv)}")
+            self.send(f"info string {source_text(result)}")
         self.send(f"bestmove {result.move}")
 
     def wait(self, timeout: float | None = None) -> None:
@@ -229,4 +259,4 @@ def run(stdin=None, stdout=None) -> int:
     return 0
 
 
-__all__ = ["Engine", "ProtocolError", "run", "score_text"]
+__all__ = ["Engine", "ProtocolError", "run", "score_text", "source_text"]

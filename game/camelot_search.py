@@ -91,10 +91,18 @@ class Search:
     """One search from one position (copied): ``run`` iterates deeper and deeper."""
 
     def __init__(self, pos: Position, deadline: float | None = None, stop_event=None,
-                 table: dict | None = None) -> None:
+                 table: dict | None = None, node_limit: int | None = None,
+                 tablebase=None) -> None:
         self.pos = pos.copy()
         self.deadline = deadline
         self.stop_event = stop_event
+        # A node budget (``go nodes N``): a search whose length does not depend on
+        # the machine's load, for matches on a shared machine.
+        self.node_limit = node_limit
+        # The three-piece tablebase (game.camelot_tablebase), probed where at
+        # most three pieces are left; None: not used.
+        self.tablebase = tablebase
+        self.tb_hits = 0
         self.nodes = 0
         # A table kept from an earlier search (the same game, a move or two before)
         # starts this one with its results; None: a fresh one.
@@ -116,6 +124,8 @@ class Search:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchTimeout
         if self.stop_event is not None and self.stop_event.is_set():
+            raise SearchTimeout
+        if self.node_limit is not None and self.nodes >= self.node_limit:
             raise SearchTimeout
 
     def _push(self, key) -> int:
@@ -146,10 +156,23 @@ class Search:
         if result is None:
             if ply and pos.key in pos.history:
                 return self._draw()  # a repetition: the line is a draw
+            if self.tablebase is not None and len(pos.pieces[0]) + len(pos.pieces[1]) <= 3:
+                return self._probe(ply)
             return None
         if result[1] is None:
             return self._draw()
         return MATE - ply if result[1] == pos.side else -(MATE - ply)
+
+    def _probe(self, ply: int) -> int | None:
+        """The tablebase's exact score of a three-piece position (None: not there)."""
+        hit = self.tablebase.probe(self.pos)
+        if hit is None:
+            return None
+        self.tb_hits += 1
+        if hit.result == "draw":
+            return self._draw()
+        won = MATE - ply - hit.plies
+        return won if hit.result == "win" else -won
 
     def _draw(self) -> int:
         """A draw, side to move's view: a little worse than even for the side

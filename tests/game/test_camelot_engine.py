@@ -27,15 +27,31 @@ def run(capsys, *args):
 
 
 def test_think_json_gives_a_legal_move_with_score_depth_nodes_and_pv(capsys):
-    code, out, _ = run(capsys, "think", "camelot-board", "--depth", "2", "--json")
+    code, out, _ = run(capsys, "think", "camelot-board", "--depth", "2", "--no-book", "--json")
     assert code == 0
     answer = json.loads(out)
     assert {"move", "score", "depth", "nodes", "pv"} <= set(answer)
+    assert answer["source"] == "search"
     game = CamelotBoard()
     assert answer["move"] in {str(m) for m in game.legal_moves()}
     assert answer["depth"] == 2 and answer["nodes"] > 0 and answer["pv"][0] == answer["move"]
     for text in answer["pv"]:          # the principal variation is a playable line
         game.play(text)
+
+
+def test_think_plays_the_book_move_at_the_start_and_says_so(capsys):
+    from game.camelot_book import shared
+    entry = shared().entries[" ".join(CamelotBoard().position_text().split()[:4])]
+    code, out, _ = run(capsys, "think", "camelot-board", "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["source"] == "book" and answer["move"] == entry.move
+    assert answer["depth"] == 0 and answer["nodes"] == 0
+    out = talk("position start", "go movetime 300")
+    assert out[-2:] == ["info string book", f"bestmove {entry.move}"]
+    out = talk("position start", "go movetime 300 nobook")
+    assert out[0].startswith("info depth 1 ") and "book" not in " ".join(out)
+    out = talk("position start", "go depth 1")      # a search of a set depth: no book
+    assert out[0].startswith("info depth 1 ") and "book" not in " ".join(out)
 
 
 def test_think_finds_the_castle_win_in_one(capsys):
@@ -93,6 +109,20 @@ def test_protocol_position_go_and_show():
     assert best[0] == "bestmove" and best[1] in {str(m) for m in game.legal_moves()}
 
 
+def test_protocol_go_nodes_stops_after_that_many_nodes_and_answers_the_same_each_time():
+    first = talk("position start moves F7-F8 F11-F9", "go nodes 1500")
+    again = talk("position start moves F7-F8 F11-F9", "go nodes 1500")
+    infos = [line.split() for line in first if line.startswith("info depth")]
+    assert infos and all(int(words[words.index("nodes") + 1]) <= 1500 for words in infos)
+    assert first[-1].startswith("bestmove ")
+    # The same nodes, the same move and depths whatever the clock did (no time limit).
+    strip = [line.split(" nps ")[0] for line in first]
+    assert strip == [line.split(" nps ")[0] for line in again]
+    # A search that could go on (no depth given) stopped for the node limit.
+    deeper = talk("position start moves F7-F8 F11-F9", "go nodes 6000")
+    assert len([line for line in deeper if line.startswith("info depth")]) > len(infos)
+
+
 @pytest.mark.parametrize("line, words", [
     ("bogus", "unknown command"),
     ("position", "position start"),
@@ -100,6 +130,7 @@ def test_protocol_position_go_and_show():
     ("position fen 2/8 w", "position string"),
     ("go depth x", "whole number"),
     ("go depth 0", "at least 1"),
+    ("go nodes 2.5", "whole number"),
     ("go movetime", "needs a value"),
     ("go level grandmaster", "unknown level"),
     ("go sideways 3", "unknown option"),
