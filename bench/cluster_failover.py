@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from game.camelot_board import START_POSITION  # noqa: E402
+from game.camelot.board import START_POSITION  # noqa: E402
 from game.net.lease_keeper import LeaseKeeper  # noqa: E402
 from game.net.storage import TableRecord  # noqa: E402
 from tests.services import PostgresServer  # noqa: E402

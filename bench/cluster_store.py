@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from game.camelot_board import START_POSITION  # noqa: E402
+from game.camelot.board import START_POSITION  # noqa: E402
 from game.net.bus import InProcessBus, InProcessHub  # noqa: E402
 from game.net.leases import SQLiteLeasedStorage  # noqa: E402
 from game.net.storage import TableRecord  # noqa: E402

@@ -15,7 +15,7 @@ import secrets
 import time
 from dataclasses import dataclass, replace
 
-from ..camelot_board import START_POSITION
+from ..camelot.board import START_POSITION
 from .accounts import check_password, hash_password, name_key, new_session, session_hash
 from .accounts import verify_password
 from .limits import AttemptLimiter

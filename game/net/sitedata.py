@@ -16,7 +16,7 @@ from collections import OrderedDict, deque
 from datetime import datetime, timezone
 from typing import Protocol
 
-from ..camelot_moves import SQUARE_NAMES
+from ..camelot.moves import SQUARE_NAMES
 from .accounts import name_key
 from .protocol import COLORS
 from .ratings import TIME_CLASSES, time_class  # noqa: F401  (web.py reads TIME_CLASSES here)

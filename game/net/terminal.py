@@ -16,8 +16,8 @@ import os
 import re
 import sys
 
-from ..camelot_board import CamelotBoard
-from ..camelot_moves import rank_span
+from ..camelot.board import CamelotBoard
+from ..camelot.moves import rank_span
 from .client import Client, ConnectionLost, ServerRefused
 
 HELP = """commands (T = a table id such as T3; the current table if left out):

@@ -11,7 +11,7 @@ better.
 """
 from __future__ import annotations
 
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
 from ..table.board_analysis import line_words

@@ -15,14 +15,14 @@ gamepad Y) against the computer takes back its reply and your move; New game
 
 The computer's move is shown as a path for a moment, then the piece travels
 square by square and each captured piece vanishes as it is jumped. Every rule
-question goes to ``game.camelot_board``.
+question goes to ``game.camelot.board``.
 """
 from __future__ import annotations
 
 import random
 
 from game.base import Status
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 
 from ..core.actions import Action
 from ..core.anim import Timer

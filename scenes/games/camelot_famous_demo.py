@@ -11,7 +11,7 @@ every demo game is the computer's, as before.
 """
 from __future__ import annotations
 
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
 from ..store.famous import list_famous

@@ -24,7 +24,7 @@ import pygame
 
 from game import game_info
 from game.base import Status
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
 from ..core.actions import InputEvent

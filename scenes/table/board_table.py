@@ -34,7 +34,7 @@ move goes to ``on_pick_ply``).
 from __future__ import annotations
 
 from game.base import Status
-from game.camelot_board import MUST_CAPTURE, MUST_LEAVE_CASTLE, PieceCaptured, PieceMoved
+from game.camelot.board import MUST_CAPTURE, MUST_LEAVE_CASTLE, PieceCaptured, PieceMoved
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from .board_analysis import AnalysisView

@@ -14,7 +14,7 @@ import math
 
 import pygame
 
-from game.camelot_moves import CANTER, SQUARE_COORDS, path_legs, rank_span
+from game.camelot.moves import CANTER, SQUARE_COORDS, path_legs, rank_span
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, TallPanel, wrap_text

@@ -274,9 +274,9 @@ def test_a_hand_made_card_that_is_none(rank, suit):
         Card(rank, suit)
 
 
-# --- board-game records (game/camelot_record.py reads through game.parsing) ------------------
+# --- board-game records (game/camelot/record.py reads through game.parsing) ------------------
 def test_record_files_that_are_no_records(tmp_path):
-    from game.camelot_record import BadRecordError, parse, read
+    from game.camelot.record import BadRecordError, parse, read
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     with pytest.raises(BadRecordError, match="is not a regular file; it is not a game record"):
@@ -323,7 +323,7 @@ def test_think_reads_its_limits_with_the_one_number_parser(capsys, args, line):
 
 def _engine_answers(*lines: str) -> list[str]:
     import io
-    from game.camelot_engine import Engine
+    from game.camelot.engine import Engine
     out = io.StringIO()
     engine = Engine(out)
     for line in lines:
@@ -352,7 +352,7 @@ def test_the_engines_go_times_take_ascii_decimals_only(word, value):
 @pytest.mark.parametrize("value, shown_char", [("Ann\x00", "'\\x00'"), ("\x1b[31mAnn", "'\\x1b'"),
                                               ("A\tB", "'\\t'"), ("A\x85B", "'\\x85'")])
 def test_a_control_character_in_a_tag_is_one_line_naming_it(tmp_path, value, shown_char):
-    from game.camelot_record import BadRecordError, read
+    from game.camelot.record import BadRecordError, read
     path = tmp_path / "nul.camelot"
     path.write_text(f'[Event "?"]\n[White "{value}"]\n[Black "Bob"]\n\n1.F7-F8 *\n', encoding="utf-8")
     with pytest.raises(BadRecordError) as caught:
@@ -369,8 +369,8 @@ def test_play_record_with_a_nul_in_a_tag_is_one_line_exit_2(tmp_path, capsys):
 
 
 def test_a_name_with_control_characters_is_kept_as_a_record_that_reads_back(tmp_path):
-    from game.camelot_board import CamelotBoard
-    from game.camelot_record import from_game, read, write
+    from game.camelot.board import CamelotBoard
+    from game.camelot.record import from_game, read, write
     game = CamelotBoard()
     game.play("F7-F8")
     record = from_game(game, White="A\x00nn\x1b", Black="Bob\tthe\nknight")

@@ -5,7 +5,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from game.camelot_board import START_POSITION
+from game.camelot.board import START_POSITION
 from game.net.leases import SQLiteLeasedStorage
 from game.net.storage import TableRecord
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from game.camelot_board import START_POSITION
+from game.camelot.board import START_POSITION
 from game.net import bus as bus_module
 from game.net.bus import Gap, InProcessBus, InProcessHub, Message
 from game.net.leases import SQLiteLeasedStorage

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from game.camelot_board import START_POSITION
+from game.camelot.board import START_POSITION
 from game.net.leases import StorageUnavailable
 from game.net.storage import TableRecord
 

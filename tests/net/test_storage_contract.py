@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from game.camelot_board import START_POSITION
+from game.camelot.board import START_POSITION
 from game.net.leases import LeaseLost, MoveConflict
 from game.net.storage import SeatRecord, TableRecord
 

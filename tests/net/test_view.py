@@ -1,5 +1,5 @@
 """OnlineState: the client-side picture, folded from the server's messages, matches the server."""
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 from game.net.view import OnlineState
 
 from .helpers import CASTLE_GAME, OPENING, play_line, run_scenario, seated_pair

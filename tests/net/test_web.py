@@ -13,8 +13,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from game.camelot_board import CamelotBoard
-from game.camelot_moves import SQUARE_NAMES
+from game.camelot.board import CamelotBoard
+from game.camelot.moves import SQUARE_NAMES
 from game.net import sitedata, web
 from game.net.client import Client
 from game.net.ratings import time_class

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from game.camelot_board import CamelotBoard
-from game.camelot_moves import PIECE_LETTERS, SQUARE_NAMES
+from game.camelot.board import CamelotBoard
+from game.camelot.moves import PIECE_LETTERS, SQUARE_NAMES
 from game.net import web
 from game.net.client import Client
 from tests.chromium import Browser, find_chromium

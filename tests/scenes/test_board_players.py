@@ -10,7 +10,7 @@ import time
 import pygame
 
 from game.base import Status
-from game.camelot_board import START_POSITION, CamelotBoard
+from game.camelot.board import START_POSITION, CamelotBoard
 from scenes.core.overlays import DialogScene
 from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.games.camelot_computer import ComputerPlayer

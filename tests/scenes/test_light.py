@@ -8,8 +8,8 @@ import datetime
 import pygame
 import pytest
 
-from game import camelot_record
-from game.camelot_board import CamelotBoard
+from game.camelot import record as camelot_record
+from game.camelot.board import CamelotBoard
 from scenes.core.ui import FONTS, MAX_SHOWN_CHARS, Button, clean_text, draw_text, fit_text
 from scenes.launcher import main as launcher_main
 from scenes.screens.navigation import open_menu

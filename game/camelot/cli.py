@@ -11,12 +11,12 @@ import argparse
 import json
 import math
 
-from .camelot_ai import LEVELS, choose_move
-from .camelot_board import CamelotBoard
-from .camelot_engine import MAX_DEPTH, MAX_SECONDS, run as run_engine, score_text, source_text
-from .camelot_record import GameRecord, from_game, read, write
-from .errors import RoundTableError
-from .parsing import number_argument, positive_float
+from .ai import LEVELS, choose_move
+from .board import CamelotBoard
+from .engine import MAX_DEPTH, MAX_SECONDS, run as run_engine, score_text, source_text
+from .record import GameRecord, from_game, read, write
+from ..errors import RoundTableError
+from ..parsing import number_argument, positive_float
 
 BOARD_GAME = CamelotBoard.game_id
 
