@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.base import Status  # noqa: E402
-from game.camelot_ai import choose_move  # noqa: E402
-from game.camelot_board import CamelotBoard  # noqa: E402
+from game.camelot.ai import choose_move  # noqa: E402
+from game.camelot.board import CamelotBoard  # noqa: E402
 
 
 def random_player(game: CamelotBoard, rng: random.Random):

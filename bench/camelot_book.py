@@ -1,4 +1,4 @@
-"""Makes the opening book ``data/camelot-book.txt`` (read by game/camelot_book.py)
+"""Makes the opening book ``data/camelot-book.txt`` (read by game/camelot/book.py)
 from the engine's own deep searches.
 
     python bench/camelot_book.py [--plies 1] [--nodes 150000] [--jobs 2] [--out FILE]
@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from game.camelot_ai import choose_move  # noqa: E402
-from game.camelot_board import CamelotBoard  # noqa: E402
+from game.camelot.ai import choose_move  # noqa: E402
+from game.camelot.board import CamelotBoard  # noqa: E402
 from engine_match import write_lines  # noqa: E402
-from game.camelot_book import BOOK_FILE, book_key  # noqa: E402
+from game.camelot.book import BOOK_FILE, book_key  # noqa: E402
 
 
 def positions(plies: int) -> list[list[str]]:

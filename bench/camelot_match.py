@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from camelot_plain import PlainSearch  # noqa: E402
 from game.base import Status  # noqa: E402
-from game.camelot_ai import LEVELS, choose_move  # noqa: E402
-from game.camelot_board import CamelotBoard, position_from_pieces  # noqa: E402
-from game.camelot_record import from_game, write  # noqa: E402
+from game.camelot.ai import LEVELS, choose_move  # noqa: E402
+from game.camelot.board import CamelotBoard, position_from_pieces  # noqa: E402
+from game.camelot.record import from_game, write  # noqa: E402
 from game.cli import wilson_interval  # noqa: E402
 
 OPENING_PLIES = 2

@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from game.base import Status  # noqa: E402
-from game.camelot_ai import choose_move  # noqa: E402
-from game.camelot_board import CamelotBoard  # noqa: E402
+from game.camelot.ai import choose_move  # noqa: E402
+from game.camelot.board import CamelotBoard  # noqa: E402
 from engine_match import write_lines  # noqa: E402
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from game.camelot_moves import SQUARE_COORDS
-from game.camelot_position import Position
+from game.camelot.moves import SQUARE_COORDS
+from game.camelot.position import Position
 
 WIN = 1_000_000
 MAN, KNIGHT = 100, 150

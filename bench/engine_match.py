@@ -1,5 +1,5 @@
 """Playing games between engine versions through the ``engine`` line protocol
-(``python -m game engine``, see game/camelot_engine.py), for ``bench/sprt.py``
+(``python -m game engine``, see game/camelot/engine.py), for ``bench/sprt.py``
 and ``bench/ladder.py``.
 
 - :func:`extract_tree` unpacks a git commit's ``game/`` (and ``data/``) into a
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from game.base import Status  # noqa: E402
-from game.camelot_board import CamelotBoard  # noqa: E402
+from game.camelot.board import CamelotBoard  # noqa: E402
 
 OPENINGS = ROOT / "data" / "camelot-openings.txt"
 PLY_CAP = 400          # a game this long is scored a draw ("cap")

@@ -14,7 +14,7 @@ The players:
 - ``old``: the engine of ``--old-commit`` (unpacked with ``git archive``) at
   ``--old-seconds`` or ``--old-nodes`` a move, through the ``engine`` protocol;
 - ``easy``, ``medium``, ``hard``, ``expert``: the levels of this working tree
-  (``game.camelot_ai``), at their own time a move times ``--time-scale``, each
+  (``game.camelot.ai``), at their own time a move times ``--time-scale``, each
   keeping its search table between its moves as the app's player does.
 
 Every pairing plays ``--pairs`` openings of the suite, each twice with the
@@ -43,8 +43,8 @@ from engine_match import (  # noqa: E402
     EngineProcess, Limit, extract_tree, load_average, load_openings, play_game)
 from rating import fit_ratings  # noqa: E402
 from camelot_plain import PlainSearch  # noqa: E402
-from game.camelot_ai import LEVELS, choose_move  # noqa: E402
-from game.camelot_board import CamelotBoard  # noqa: E402
+from game.camelot.ai import LEVELS, choose_move  # noqa: E402
+from game.camelot.board import CamelotBoard  # noqa: E402
 
 ANCHOR = "random"
 ALL_PLAYERS = ("random", "plain2", "plain3", "plain4", "old", "easy", "medium", "hard", "expert")

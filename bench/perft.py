@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.camelot_board import START_POSITION, perft  # noqa: E402
-from game.camelot_position import Position  # noqa: E402
+from game.camelot.board import START_POSITION, perft  # noqa: E402
+from game.camelot.position import Position  # noqa: E402
 
 
 def main() -> None:

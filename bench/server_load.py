@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from game.base import Status  # noqa: E402
-from game.camelot_board import CamelotBoard  # noqa: E402
+from game.camelot.board import CamelotBoard  # noqa: E402
 from game.net.client import Client  # noqa: E402
 from game.net.server import tune_garbage_collector  # noqa: E402
 

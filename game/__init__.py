@@ -51,8 +51,8 @@ GAMES: dict[str, GameInfo] = {info.id: info for info in (
     GameInfo("hamilton", "Hamilton", "game.hamilton:Hamilton",
              solver="game.hamilton_solver", solver_limits=(1_000_000, 20.0)),
     GameInfo("clock", "Clock", "game.clock:Clock", solver="game.clock_solver"),
-    GameInfo("camelot-board", "Camelot (board game)", "game.camelot_board:CamelotBoard",
-             dealt=False, levels=("easy", "medium", "hard", "expert")),   # game.camelot_ai.LEVELS
+    GameInfo("camelot-board", "Camelot (board game)", "game.camelot.board:CamelotBoard",
+             dealt=False, levels=("easy", "medium", "hard", "expert")),   # game.camelot.ai.LEVELS
 )}
 GAME_IDS = tuple(GAMES)
 SOLVER_IDS = tuple(gid for gid, info in GAMES.items() if info.solver)

@@ -32,7 +32,8 @@ import re
 import sys
 import time
 
-from . import GAME_IDS, camelot_cli, game_class
+from . import GAME_IDS, game_class
+from .camelot import cli as camelot_cli
 from .base import CardGame, Game, Status
 from .cards import check_seed
 from .errors import BadPositionError, IllegalMoveError, NotationError, RoundTableError
@@ -89,7 +90,7 @@ def new_game(game_id: str, seed=None, deck: str | None = None,
         except RoundTableError:
             raise
         except ValueError as exc:
-            # The position parser (game/camelot_position.py) still calls int() on
+            # The position parser (game/camelot/position.py) still calls int() on
             # what str.isdigit() let through ("²", 5,000 digits); until it reads
             # its numbers with game.parsing, say so in one line here.
             raise BadPositionError(f"not a position string: {_one_line(exc)}") from None
@@ -276,7 +277,7 @@ def cmd_simulate(args) -> int:
 
 def cmd_perft(args) -> int:
     try:
-        from .camelot_board import perft
+        from .camelot.board import perft
     except ModuleNotFoundError:
         raise UsageError("perft needs the board game, which is not available yet") from None
     board = new_game("camelot-board", position=args.position)

@@ -79,7 +79,7 @@ def check_screenshot(path: str) -> str:
 
 def check_record(path: str) -> str:
     """--record: a Camelot game record whose moves the rules accept."""
-    from game.camelot_record import BadRecordError, read  # start-up: see resolve()
+    from game.camelot.record import BadRecordError, read  # start-up: see resolve()
     from game.errors import RoundTableError
     from game.parsing import shown
     if not path or "\0" in path or len(path) > 4096:

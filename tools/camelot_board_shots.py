@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 from game.base import Status  # noqa: E402
-from game.camelot_board import CamelotBoard  # noqa: E402
-from game.camelot_moves import parse_square  # noqa: E402
+from game.camelot.board import CamelotBoard  # noqa: E402
+from game.camelot.moves import parse_square  # noqa: E402
 from scenes.core.app import App, AppOptions  # noqa: E402
 from scenes.games.camelot_board_scene import CamelotBoardScene  # noqa: E402
 from scenes.store.settings import Settings  # noqa: E402
@@ -86,7 +86,7 @@ def shot_demo_end(app):
     scene.worker.cancel()
     game = scene.game
     while game.status is Status.PLAYING:
-        from game.camelot_ai import choose_move
+        from game.camelot.ai import choose_move
         scene.play(choose_move(game, "easy", seed=len(game.history), time_limit=0.05).move)
         frames(app, 1)
         scene.finish_animations()

@@ -17,10 +17,10 @@ import time
 
 import pygame
 
-from game import camelot_record
+from game.camelot import record as camelot_record
 from game.base import Status
-from game.camelot_ai import choose_move
-from game.camelot_board import CamelotBoard
+from game.camelot.ai import choose_move
+from game.camelot.board import CamelotBoard
 
 PLIES = 300             # at most: the game is played to its end
 SHOWN_PLY = 27

@@ -26,7 +26,7 @@ from websockets.asyncio.server import broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 from ..base import Status
-from ..camelot_board import START_POSITION, CamelotBoard
+from ..camelot.board import START_POSITION, CamelotBoard
 from ..errors import BadPositionError
 from .probe import LoadProbe
 from .protocol import ABANDON_SECONDS, GRACE_SECONDS

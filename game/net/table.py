@@ -3,7 +3,7 @@
 No network and no storage here: the server calls these methods, stores the
 :class:`~game.net.storage.TableRecord` they changed, and only then sends the
 messages they return. Every rule question goes to the engine
-(:class:`~game.camelot_board.CamelotBoard`); a refusal is a
+(:class:`~game.camelot.board.CamelotBoard`); a refusal is a
 :class:`~game.net.protocol.ProtocolError` raised before anything changes.
 """
 from __future__ import annotations
@@ -14,11 +14,11 @@ import secrets
 import time
 from dataclasses import replace
 
-from .. import camelot_record
+from ..camelot import record as camelot_record
 from ..base import Status
-from ..camelot_board import CamelotBoard
-from ..camelot_record import GameRecord
-from ..camelot_moves import SQUARE_NAMES
+from ..camelot.board import CamelotBoard
+from ..camelot.record import GameRecord
+from ..camelot.moves import SQUARE_NAMES
 from ..errors import IllegalMoveError, NotationError
 from .protocol import COLORS, ProtocolError
 from .storage import SeatRecord, TableRecord
@@ -35,7 +35,7 @@ def hash_token(token: str) -> str:
 
 
 def game_record(record: TableRecord, game: CamelotBoard) -> GameRecord:
-    """The finished game as a game record (game/camelot_record.py): the tags, the
+    """The finished game as a game record (game/camelot/record.py): the tags, the
     moves as played and the result — which the server decides when a game ends by
     resignation, agreement, time or abandonment, where the engine still says
     "playing"."""

@@ -12,8 +12,8 @@ import json
 import re
 import sys
 
-from ..camelot_board import CamelotBoard
-from ..camelot_moves import rank_span
+from ..camelot.board import CamelotBoard
+from ..camelot.moves import rank_span
 from .client import Client, ConnectionLost
 
 HELP = """commands (T = a table id such as T3; the current table if left out):

@@ -3,7 +3,7 @@
 The app's lobby and table screens (on top of :mod:`game.net.bridge`) feed every
 message they poll into :meth:`OnlineState.apply` and draw from its views; no
 pygame here, and no rule: the table's game is a
-:class:`~game.camelot_board.CamelotBoard` rebuilt from the start position and
+:class:`~game.camelot.board.CamelotBoard` rebuilt from the start position and
 the moves the server sent, so the board scene can treat the opponent's move
 like the computer's (``board.play(moved["move"])``).
 
@@ -19,7 +19,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..camelot_board import CamelotBoard
+from ..camelot.board import CamelotBoard
 from ..errors import RoundTableError
 
 CHAT_LINES = 200

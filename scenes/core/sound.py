@@ -199,7 +199,7 @@ def sound_for_events(events) -> list[str]:
     # types load with the first game.
     from game.base import CardFlipped, CardMoved, CardRemoved
     try:
-        from game.camelot_board import PieceCaptured, PieceMoved  # start-up: as above
+        from game.camelot.board import PieceCaptured, PieceMoved  # start-up: as above
     except ImportError:  # pragma: no cover - the engine always has them
         PieceCaptured = PieceMoved = ()
 

@@ -12,7 +12,7 @@ stands better.
 from __future__ import annotations
 
 from game.base import Status
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
 from ..table.board_analysis import bar_item, line_words

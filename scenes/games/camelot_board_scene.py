@@ -27,14 +27,14 @@ move; New game (N) opens the setup dialog, Restart (R) replays the same players.
 The computer thinks in the work service's processes (``scenes.work.service``), so the frames
 keep coming while it searches. Its move is shown as a path for a moment, then
 the piece travels square by square and each captured piece vanishes as it is
-jumped. Every rule question goes to ``game.camelot_board``.
+jumped. Every rule question goes to ``game.camelot.board``.
 """
 from __future__ import annotations
 
 import pygame
 
 from game.base import Status
-from game.camelot_board import MUST_CAPTURE, MUST_LEAVE_CASTLE, CamelotBoard, PieceCaptured, PieceMoved
+from game.camelot.board import MUST_CAPTURE, MUST_LEAVE_CASTLE, CamelotBoard, PieceCaptured, PieceMoved
 from game.errors import RoundTableError
 
 from ..core.actions import DIRECTIONS, Action, InputEvent

@@ -16,7 +16,7 @@ it takes over while a famous game is on.
 from __future__ import annotations
 
 from game.base import Status
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
 from ..core.anim import Timer

@@ -7,7 +7,7 @@ the game-over dialog's "Replay this game".
 """
 from __future__ import annotations
 
-from game import camelot_record
+from game.camelot import record as camelot_record
 
 from ..store.records import keep_record
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.camelot_board import CamelotBoard
-from game.camelot_moves import path_text
-from game.camelot_record import parse as parse_record, write as write_record
+from game.camelot.board import CamelotBoard
+from game.camelot.moves import path_text
+from game.camelot.record import parse as parse_record, write as write_record
 from game.errors import RoundTableError
 
 from ..core.overlays import DialogScene

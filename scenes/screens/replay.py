@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import pygame
 
-from game import camelot_record
+from game.camelot import record as camelot_record
 from game.base import Status
-from game.camelot_board import CamelotBoard
-from game.camelot_record import BadRecordError
+from game.camelot.board import CamelotBoard
+from game.camelot.record import BadRecordError
 from game.errors import IllegalMoveError
 
 from ..core.actions import Action, InputEvent

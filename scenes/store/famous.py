@@ -1,7 +1,7 @@
 """Famous games shipped with the app: game records in ``data/famous-games/``
 (no pygame).
 
-Each ``.camelot`` file there is an ordinary record (:mod:`game.camelot_record`)
+Each ``.camelot`` file there is an ordinary record (:mod:`game.camelot.record`)
 of a game whose moves a public source gives, with its Event, Date, White,
 Black, Result and a Source tag (``data/famous-games/README.md`` says how to
 add one). The Replay screen lists them beside the kept games and the board
@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from game import camelot_record
-from game.camelot_record import BadRecordError
+from game.camelot import record as camelot_record
+from game.camelot.record import BadRecordError
 
 from .files import one_line, shipped
 from .records import KeptRecord

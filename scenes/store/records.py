@@ -3,7 +3,7 @@
 ``records/`` under the data folder holds one file per finished game, named by
 the moment it ended (``2026-11-25_014502.camelot``; a second game in the same
 second gets ``-2``). The text is the engine's record format
-(:mod:`game.camelot_record`), so any file here also opens with
+(:mod:`game.camelot.record`), so any file here also opens with
 ``python -m game play camelot-board --record FILE``.
 
 Writing is the engine's atomic ``write``, which refuses a target that is not a
@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from game import camelot_record
-from game.camelot_record import BadRecordError, GameRecord
+from game.camelot import record as camelot_record
+from game.camelot.record import BadRecordError, GameRecord
 
 from .files import clean_stale_temps, one_line
 from .settings import data_dir

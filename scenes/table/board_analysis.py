@@ -12,7 +12,7 @@ import math
 
 import pygame
 
-from game.camelot_ai import MATE, WIN_THRESHOLD
+from game.camelot.ai import MATE, WIN_THRESHOLD
 
 from .board_view import BoardView
 from ..core.ui import GOLD

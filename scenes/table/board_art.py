@@ -261,7 +261,7 @@ class BoardArt:
     def _draw_board(self, flipped: bool) -> pygame.Surface:
         # start-up: the menu imports this module (the board game's emblem and help
         # diagram); the board's geometry loads when a board is first drawn.
-        from game.camelot_moves import CASTLES, SQUARE_COORDS
+        from game.camelot.moves import CASTLES, SQUARE_COORDS
         c = self.cell
         surf = pygame.Surface(board_pixel_size(c), pygame.SRCALPHA)
         rects = {}
@@ -269,7 +269,7 @@ class BoardArt:
             rects[sq] = pygame.Rect(*self.square_topleft(f, r, flipped), c, c)
         border = max(2, int(c * 0.16))
         # Drop shadow, frame and an inner edge, following the board's outline.
-        from game.camelot_moves import rank_span  # start-up: as above
+        from game.camelot.moves import rank_span  # start-up: as above
         rows = []   # one rect per rank: the board's outline, drawn in a few rects
         for r in range(1, 17):
             lo, hi = rank_span(r)
@@ -302,7 +302,7 @@ class BoardArt:
             for y in (int(c * 0.36), surf.get_height() - int(c * 0.36)):
                 text = FONTS.text(FILES[f], px, LABEL)
                 surf.blit(text, text.get_rect(center=(x, y)))
-        from game.camelot_moves import rank_span  # start-up: as above
+        from game.camelot.moves import rank_span  # start-up: as above
         for r in range(1, 17):
             first, last = rank_span(r)
             y = self.square_topleft(first, r, flipped)[1] + c // 2

@@ -13,8 +13,8 @@ import math
 import pygame
 
 from game.base import Status
-from game.camelot_board import CamelotBoard
-from game.camelot_moves import path_legs
+from game.camelot.board import CamelotBoard
+from game.camelot.moves import path_legs
 
 from ..core.anim import ease_in_out_cubic
 from .board_view import (

@@ -15,7 +15,7 @@ import math
 
 import pygame
 
-from game.camelot_moves import SQUARE_COORDS, rank_span, square
+from game.camelot.moves import SQUARE_COORDS, rank_span, square
 
 
 def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:

@@ -48,8 +48,8 @@ CAMELOT_TABLE: dict = {}
 def camelot_move(args: dict, stop) -> dict:
     """The board AI's move in a position string."""
     # start-up: the searches load in the worker processes, not in the app's
-    from game.camelot_ai import choose_move
-    from game.camelot_board import CamelotBoard
+    from game.camelot.ai import choose_move
+    from game.camelot.board import CamelotBoard
     board = CamelotBoard.from_position(args["position"])
     result = choose_move(board, args.get("level", "medium"), seed=args.get("seed"),
                          time_limit=args.get("time_limit"), stop_event=stop,
@@ -96,8 +96,8 @@ def camelot_analyse(args: dict, stop=None) -> dict:
     ``white_score`` (100 ≈ a man, White's view), ``depth`` (plies searched;
     0 with ``static`` true: the static evaluation, no search), ``pv`` (list)."""
     # start-up: the search loads in the worker process, not in the app's
-    from game.camelot_ai import WIN_THRESHOLD, choose_move, evaluate
-    from game.camelot_board import CamelotBoard
+    from game.camelot.ai import WIN_THRESHOLD, choose_move, evaluate
+    from game.camelot.board import CamelotBoard
     board = CamelotBoard.from_position(args["position"])
     sign = 1 if board.turn == "white" else -1
     result = choose_move(board, "expert", seed=0, time_limit=args.get("seconds", ANALYSIS_SECONDS),

@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from game.camelot_ai import LEVELS, SearchResult, choose_move, evaluate
-from game.camelot_board import START_POSITION, CamelotBoard, position_from_pieces
-from game.camelot_position import Position
+from game.camelot.ai import LEVELS, SearchResult, choose_move, evaluate
+from game.camelot.board import START_POSITION, CamelotBoard, position_from_pieces
+from game.camelot.position import Position
 
 FAR_BLACK = {"K13": "m", "L13": "m"}
 
@@ -169,7 +169,7 @@ def test_the_cycle_collector_is_left_as_it_was():
 def test_a_draw_costs_the_searching_side_a_little():
     # Contempt: a draw inside the search is scored below even for the side the
     # search plays for and above even for its opponent, so it plays on.
-    from game.camelot_search import CONTEMPT, Search
+    from game.camelot.search import CONTEMPT, Search
     pos = CamelotBoard().position
     search = Search(pos)
     assert search._draw() == -CONTEMPT < 0

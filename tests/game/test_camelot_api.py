@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from game.camelot_board import (
+from game.camelot.board import (
     BLOCKED, GAME_OVER, MUST_CAPTURE, MUST_JUMP_ON, MUST_LEAVE_CASTLE, NO_PIECE, NOT_YOUR_TURN,
     OWN_CASTLE, WRONG_MARKS, CamelotBoard, Refusal, position_from_pieces)
-from game.camelot_moves import CANTER, JUMP, PLAIN, Move, MoveStep, Piece, parse_square
+from game.camelot.moves import CANTER, JUMP, PLAIN, Move, MoveStep, Piece, parse_square
 from game.errors import IllegalMoveError, NotationError
 
 S = parse_square

@@ -10,12 +10,12 @@ import pytest
 
 from game import game_class
 from game.base import Status
-from game.camelot_board import (
+from game.camelot.board import (
     START_POSITION, CamelotBoard, PieceCaptured, PieceMoved, parse_game_record,
     position_from_pieces)
-from game.camelot_moves import (
+from game.camelot.moves import (
     CANTER, CASTLE_MOVE, CHARGE, JUMP, PLAIN, SQUARE_NAMES, Piece, parse_square, square_name)
-from game.camelot_position import Position
+from game.camelot.position import Position
 from game.errors import BadPositionError, IllegalMoveError, NotationError
 
 S = parse_square
@@ -464,7 +464,7 @@ def test_well_formed_illegal_moves_raise_and_change_nothing(text):
 def test_illegal_move_objects_are_rejected_too():
     game = CamelotBoard()
     bogus = next(m for m in game.legal_moves() if m.kind == PLAIN)
-    from game.camelot_moves import Move
+    from game.camelot.moves import Move
     with pytest.raises(IllegalMoveError):
         game.play(Move(bogus.from_square, S("F12")))
     assert game.position_text() == START_POSITION

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from game.camelot_board import CamelotBoard
-from game.camelot_engine import Engine
+from game.camelot.board import CamelotBoard
+from game.camelot.engine import Engine
 from game.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +40,7 @@ def test_think_json_gives_a_legal_move_with_score_depth_nodes_and_pv(capsys):
 
 
 def test_think_plays_the_book_move_at_the_start_and_says_so(capsys):
-    from game.camelot_book import shared
+    from game.camelot.book import shared
     entry = shared().entries[" ".join(CamelotBoard().position_text().split()[:4])]
     code, out, _ = run(capsys, "think", "camelot-board", "--json")
     answer = json.loads(out)
@@ -57,7 +57,7 @@ def test_think_plays_the_book_move_at_the_start_and_says_so(capsys):
 def test_think_finds_the_castle_win_in_one(capsys):
     # White holds G16; E15 steps into F16 and wins.
     position = CamelotBoard.from_position
-    from game.camelot_board import position_from_pieces
+    from game.camelot.board import position_from_pieces
     text = position_from_pieces({"G16": "M", "E15": "M", "A4": "M", "K10": "m", "L10": "m"})
     code, out, _ = run(capsys, "think", "camelot-board", "--position", text, "--seconds", "0.3",
                        "--json")
@@ -149,7 +149,7 @@ def test_protocol_bad_input_is_one_error_line_and_the_engine_goes_on(line, words
 def test_protocol_game_over_answers_bestmove_none():
     out = talk(f"position fen {CamelotBoard().position_text()} moves F7-F8", "go depth 1")
     assert out[-1].startswith("bestmove ")
-    from game.camelot_board import position_from_pieces
+    from game.camelot.board import position_from_pieces
     won = position_from_pieces({"F16": "M", "G16": "M", "A4": "M", "K10": "m", "L10": "m"},
                                "black")
     out = talk(f"position fen {won}", "go depth 2")

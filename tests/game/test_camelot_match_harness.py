@@ -92,7 +92,7 @@ def test_opening_suite_is_legal_and_varied():
 def test_a_game_at_the_ply_cap_is_a_draw():
     class First:
         def best_move(self, moves):
-            from game.camelot_board import CamelotBoard
+            from game.camelot.board import CamelotBoard
             game = CamelotBoard()
             for m in moves:
                 game.play(m)

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.base import Status
-from game.camelot_board import START_POSITION, CamelotBoard, perft, position_from_pieces
-from game.camelot_moves import (
+from game.camelot.board import START_POSITION, CamelotBoard, perft, position_from_pieces
+from game.camelot.moves import (
     SQUARE_NAMES, capture_is_compulsory, colour_bits, generate, parse_square)
-from game.camelot_position import Position
+from game.camelot.position import Position
 from game.errors import IllegalMoveError, NotationError
 
 PERFT_FILE = Path(__file__).resolve().parent.parent / "data" / "camelot_perft.txt"
@@ -145,7 +145,7 @@ def ref_moves(board: dict, side: str, castle_left: int) -> dict:
 def ref_board(pos: Position) -> dict:
     text = pos.board_text()
     board = {}
-    from game.camelot_moves import PIECE_LETTERS, SQUARE_COORDS
+    from game.camelot.moves import PIECE_LETTERS, SQUARE_COORDS
     for sq, v in enumerate(pos.board):
         if v:
             board[SQUARE_COORDS[sq]] = PIECE_LETTERS[v]
@@ -155,7 +155,7 @@ def ref_board(pos: Position) -> dict:
 
 def engine_view(pos: Position) -> dict:
     """The engine's moves in the reference's terms."""
-    from game.camelot_moves import SQUARE_COORDS
+    from game.camelot.moves import SQUARE_COORDS
     c = SQUARE_COORDS
     return {(c[f], c[t], frozenset(c[x] for x in caps)): {tuple(c[s] for s in p) for p in paths}
             for (f, t, caps), paths in pos.moves(want_paths=True).items()}

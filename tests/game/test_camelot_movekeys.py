@@ -1,4 +1,4 @@
-"""The search's fast paths (game/camelot_movekeys.py and Position's must_capture,
+"""The search's fast paths (game/camelot/movekeys.py and Position's must_capture,
 captures, push/pop) agree with the path generator, which walks every canter and
 jump chain square by square (and is itself checked against an independent
 reference in test_camelot_movegen.py), in positions reached by random play.
@@ -10,10 +10,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.camelot_board import START_POSITION
-from game.camelot_moves import (
+from game.camelot.board import START_POSITION
+from game.camelot.moves import (
     BIT, CASTLES, KNIGHT, SQUARE_NAMES, capture_is_compulsory, colour_bits, generate)
-from game.camelot_position import ZOBRIST_BLACK, Position
+from game.camelot.position import ZOBRIST_BLACK, Position
 
 from .test_camelot_movegen import random_position
 

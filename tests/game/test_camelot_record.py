@@ -1,4 +1,4 @@
-"""Camelot game records (game/camelot_record.py) and ``python -m game play
+"""Camelot game records (game/camelot/record.py) and ``python -m game play
 --record / --write-record``: the format round-trips, a bad record is one line
 naming the fault, a replay stops at the first illegal move."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from game.camelot_board import START_POSITION, CamelotBoard, position_from_pieces
-from game.camelot_record import (
+from game.camelot.board import START_POSITION, CamelotBoard, position_from_pieces
+from game.camelot.record import (
     MAX_RECORD_BYTES, BadRecordError, GameRecord, format, from_game, parse, read, write)
 from game.cli import main
 from game.errors import IllegalMoveError

@@ -1,4 +1,4 @@
-"""The three-piece tablebase (game/camelot_tablebase.py) against the engine's
+"""The three-piece tablebase (game/camelot/tablebase.py) against the engine's
 own rules: every sampled value is what the engine's legal moves give one ply
 on (so the table agrees with the move generator position by position), won
 positions are walked to the win within the stated distance against every
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from game.camelot_moves import SQUARE_NAMES
-from game.camelot_position import Position
-from game.camelot_tablebase import NAMES, PAIRS, Probe, Tablebase
+from game.camelot.moves import SQUARE_NAMES
+from game.camelot.position import Position
+from game.camelot.tablebase import NAMES, PAIRS, Probe, Tablebase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
@@ -25,7 +25,7 @@ from camelot_plain import WIN, PlainSearch  # noqa: E402
 def tb():
     table = Tablebase()
     if not table.available:
-        message = f"the tablebase is not built ({table.problem}): python -m game.camelot_tablebase build"
+        message = f"the tablebase is not built ({table.problem}): python -m game.camelot.tablebase build"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
@@ -181,8 +181,8 @@ def test_a_missing_table_is_reported_not_raised(tmp_path):
 def test_think_and_the_protocol_say_a_move_came_from_the_tablebase(tb, capsys):
     import io
     import json
-    from game.camelot_board import CamelotBoard, position_from_pieces
-    from game.camelot_engine import Engine
+    from game.camelot.board import CamelotBoard, position_from_pieces
+    from game.camelot.engine import Engine
     from game.cli import main
     # Two White men against a Black man, far apart: a long win for White.
     text = position_from_pieces({"F8": "M", "G8": "M", "B13": "m"})

@@ -14,8 +14,8 @@ import os
 
 import pytest
 
-from game.camelot_ai import WIN_THRESHOLD, choose_move
-from game.camelot_board import CamelotBoard, position_from_pieces
+from game.camelot.ai import WIN_THRESHOLD, choose_move
+from game.camelot.board import CamelotBoard, position_from_pieces
 
 FAR_BLACK = {"K10": "m", "L10": "m", "L11": "m"}
 

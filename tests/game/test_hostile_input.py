@@ -274,9 +274,9 @@ def test_a_hand_made_card_that_is_none(rank, suit):
         Card(rank, suit)
 
 
-# --- board-game records (game/camelot_record.py reads through game.parsing) ------------------
+# --- board-game records (game/camelot/record.py reads through game.parsing) ------------------
 def test_record_files_that_are_no_records(tmp_path):
-    from game.camelot_record import BadRecordError, parse, read
+    from game.camelot.record import BadRecordError, parse, read
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     with pytest.raises(BadRecordError, match="is not a regular file; it is not a game record"):

@@ -105,9 +105,9 @@ def test_arbitrary_json_as_a_save(data):
             assert "\n" not in str(exc)
 
 
-# --- the board game: its own parse functions (game/camelot_board.py, camelot_position.py) --
-BOARD = pytest.importorskip("game.camelot_board")
-POSITION = pytest.importorskip("game.camelot_position")
+# --- the board game: its own parse functions (game/camelot/board.py, camelot_position.py) --
+BOARD = pytest.importorskip("game.camelot.board")
+POSITION = pytest.importorskip("game.camelot.position")
 BOARD_BITS = st.sampled_from(["2", "8", "10", "12", "/", "m", "n", "M", "N", " w ", " b ", " 2",
                               " 0", " -", "²", "①", "١", "9" * 30, "E9", "-", "x", "F7", "1."])
 BOARD_TEXT = st.one_of(HOSTILE, st.lists(BOARD_BITS, max_size=30).map("".join))
@@ -120,7 +120,7 @@ def test_board_move_notation_and_records(text):
     only_our_errors(BOARD.parse_path_text, text)
     only_our_errors(BOARD.parse_game_record, text)
     only_our_errors(BOARD.CamelotBoard().parse_move, text)
-    record = pytest.importorskip("game.camelot_record")
+    record = pytest.importorskip("game.camelot.record")
     only_our_errors(record.parse, text)
 
 

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from game.camelot_board import position_from_pieces
+from game.camelot.board import position_from_pieces
 from game.net.client import Client
 from game.net.server import GameServer
 from game.net.storage import SQLiteStorage
@@ -108,8 +108,8 @@ async def play_line(white: Client, black: Client, table: str, line: list[str],
                     start: str | None = None) -> list[dict]:
     """Play ``line`` (White first) and check every ``moved`` record against the
     engine playing the same moves: ply, position and captured squares."""
-    from game.camelot_board import CamelotBoard
-    from game.camelot_moves import SQUARE_NAMES
+    from game.camelot.board import CamelotBoard
+    from game.camelot.moves import SQUARE_NAMES
     engine = CamelotBoard(start) if start else CamelotBoard()
     records = []
     for ply, move in enumerate(line):

@@ -3,7 +3,7 @@ import asyncio
 
 import pytest
 
-from game import camelot_record
+from game.camelot import record as camelot_record
 from game.net.client import Client, ServerRefused
 
 from .helpers import (CASTLE_GAME, CASTLE_LINE, CASTLE_POSITION, OPENING, play_line,
@@ -62,7 +62,7 @@ def test_a_whole_game_from_the_start_to_a_castle_win():
 
 
 def test_a_capture_is_broadcast_with_its_captured_square():
-    from game.camelot_board import position_from_pieces
+    from game.camelot.board import position_from_pieces
     position = position_from_pieces({"E8": "M", "E9": "m", "L4": "M", "A13": "m"})
     async def scenario(server, url):
         alice, bob, _, table = await seated_pair(url, position)

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from game.camelot_board import START_POSITION
+from game.camelot.board import START_POSITION
 from game.net.client import ServerRefused
 from game.net.storage import SeatRecord, SQLiteStorage, TableRecord
 

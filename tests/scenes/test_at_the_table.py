@@ -5,7 +5,7 @@ import pygame
 import pytest
 
 from game.base import Status
-from game.camelot_moves import parse_square, path_text
+from game.camelot.moves import parse_square, path_text
 from game.hamilton import Hamilton
 from scenes.core.actions import Action
 from scenes.core.overlays import DialogScene

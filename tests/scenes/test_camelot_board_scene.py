@@ -7,8 +7,8 @@ import pygame
 import pytest
 
 from game.base import Status
-from game.camelot_board import CamelotBoard
-from game.camelot_moves import parse_square, path_text, square_name
+from game.camelot.board import CamelotBoard
+from game.camelot.moves import parse_square, path_text, square_name
 from scenes.work.service import Channel, WorkService, shutdown
 from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.table.board_view import HOVER
@@ -361,7 +361,7 @@ def test_layout_fits(size):
 def test_worker_cancel_and_close_leave_no_process():
     service = WorkService()
     worker = Channel("camelot-move", service)
-    from game.camelot_board import START_POSITION
+    from game.camelot.board import START_POSITION
     worker.ask({"position": START_POSITION, "level": "hard"})
     worker.cancel()
     rid = worker.ask({"position": START_POSITION, "level": "easy", "seed": 1, "time_limit": 0.1})
@@ -375,7 +375,7 @@ def test_worker_cancel_and_close_leave_no_process():
 
 
 def test_worker_falls_back_to_a_thread():
-    from game.camelot_board import START_POSITION
+    from game.camelot.board import START_POSITION
     service = WorkService(use_processes=False)
     worker = Channel("camelot-move", service)
     rid = worker.ask({"position": START_POSITION, "level": "easy", "seed": 2, "time_limit": 0.05})

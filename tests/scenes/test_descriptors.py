@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import game
-from game.camelot_ai import LEVELS as AI_LEVELS
+from game.camelot.ai import LEVELS as AI_LEVELS
 from game.solver_common import solver_for
 from scenes.games import GAMES, check_saved_options, descriptor
 from scenes.store.settings import CARD_BACKS

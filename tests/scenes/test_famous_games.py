@@ -12,7 +12,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game import camelot_record
+from game.camelot import record as camelot_record
 from game.base import Status
 from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.games.camelot_famous_demo import FamousDemo

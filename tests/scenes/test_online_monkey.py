@@ -11,7 +11,7 @@ import time
 import pygame
 import pytest
 
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 from game.net.bridge import NetBridge
 from scenes.games.camelot_online import CamelotOnlineScene
 from scenes.screens.online import OnlineScene

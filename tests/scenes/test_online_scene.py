@@ -15,7 +15,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.camelot_moves import parse_square
+from game.camelot.moves import parse_square
 from game.net.bridge import NetBridge
 from game.net.host import ServerThread
 from game.net.server import GameServer

@@ -15,9 +15,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game import camelot_record
+from game.camelot import record as camelot_record
 from game.base import Status
-from game.camelot_board import CamelotBoard
+from game.camelot.board import CamelotBoard
 from scenes.core.overlays import DialogScene
 from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.launcher import main as launcher_main
@@ -82,7 +82,7 @@ def test_a_game_won_by_clicks_is_kept_and_replays_to_the_same_position():
 
 
 def _sq(name):
-    from game.camelot_moves import parse_square
+    from game.camelot.moves import parse_square
     return parse_square(name)
 
 

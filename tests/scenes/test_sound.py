@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from game.base import CardFlipped, CardMoved, CardRemoved
-from game.camelot_board import PieceCaptured, PieceMoved
+from game.camelot.board import PieceCaptured, PieceMoved
 from scenes.core.sound import EFFECTS, Sound, sound_for_events, sounds_dir
 
 ISSUE_EFFECTS = ["deal", "place", "flip", "remove", "capture", "invalid", "win", "loss"]

@@ -152,7 +152,7 @@ def test_a_bad_request_is_an_error_answer(service, task, args):
     assert "\n" not in answer.error
     # and the service goes on serving
     good = Channel("camelot-move", service)
-    from game.camelot_board import START_POSITION
+    from game.camelot.board import START_POSITION
     good.ask({"position": START_POSITION, "level": "easy", "seed": 1, "time_limit": 0.05})
     assert good.wait(WAIT).ok
 

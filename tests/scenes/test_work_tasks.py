@@ -42,7 +42,7 @@ def test_the_board_move_task_keeps_its_search_table_between_moves(monkeypatch):
     worker keeps the search's table from one move to the next."""
     import threading
 
-    from game.camelot_board import CamelotBoard
+    from game.camelot.board import CamelotBoard
     kept: dict = {}
     monkeypatch.setattr(tasks, "CAMELOT_TABLE", kept)
     board = CamelotBoard()

@@ -2,8 +2,8 @@
 
 The search wants ``{(from, to, captured frozenset): None}`` and no paths, as
 cheaply as CPython allows, so this generator (used by
-:meth:`Position.moves <game.camelot_position.Position.moves>` and
-``captures``, and by :func:`~game.camelot_moves.generate` without paths) works
+:meth:`Position.moves <game.camelot.position.Position.moves>` and
+``captures``, and by :func:`~game.camelot.moves.generate` without paths) works
 on the colour bitboards and per-square tables:
 
 - one bitboard per call says which pieces can jump (``jumpers``) and which can
@@ -14,7 +14,7 @@ on the colour bitboards and per-square tables:
   those the fill reaches); only jump chains, which remove pieces as they go,
   are walked square by square.
 
-The keys are those of the path generator in :mod:`game.camelot_moves` (the
+The keys are those of the path generator in :mod:`game.camelot.moves` (the
 tests compare them). Their order is the search's tie-break and has not changed
 since the search was tuned: piece by piece in square order, a piece's plain
 moves (in direction order), then its jumps or charges, then the ends of its
@@ -22,7 +22,7 @@ canters in square order.
 """
 from __future__ import annotations
 
-from .camelot_geometry import (
+from .geometry import (
     ADJACENT, BIT, CASTLES, KNIGHT, LEAPS, NO_CAPTURES, ON_BOARD, SQUARE_AT_BIT as SQUARE_AT,
     bit_squares, canter_fill, leap_sources)
 

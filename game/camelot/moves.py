@@ -1,7 +1,7 @@
 """Camelot (the board game): the Move value type, notation and move generation.
 
 The squares, their geometry tables and bitboards are in
-:mod:`game.camelot_geometry` (and importable from here too).
+:mod:`game.camelot.geometry` (and importable from here too).
 
 :func:`generate` lists the legal moves of one side as a dict keyed by
 ``(from, to, captured squares)`` — one entry per distinct resulting position —
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .camelot_geometry import (  # the geometry was here first: its names stay importable
+from .geometry import (  # the geometry was here first: its names stay importable
     ADJACENT, BIT, BLACK, CASTLES, CASTLE_SQUARES, COLOR_NAMES, DIRECTIONS, FILES, KNIGHT,
     LEAPS, MAN, MIDPOINT, NO_CAPTURES, ON_BOARD, SHIFTS, SQUARES, SQUARE_AT_BIT, SQUARE_COORDS,
     SQUARE_NAMES, WHITE, bit_squares, canter_fill, colour_bits, is_adjacent, jump_squares,
     leap_sources, parse_square, rank_span, square, square_file, square_name, square_rank)
-from .camelot_movekeys import move_keys
+from .movekeys import move_keys
 
 # --- pieces ----------------------------------------------------------------
 PIECE_LETTERS = {1: "M", 2: "N", -1: "m", -2: "n"}
@@ -201,7 +201,7 @@ def generate(board: list[int], side: int, castle_moves_left: int, squares,
     when capture is compulsory — and ignores the duty to leave one's own castle.
     ``compulsory`` may pass on what :func:`capture_is_compulsory` already said,
     ``bits`` the (White, Black) bitboards of ``board``. Without paths, the
-    bitboard generator :func:`~game.camelot_movekeys.move_keys` answers (same
+    bitboard generator :func:`~game.camelot.movekeys.move_keys` answers (same
     keys, same order); this one walks every path.
     """
     if not want_paths:

@@ -8,12 +8,12 @@ positive) and geometry is precomputed: ``ADJACENT[sq]`` (plain-move targets) and
 checks bounds. Bitboards (Python ints, ``BIT[sq]``) answer questions about many
 squares at once: where a piece could jump from, where canters end.
 
-Both move generators build on this module: :mod:`game.camelot_moves` (every
-path, for play) and :mod:`game.camelot_movekeys` (keys only, for search).
+Both move generators build on this module: :mod:`game.camelot.moves` (every
+path, for play) and :mod:`game.camelot.movekeys` (keys only, for search).
 """
 from __future__ import annotations
 
-from .errors import NotationError
+from ..errors import NotationError
 
 FILES = "ABCDEFGHIJKL"
 WHITE, BLACK = 0, 1

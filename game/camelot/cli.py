@@ -11,11 +11,11 @@ import argparse
 import json
 import math
 
-from .camelot_ai import LEVELS, choose_move
-from .camelot_board import CamelotBoard
-from .camelot_engine import run as run_engine, score_text, source_text
-from .camelot_record import GameRecord, from_game, read, write
-from .errors import RoundTableError
+from .ai import LEVELS, choose_move
+from .board import CamelotBoard
+from .engine import run as run_engine, score_text, source_text
+from .record import GameRecord, from_game, read, write
+from ..errors import RoundTableError
 
 BOARD_GAME = CamelotBoard.game_id
 

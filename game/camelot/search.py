@@ -3,7 +3,7 @@
 What makes a node cheap (Python counts every call):
 
 - the piece-square part of the evaluation is updated move by move
-  (:func:`~game.camelot_eval.pst_delta`), the castle race is a few bitboard
+  (:func:`~game.camelot.eval.pst_delta`), the castle race is a few bitboard
   operations, and the quiescence search asks ``must_capture`` (bitboards) before
   it lists anything: a quiet leaf generates no move at all;
 - the transposition-table move is tried before the moves are generated; the
@@ -30,7 +30,7 @@ What makes it see Camelot's tactics:
 - **forcing moves are extended** a ply: a move after which the opponent must
   capture (a sacrifice that sets up a multiple jump, or an optional knight's
   charge met by a recapture), and the only legal move;
-- the evaluation knows the castle race (:mod:`game.camelot_eval`).
+- the evaluation knows the castle race (:mod:`game.camelot.eval`).
 
 :class:`Search` owns its position copy, table and counters, and keeps no global
 state, so it runs in a worker thread or process. Scores are from the side to
@@ -42,9 +42,9 @@ import math
 import time
 from dataclasses import dataclass
 
-from .camelot_eval import PST, castle_step_threat, pst_total, race_score
-from .camelot_moves import BIT, CASTLES, jump_squares
-from .camelot_position import ZOBRIST_BLACK, Position
+from .eval import PST, castle_step_threat, pst_total, race_score
+from .moves import BIT, CASTLES, jump_squares
+from .position import ZOBRIST_BLACK, Position
 
 MATE = 100_000
 CONTEMPT = 25          # what a draw costs the side the search plays for
@@ -99,7 +99,7 @@ class Search:
         # A node budget (``go nodes N``): a search whose length does not depend on
         # the machine's load, for matches on a shared machine.
         self.node_limit = node_limit
-        # The three-piece tablebase (game.camelot_tablebase), probed where at
+        # The three-piece tablebase (game.camelot.tablebase), probed where at
         # most three pieces are left; None: not used.
         self.tablebase = tablebase
         self.tb_hits = 0

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .camelot_moves import make_move
-from .camelot_position import Position
+from .moves import make_move
+from .position import Position
 
 # The checkout's data/ folder: two levels up from game/, three from game/camelot/.
 BOOK_FILE = (Path(__file__).resolve().parents[(__package__ or "game").count(".") + 1]

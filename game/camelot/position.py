@@ -15,12 +15,12 @@ from __future__ import annotations
 import random
 import re
 
-from .camelot_moves import (
+from .moves import (
     CASTLE_SQUARES, CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
     BIT, ON_BOARD, colour_bits, generate, leap_sources, rank_span, square)
-from .camelot_movekeys import CASTLE_BITS, move_keys
-from .errors import BadPositionError
-from .parsing import parse_int
+from .movekeys import CASTLE_BITS, move_keys
+from ..errors import BadPositionError
+from ..parsing import parse_int
 
 DRAW_PLIES = 100  # 50 moves by each side with no capture and no castle entry
 REPETITIONS = 3

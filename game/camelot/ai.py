@@ -1,9 +1,9 @@
 """The computer opponent for Camelot: levels on top of the engine's search.
 
-The search itself is :mod:`game.camelot_search` (alpha-beta with quiescence over
+The search itself is :mod:`game.camelot.search` (alpha-beta with quiescence over
 compulsory captures, extensions for forcing moves, null-move and futility
 pruning, late-move reductions, a transposition table) and its evaluation
-:mod:`game.camelot_eval` (material, progress, the castle race).
+:mod:`game.camelot.eval` (material, progress, the castle race).
 
 ``choose_move(board, level)`` reads the board once (a copy of its position) and
 keeps no global state of its own (it only pauses Python's cycle collector while it
@@ -61,11 +61,11 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from .camelot_moves import Move, make_move, path_text
-from .camelot_position import Position
-from .camelot_search import MATE, WIN_THRESHOLD, Search
-from .camelot_eval import pst_total, race_score
-from .camelot_book import shared as book_shared
+from .moves import Move, make_move, path_text
+from .position import Position
+from .search import MATE, WIN_THRESHOLD, Search
+from .eval import pst_total, race_score
+from .book import shared as book_shared
 
 # Entries (about 30 MB) a table kept between moves may hold; beyond, it is
 # emptied before the next search (emptying 400k entries took 70 ms and more
@@ -153,7 +153,7 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
     ``book=False`` never uses it, ``tablebase=False`` never reads the endgame
     tablebase. ``stop_event`` (e.g. a threading.Event)
     ends the search early; ``on_iteration`` is called with each finished
-    :class:`~game.camelot_search.Iteration`. ``table`` is a dict the caller keeps
+    :class:`~game.camelot.search.Iteration`. ``table`` is a dict the caller keeps
     between the moves of a game (the search's transposition table): the next
     search starts from what this one found (to the same depth in about 40 %
     fewer nodes, two plies later); None: a fresh table. One table may serve
@@ -219,7 +219,7 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
             return replace(finish(found[0], 0, 0, 0, (found[0],)), source="book")
     tb = None
     if lv.tablebase if use_tablebase is None else use_tablebase:
-        from .camelot_tablebase import shared as tablebase_shared   # start-up: numpy when needed
+        from .tablebase import shared as tablebase_shared   # start-up: numpy when needed
         tb = tablebase_shared()
         tb = tb if tb.available else None
     if tb is not None:

@@ -1,8 +1,8 @@
 """Camelot, the two-player board game (Parker Brothers 1930, WCF rules).
 
 The rules are docs/rules-camelot-board.md; this module is the :class:`Game`
-protocol around :class:`~game.camelot_position.Position` (state, make/unmake,
-end-of-game rules, position strings) and :func:`~game.camelot_moves.generate`.
+protocol around :class:`~game.camelot.position.Position` (state, make/unmake,
+end-of-game rules, position strings) and :func:`~game.camelot.moves.generate`.
 
 - Squares are ints 0‥159 (``square_name``/``parse_square`` convert).
 - ``legal_moves()`` gives one :class:`Move` per distinct (from, to, captured
@@ -34,13 +34,13 @@ import random
 import re
 from dataclasses import dataclass
 
-from .base import Game, Status
-from .camelot_moves import (
+from ..base import Game, Status
+from .moves import (
     CASTLES, COLOR_NAMES, LETTER_PIECES, SQUARE_NAMES, Move, MoveStep, Piece, make_move,
     move_sort_key,
     parse_square, path_kind, path_steps, path_text, pieces_in_own_castle, square_name)
-from .camelot_position import WIN, Position
-from .errors import BadPositionError, IllegalMoveError, NotationError
+from .position import WIN, Position
+from ..errors import BadPositionError, IllegalMoveError, NotationError
 
 START_POSITION = "2/8/10/12/12/2nmmmmmmn2/3nmmmmn3/12/12/3NMMMMN3/2NMMMMMMN2/12/12/10/8/2 w 2 2"
 
@@ -303,7 +303,7 @@ class CamelotBoard(Game[Move]):
     def computer_move(self, rng: random.Random | None = None) -> Move | None:
         if not self.legal_moves():
             return None
-        from .camelot_ai import choose_move
+        from .ai import choose_move
         seed = rng.getrandbits(32) if rng is not None else None
         return choose_move(self, level="easy", seed=seed).move
 

@@ -16,7 +16,7 @@ Two parts:
 """
 from __future__ import annotations
 
-from .camelot_moves import ADJACENT, BIT, CASTLES, SQUARE_COORDS
+from .moves import ADJACENT, BIT, CASTLES, SQUARE_COORDS
 
 MAN_VALUE, KNIGHT_VALUE = 100, 160
 IN_CASTLE_BONUS = 300

@@ -29,7 +29,7 @@ The format follows chess's PGN, cut down to what Camelot needs::
 :class:`GameRecord` is a frozen value: ``parse``/``read`` make one (raising
 :class:`BadRecordError` with one line naming the fault), ``format``/``write``
 turn one into text (``write`` replaces the file atomically), ``from_game`` takes
-one from a :class:`~game.camelot_board.CamelotBoard` and ``to_game`` replays it
+one from a :class:`~game.camelot.board.CamelotBoard` and ``to_game`` replays it
 (IllegalMoveError, naming the move, at the first move the rules refuse).
 """
 from __future__ import annotations
@@ -40,11 +40,11 @@ import re
 import tempfile
 from dataclasses import dataclass
 
-from .base import Status
-from .camelot_board import START_POSITION, CamelotBoard
-from .camelot_position import Position
-from .errors import IllegalMoveError, NotationError, RoundTableError
-from .parsing import read_small_text
+from ..base import Status
+from .board import START_POSITION, CamelotBoard
+from .position import Position
+from ..errors import IllegalMoveError, NotationError, RoundTableError
+from ..parsing import read_small_text
 
 MAX_RECORD_BYTES = 1_000_000   # a long real game is a few kB
 MAX_PLIES = 5000               # the 50-move rule ends every game well before this

@@ -11,7 +11,7 @@ The state is the two pieces' squares and kinds, the lone piece's square (its
 kind never matters: a lone piece has nothing to canter over, so no charge),
 the side to move, and both sides' castle moves left (0-2): 3 kinds of pair x
 160^3 squares x 2 sides x 9 castle counts. The moves are the engine's rules
-(game/camelot_movekeys.py), written here as array operations over all the
+(game/camelot/movekeys.py), written here as array operations over all the
 positions at once (tests/game/test_camelot_tablebase.py checks them position by
 position against the engine's own move generator):
 
@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .camelot_geometry import CASTLES, DIRECTIONS, SQUARE_COORDS
+from .geometry import CASTLES, DIRECTIONS, SQUARE_COORDS
 
 N = 160          # squares
 NONE = N         # "no square": the padding index of every table
@@ -379,10 +379,10 @@ __all__ = ["Table", "Tablebase", "Probe", "solve", "save", "build", "shared", "t
 
 
 def main(argv=None) -> int:
-    """``python -m game.camelot_tablebase build [--dir D]``: solve and save the tables."""
+    """``python -m game.camelot.tablebase build [--dir D]``: solve and save the tables."""
     import argparse
     import time
-    ap = argparse.ArgumentParser(prog="python -m game.camelot_tablebase",
+    ap = argparse.ArgumentParser(prog="python -m game.camelot.tablebase",
                                  description="the board game's three-piece endgame tablebase")
     ap.add_argument("command", choices=["build", "check"])
     ap.add_argument("--dir", help=f"the tables' folder (default: {tablebase_dir()})")

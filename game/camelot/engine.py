@@ -22,8 +22,8 @@ One command a line; answers are lines too. Commands:
 A move that did not come from a search is announced before ``bestmove`` by
 ``info depth 0 score …`` (the exact score) and ``info string tablebase win in N``
 (also ``loss in N``, ``draw``): three-piece positions are read from the
-endgame tablebase (game/camelot_tablebase.py) when it is built; or by
-``info string book`` for a move of the opening book (game/camelot_book.py).
+endgame tablebase (game/camelot/tablebase.py) when it is built; or by
+``info string book`` for a move of the opening book (game/camelot/book.py).
 
 Bad input is answered with one line ``error <what is wrong>`` and the engine
 keeps running. Scores are from the side to move's view, 100 ≈ a man; a forced
@@ -34,10 +34,10 @@ from __future__ import annotations
 import sys
 import threading
 
-from .camelot_ai import LEVELS, choose_move, pv_text
-from .camelot_board import START_POSITION, CamelotBoard
-from .camelot_search import MATE, WIN_THRESHOLD
-from .errors import RoundTableError
+from .ai import LEVELS, choose_move, pv_text
+from .board import START_POSITION, CamelotBoard
+from .search import MATE, WIN_THRESHOLD
+from ..errors import RoundTableError
 
 NAME = "Round Table Camelot engine"
 AUTHOR = "the Round Table project"

@@ -1,0 +1,1 @@
+"""Camelot, the board game: rules, search, evaluation, tablebase, book."""
