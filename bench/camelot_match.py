@@ -177,7 +177,8 @@ def depth_report(seconds: float, level: str = "hard") -> None:
           f"| longest answer |")
     print("|---|---|---|---|---|")
     for phase, positions in sample_positions().items():
-        results = [choose_move(CamelotBoard(p), level, seed=1, time_limit=seconds)
+        results = [choose_move(CamelotBoard(p), level, seed=1, time_limit=seconds,
+                               book=False)   # the search's depth, not the book's answer
                    for p in positions]
         depths = [r.depth for r in results]
         print(f"| {phase} | {len(results)} | {min(depths)}–{max(depths)}, "
