@@ -51,8 +51,10 @@ class EloEstimate:
     pairs: int
 
     def __str__(self) -> str:
-        plus = (self.high - self.low) / 2 + 0.0    # (+ 0.0: no "-0.0")
-        return (f"{self.elo + 0.0:+.1f} ± {plus:.1f} Elo (95 %: {self.low + 0.0:+.1f} … {self.high + 0.0:+.1f}; "
+        # (+ 0.0 turns a "-0.0" into "+0.0")
+        elo, low, high = self.elo + 0.0, self.low + 0.0, self.high + 0.0
+        plus = (high - low) / 2
+        return (f"{elo:+.1f} ± {plus:.1f} Elo (95 %: {low:+.1f} … {high:+.1f}; "
                 f"score {100 * self.score:.1f} % over {self.pairs} pairs)")
 
 

@@ -11,8 +11,9 @@ One command a line; answers are lines too. Commands:
                                  think (nodes: stop after about N nodes, the
                                  same answer whatever the machine's load;
                                  nobook: search even where the opening book
-                                 has a move, as infinite does); "info depth … score … nodes … nps … time … pv …"
-                                 after each depth, then "bestmove M" ("bestmove none"
+                                 has a move, as infinite does; so does a set
+                                 depth or node count); "info depth … score …
+                                 nodes … nps … time … pv …" after each depth, then "bestmove M" ("bestmove none"
                                  when the game is over). Without limits: the level's
                                  time (hard: 1 s); infinite: until stop.
     stop                         end the thinking now; the best move so far is given
@@ -187,7 +188,8 @@ class Engine:
         if depth is not None and seconds is None:
             seconds = MAX_SECONDS
         self._stop.clear()
-        self._thread = threading.Thread(target=self._think, args=(level, depth, seconds, nodes, book),
+        self._thread = threading.Thread(target=self._think,
+                                        args=(level, depth, seconds, nodes, book),
                                         daemon=True)
         self._thread.start()
 

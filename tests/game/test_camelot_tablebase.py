@@ -25,7 +25,8 @@ from camelot_plain import WIN, PlainSearch  # noqa: E402
 def tb():
     table = Tablebase()
     if not table.available:
-        message = f"the tablebase is not built ({table.problem}): python -m game.camelot.tablebase build"
+        message = (f"the tablebase is not built ({table.problem}): "
+                   f"python -m game.camelot.tablebase build")
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
