@@ -1,4 +1,4 @@
-"""Makes the opening book ``data/camelot-book.txt`` (read by game/camelot/book.py)
+"""Makes the opening book ``game/camelot/book.txt`` (read by game/camelot/book.py)
 from the engine's own deep searches.
 
     python bench/camelot_book.py [--plies 1] [--nodes 150000] [--jobs 2] [--out FILE]

@@ -23,14 +23,15 @@ ROOT = Path(__file__).resolve().parents[1]
 NAME = "roundtable"
 ENTRY = ROOT / "packaging" / "roundtable.py"
 SHIPPED = ("assets", "data")           # next to the scenes package, as in a checkout
+PACKAGE_DATA = ("game/net/pages", "game/camelot/book.txt")   # the web pages, the opening book
 # Every module of these goes in: some are loaded by name at run time
 # (scenes.games.descriptor, game.GAMES), so no import statement shows them to
 # PyInstaller's analysis.
 PACKAGES = ("game", "scenes")
 # Installed here but never used by the game: left out (optional imports of the
-# libraries would otherwise bring them: numpy by pygame, IPython and its editor
+# libraries would otherwise bring them: IPython and its editor
 # by asyncio's and others' debugging hooks, cryptography by ssl helpers).
-NOT_USED = ("numpy", "tkinter", "PyInstaller", "pytest", "hypothesis", "setuptools", "IPython",
+NOT_USED = ("tkinter", "PyInstaller", "pytest", "hypothesis", "setuptools", "IPython",
             "jedi", "parso", "cryptography", "cffi", "pycparser", "PIL", "matplotlib")
 
 
@@ -43,6 +44,8 @@ def pyinstaller_arguments(dist: Path, work: Path) -> list[str]:
             "--distpath", str(dist), "--workpath", str(work / "work"), "--specpath", str(work),
             "--paths", str(ROOT)]
     for folder in SHIPPED:
+        args += ["--add-data", f"{ROOT / folder}{os.pathsep}{folder}"]
+    for folder in PACKAGE_DATA:           # files the packages read beside their modules
         args += ["--add-data", f"{ROOT / folder}{os.pathsep}{folder}"]
     for module in modules_of(PACKAGES):
         args += ["--hidden-import", module]

@@ -1,5 +1,5 @@
 """The board game's opening book: the engine's own deep searches of the first
-plies, kept in ``data/camelot-book.txt`` (made by ``bench/camelot_book.py``).
+plies, kept in ``game/camelot/book.txt`` (made by ``bench/camelot_book.py``).
 
 One entry a line: a position string's first four fields (board, side to move,
 castle moves left), the move, then a comment (the search's score, depth and
@@ -16,9 +16,8 @@ from pathlib import Path
 from .moves import make_move
 from .position import Position
 
-# The checkout's data/ folder: two levels up from game/, three from game/camelot/.
-BOOK_FILE = (Path(__file__).resolve().parents[(__package__ or "game").count(".") + 1]
-             / "data" / "camelot-book.txt")
+# Beside this module: the engine's own data, installed with it (a wheel, the app).
+BOOK_FILE = Path(__file__).with_name("book.txt")
 
 
 @dataclass(frozen=True)
