@@ -22,7 +22,7 @@ import time
 from abc import abstractmethod
 from dataclasses import dataclass
 
-from .storage import SQLiteStorage, TableRecord, TableStore
+from .storage import Conflict, SQLiteStorage, StorageError, TableRecord, TableStore
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,6 @@ class Lease:
     node: str
     fence: int
     expires_at: float         # seconds since the epoch
-
-
-class StorageError(RuntimeError):
-    """A store refused or could not do a write; the message is one line for a person."""
 
 
 class StorageUnavailable(StorageError):
@@ -53,7 +49,7 @@ class LeaseLost(StorageError):
         self.table, self.fence = table, fence
 
 
-class MoveConflict(StorageError):
+class MoveConflict(Conflict):
     """That ply of that table is already stored (by another writer or a retry)."""
 
     def __init__(self, table: int, ply: int) -> None:

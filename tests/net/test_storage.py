@@ -5,44 +5,12 @@ import pytest
 
 from game.camelot.board import START_POSITION
 from game.net.client import ServerRefused
-from game.net.storage import Conflict, SeatRecord, SQLiteStorage, StorageError, TableRecord
+from game.net.storage import SQLiteStorage, StorageError, TableRecord
 
 from .helpers import OPENING, run_scenario, seated_pair
 
 
-def test_tables_moves_and_results_survive_reopening_the_file(tmp_path):
-    path = str(tmp_path / "s.sqlite3")
-    store = SQLiteStorage(path)
-    a = TableRecord(id=0, private=True, invite="ABCD1234", start_position=START_POSITION,
-                    time_base=300, time_increment=5)
-    b = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
-    assert (store.create_table(a), store.create_table(b)) == (1, 2)
-    a.seats = {"white": SeatRecord("Ann", "h1"), "black": SeatRecord("Bo", "h2")}
-    a.status, a.clocks = "playing", {"white": 300000, "black": 300000}
-    store.save_table(a)
-    a.moves.append("F7-F8")
-    a.clocks["white"] = 301500
-    store.add_move(a)
-    b.status, b.winner, b.reason, b.record_text = "finished", None, "Draw agreed", "text"
-    store.save_table(b)
-    store.close()
-
-    again = SQLiteStorage(path)
-    (loaded,) = again.open_tables()                 # the finished one is not reopened
-    assert loaded == a
-    assert again.load_table(2).reason == "Draw agreed"
-    assert again.load_table(99) is None
-
-
-def test_a_move_is_stored_once_per_ply(tmp_path):
-    store = SQLiteStorage(str(tmp_path / "p.sqlite3"))
-    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
-    store.create_table(record)
-    record.moves.append("F7-F8")
-    store.add_move(record)
-    with pytest.raises(Conflict):
-        store.add_move(record)                      # the same ply again: refused, rolled back
-    assert store.load_table(record.id).moves == ["F7-F8"]
+# Tables, moves and a ply stored twice: tests/net/test_storage_contract.py, on every store.
 
 
 class FailingStorage(SQLiteStorage):
