@@ -93,7 +93,7 @@ class DialogScene(Scene):
         self.dim = dim
         self.focus = FocusButtons([Button(label, action) for label, action in buttons])
         self.age = 1.0 if app.settings.reduced_motion else 0.0   # reduced motion: no rise-in
-        announce(" ".join([f"{title}.", *lines]))
+        announce(" ".join([title if title.endswith(("!", "?", ".")) else f"{title}.", *lines]))
         self.focus.say_focus()
 
     def resize(self, size) -> None:

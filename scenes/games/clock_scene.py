@@ -10,6 +10,7 @@ import math
 
 import pygame
 
+from game.base import Status
 from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
@@ -128,6 +129,11 @@ class ClockScene(GameScene):
 
     def focus_spot(self):
         return self.focus
+
+    def after_move_words(self, move) -> str:
+        if self.game.status is not Status.PLAYING:
+            return ""
+        return f"Next: the {self.game.piles()[CENTRE][-1][0].name}."
 
     def focus_words(self) -> str:
         return focus_line(self.pile_words(self.focus), self.game.piles()[self.focus])

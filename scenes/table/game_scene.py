@@ -131,6 +131,7 @@ class GameScene(PaintedScene):
         self.sound_of(record)
         if words:
             announce(words[:1].upper() + words[1:] + ".")
+            announce(self.after_move_words(move))
         self.hint_move = None
         self._fresh_deal = False
         self.show_record(record)
@@ -145,6 +146,10 @@ class GameScene(PaintedScene):
 
     def focus_words(self) -> str:
         """What is under the focus, named as the player sees it."""
+        return ""
+
+    def after_move_words(self, move) -> str:
+        """What a move brought to light that the player needs next ('' for nothing)."""
         return ""
 
     def position_words(self) -> list[str]:

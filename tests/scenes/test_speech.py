@@ -41,12 +41,18 @@ def said(log: Path) -> list[str]:
     return log.read_text(encoding="utf-8").splitlines()
 
 
-def test_a_whole_clock_game_by_keyboard_is_said(tmp_path):
+def spoken_clock(tmp_path, seed: int):
+    """A Clock deal open in the speaking app, dealt and settled."""
     log = tmp_path / "speech.log"
     app = speaking_app(log)
-    open_game(app, "clock", seed=3)
+    open_game(app, "clock", seed=seed)
     scene = app.scenes.top
     settle(app, scene)
+    return log, app, scene
+
+
+def test_a_whole_clock_game_by_keyboard_is_said(tmp_path):
+    log, app, scene = spoken_clock(tmp_path, 3)
     # The focus starts on the middle pile: said with its top card, named.
     top = scene.game.piles()[CENTRE][-1][0]
     assert said(log)[0].startswith(f"The kings' pile in the middle: {top.name}")
@@ -67,6 +73,8 @@ def test_a_whole_clock_game_by_keyboard_is_said(tmp_path):
         line = said(log)[before]
         assert line.startswith(f"Put the {move.card.name} on ")
         assert scene.pile_words(move.target) in line
+        if scene.game.status is Status.PLAYING:            # and the card to play next
+            assert said(log)[before + 1] == f"Next: the {scene.game.piles()[CENTRE][-1][0].name}."
     assert scene.game.history == expected.history
     step(app, 200)                                 # a win celebrates before its dialog
     dialog = app.scenes.top
@@ -80,11 +88,7 @@ def test_a_whole_clock_game_by_keyboard_is_said(tmp_path):
 
 
 def test_f2_and_the_right_stick_read_the_whole_clock(tmp_path):
-    log = tmp_path / "speech.log"
-    app = speaking_app(log)
-    open_game(app, "clock", seed=5)
-    scene = app.scenes.top
-    settle(app, scene)
+    log, app, scene = spoken_clock(tmp_path, 5)
     for _ in range(5):
         key(app, pygame.K_RETURN)
         settle(app, scene)
@@ -132,6 +136,7 @@ def test_a_whole_camelot_patience_by_keyboard_is_said(tmp_path):
     scene = CamelotSolitaireScene(app, seed=0, game=CamelotSolitaire(deck=WIN_DECK))
     app.scenes.reset(scene)
     settle(app, scene)
+    game = scene.game
     perform(app, scene, scene.game.computer_move(), "keys")     # the stock turned: a king in hand
     settle(app, scene)
 
@@ -155,9 +160,11 @@ def test_a_whole_camelot_patience_by_keyboard_is_said(tmp_path):
         settle(app, scene)
         moves += 1
         assert words[:1].upper() + words[1:] + "." in said(log)[before:], words
+        if game.move_text(move) == "t":                   # the card turned up is said
+            assert f"In hand: the {scene.game.waste.name}." in said(log)[before:]
     assert scene.game.status is Status.WON and moves > 20
     step(app, 200)
-    assert said(log)[-2].startswith("You won!.")
+    assert said(log)[-2].startswith("You won! ")
     app.close()
 
 
