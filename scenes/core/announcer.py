@@ -19,6 +19,7 @@ from __future__ import annotations
 import queue
 import shutil
 import subprocess
+import sys
 import threading
 from typing import Callable
 
@@ -105,12 +106,21 @@ class Announcer:
     def __init__(self, enabled: Callable[[], bool] = lambda: False, log_path: str | None = None,
                  find_service: Callable[[], SpeechService | None] = SpeechService.find) -> None:
         self._enabled = enabled
-        self.log = LogFile(log_path) if log_path else None
+        self.log = None
+        self.note: str | None = None    # one line for the player: no service, or no log
+        if log_path:
+            try:
+                self.log = LogFile(log_path)
+            except OSError as exc:      # gone since the command line was checked: said, not fatal
+                self._tell(f"speech: cannot write {log_path!r}: {exc.strerror or exc}")
         self._find_service = find_service
         self.service: SpeechService | None = None
         self._looked = False
-        self.note: str | None = None    # the one line saying no service was found
         self.last = ""
+
+    def _tell(self, line: str) -> None:
+        self.note = line
+        print(f"roundtable: {line}", file=sys.stderr)
 
     @property
     def on(self) -> bool:
@@ -122,9 +132,7 @@ class Announcer:
             self._looked = True
             self.service = self._find_service()
             if self.service is None:
-                self.note = NO_SERVICE
-                import sys
-                print(f"roundtable: {NO_SERVICE}", file=sys.stderr)
+                self._tell(NO_SERVICE)
         return self.service
 
     def say(self, text: str) -> None:
@@ -133,7 +141,11 @@ class Announcer:
             return
         self.last = text
         if self.log is not None:
-            self.log.say(text)
+            try:
+                self.log.say(text)
+            except OSError as exc:      # a full disk: said once, and the game goes on
+                self._tell(f"speech: cannot write {self.log.path!r} any more: {exc.strerror or exc}")
+                self.log = None
         if self._enabled():
             service = self._speech()
             if service is not None:

@@ -1,9 +1,12 @@
-"""The card tables in words, for the announcer (scenes.core.announcer).
+"""The tables in words, for the announcer (scenes.core.announcer).
 
 A pile is named as the player sees it (the scene's ``pile_words``) and its
 cards by the engine's names; a face-down card is said as such, never named.
+The board's squares by the names its coordinates show (the engine's).
 """
 from __future__ import annotations
+
+from game.camelot.geometry import square_name
 
 
 def card_words(card, face_up: bool = True) -> str:
@@ -50,3 +53,23 @@ def focus_line(name: str, cards, depth: int = 1, holding=None) -> str:
     if holding:
         line += f"; holding the {holding}"
     return line
+
+
+def square_words(sq: int, piece) -> str:
+    """'E9: white knight' / 'E9: empty'."""
+    return f"{square_name(sq).upper()}: {f'{piece.color} {piece.kind}' if piece else 'empty'}"
+
+
+def board_position_lines(pieces: dict, side_label) -> list[str]:
+    """Each side's pieces, knights then men, by square: a line a side."""
+    lines = []
+    for color in ("white", "black"):
+        mine = sorted((sq for sq, p in pieces.items() if p.color == color), key=square_name)
+        kinds = []
+        for kind in ("knight", "man"):
+            squares = [square_name(sq).upper() for sq in mine if pieces[sq].kind == kind]
+            if squares:
+                kinds.append(f"{len(squares)} {kind}{'s' if len(squares) > 1 else ''} "
+                             f"{', '.join(squares)}")
+        lines.append(f"{side_label(color)} ({color}): {'; '.join(kinds) or 'no pieces'}.")
+    return lines

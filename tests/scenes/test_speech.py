@@ -12,18 +12,24 @@ from pathlib import Path
 import pygame
 
 from game.base import Status
+from game.camelot.board import CamelotBoard
+from game.camelot.moves import square_name
 from game.camelot_solitaire import CamelotSolitaire
 from game.clock import CENTRE, Clock
 from game.errors import IllegalMoveError
 from scenes.core.announcer import NO_SERVICE, Announcer, SpeechService, one_line
 from scenes.core.app import App, AppOptions
 from scenes.core.overlays import DialogScene
+from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.games.camelot_solitaire_scene import CamelotSolitaireScene
 from scenes.screens.navigation import install, open_game, open_menu
 from scenes.store.settings import Settings
+from scenes.table.board_table import STUCK_WORDS
 
 from .harness import key, pad, settle, step
 from .patience_input import focus_to, perform
+from .test_camelot_board_scene import CAPTURE, CASTLE_WIN, wait_until
+from .test_camelot_board_scene import focus_to as board_focus_to
 from .test_camelot_solitaire_scene import WIN_DECK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,6 +225,13 @@ def test_speaking_never_waits_for_the_voice():
     assert took < 0.5        # a voice that takes seconds holds up no frame
 
 
+def test_a_log_that_cannot_be_opened_is_one_line_not_a_crash(tmp_path, capsys):
+    announcer = Announcer(log_path=str(tmp_path / "no such folder" / "said.log"))
+    announcer.say("nothing lost")
+    assert announcer.log is None and "cannot write" in announcer.note
+    assert capsys.readouterr().err.count("roundtable: speech: cannot write") == 1
+
+
 def test_one_line_each():
     assert one_line("  a\n b\t c ") == "a b c"
 
@@ -239,3 +252,62 @@ def test_speech_log_from_the_command_line(tmp_path):
     bad = subprocess.run([sys.executable, "main.py", "--speech-log", str(tmp_path)], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--speech-log" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+# --- the board game ---------------------------------------------------------------------------
+def spoken_board(tmp_path, position=None, **kw):
+    log = tmp_path / "speech.log"
+    app = speaking_app(log)
+    scene = CamelotBoardScene(app, game=CamelotBoard(position) if position else None, **kw)
+    app.scenes.reset(scene)
+    step(app, 2)
+    return log, app, scene
+
+
+def test_a_board_game_against_the_computer_by_keyboard_is_said(tmp_path):
+    log, app, scene = spoken_board(tmp_path, mode="computer", human="white", level="easy")
+    board_focus_to(app, scene, "F7")
+    assert said(log)[-1] == "F7: white man"
+    key(app, pygame.K_RETURN)
+    assert said(log)[-1] == "F7: white man, picked up"
+    board_focus_to(app, scene, "F8")
+    assert said(log)[-1] == "F8: empty; holding F7: white man"
+    key(app, pygame.K_RETURN)
+    you, computer = scene.side_label("white"), scene.side_label("black")
+    assert said(log)[-3:] == [f"{you} played F7-F8.", f"{computer} to move.", "F8: white man"]
+    wait_until(app, lambda: len(scene.game.history) == 2)
+    reply = scene.game.history[1]
+    assert said(log)[-2:] == [f"{computer} played {reply}.", f"{you} to move."]   # the opponent's too
+
+    before = len(said(log))
+    key(app, pygame.K_F2)                     # the whole position: whose move, then each side
+    lines = said(log)[before:]
+    assert lines[0] == scene.status_line()
+    pieces = scene.game.pieces()
+    for color, line in zip(("white", "black"), lines[1:3]):
+        assert line.startswith(f"{scene.side_label(color)} ({color}): ")
+        for sq, piece in pieces.items():
+            assert (f" {square_name(sq).upper()}" in line) == (piece.color == color), (sq, line)
+    app.close()
+
+
+def test_a_refused_piece_and_the_end_of_a_board_game_are_said(tmp_path):
+    log, app, scene = spoken_board(tmp_path, position=CAPTURE, mode="two")
+    stuck = next(sq for sq, p in scene.game.pieces().items()
+                 if p.color == "white" and scene.game.why_piece_cannot_move(sq) is not None)
+    board_focus_to(app, scene, square_name(stuck))
+    key(app, pygame.K_RETURN)
+    assert said(log)[-1] == STUCK_WORDS[scene.game.why_piece_cannot_move(stuck).code]
+    app.close()
+
+    (tmp_path / "won").mkdir()
+    log, app, scene = spoken_board(tmp_path / "won", position=CASTLE_WIN, mode="two")
+    for name in ("G15", "G16"):
+        board_focus_to(app, scene, name)
+        key(app, pygame.K_RETURN)
+    settle(app, scene)
+    step(app, 3)
+    dialog = app.scenes.top
+    assert isinstance(dialog, DialogScene) and scene.game.status is Status.WON
+    assert any(line.startswith(f"{dialog.title} ") for line in said(log)[-3:])
+    app.close()
