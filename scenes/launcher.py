@@ -4,6 +4,7 @@
                [--size WxH] [--frames N] [--screenshot FILE]
     roundtable --timedemo ID [--size 1920x1080] [--frames 600]
     roundtable --record FILE            (replay a Camelot game record)
+    roundtable ... --speech-log FILE    (announcements on, each appended to FILE)
 
 Bad input is one clear line and exit code 2, never a traceback; every number
 is read by ``game.parsing`` (ASCII digits, bounded, in a stated range). Ctrl-C

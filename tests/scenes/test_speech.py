@@ -23,6 +23,7 @@ from scenes.core.overlays import DialogScene
 from scenes.games.camelot_board_scene import CamelotBoardScene
 from scenes.games.camelot_solitaire_scene import CamelotSolitaireScene
 from scenes.screens.navigation import install, open_game, open_menu
+from scenes.screens.settings import SettingsScene
 from scenes.store.settings import Settings
 from scenes.table.board_table import STUCK_WORDS
 
@@ -310,4 +311,42 @@ def test_a_refused_piece_and_the_end_of_a_board_game_are_said(tmp_path):
     dialog = app.scenes.top
     assert isinstance(dialog, DialogScene) and scene.game.status is Status.WON
     assert any(line.startswith(f"{dialog.title} ") for line in said(log)[-3:])
+    app.close()
+
+
+def test_hamilton_reads_every_pile_and_says_the_focus(tmp_path):
+    log = tmp_path / "speech.log"
+    app = speaking_app(log)
+    open_game(app, "hamilton", seed=7)
+    scene = app.scenes.top
+    settle(app, scene)
+    key(app, pygame.K_RIGHT)
+    name = scene.pile_words(scene.focus)
+    assert said(log)[-1].startswith(f"{name[:1].upper()}{name[1:]}: ")
+    before = len(said(log))
+    key(app, pygame.K_F2)
+    lines = said(log)[before:]
+    # the status line's solver words may change from one frame to the next: its head
+    assert lines[0].split(" · ")[0] == one_line(scene.status_line()).split(" · ")[0]
+    assert lines[1] == one_line(scene.score_line())
+    for line, pile in zip(lines[2:], scene.table.slots):
+        assert line.lower().startswith(scene.pile_words(pile).lower() + ":")
+        for card, face_up in scene.game.piles()[pile]:
+            assert (card.name in line) == face_up, line
+    assert len(lines) == 2 + len(scene.table.slots) + 1
+    app.close()
+
+
+def test_the_speech_setting_by_keyboard_says_its_new_value(tmp_path):
+    log = tmp_path / "speech.log"
+    app = speaking_app(log)
+    app.scenes.reset(SettingsScene(app))
+    step(app, 2)
+    screen = app.scenes.top
+    row = next(i for i, b in enumerate(screen.rows) if b.label.startswith("Speech:"))
+    while screen.focus.focus != row:
+        key(app, pygame.K_DOWN)
+        assert said(log)[-1] == f"{screen.rows[screen.focus.focus].label}, button"
+    key(app, pygame.K_RIGHT)
+    assert app.settings.speech is True and said(log)[-1] == "Speech: On, button"
     app.close()
