@@ -280,6 +280,11 @@ def test_a_board_game_against_the_computer_by_keyboard_is_said(tmp_path):
     reply = scene.game.history[1]
     assert said(log)[-2:] == [f"{computer} played {reply}.", f"{you} to move."]   # the opponent's too
 
+    settle(app, scene)                        # the reply has landed: our turn
+    key(app, pygame.K_h)                      # a hint, from the worker, in notation
+    wait_until(app, lambda: scene.table.hint_move is not None)
+    hint = scene.table.hint_move
+    assert f"Hint: {hint}" in said(log) and hint in scene.game.legal_moves()
     before = len(said(log))
     key(app, pygame.K_F2)                     # the whole position: whose move, then each side
     lines = said(log)[before:]
