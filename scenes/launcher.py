@@ -4,6 +4,7 @@
                [--size WxH] [--frames N] [--screenshot FILE]
     roundtable --timedemo ID [--size 1920x1080] [--frames 600]
     roundtable --record FILE            (replay a Camelot game record)
+    roundtable ... --speech-log FILE    (announcements on, each appended to FILE)
 
 Bad input is one clear line and exit code 2, never a traceback; every number
 is read by ``game.parsing`` (ASCII digits, bounded, in a stated range). Ctrl-C
@@ -77,6 +78,22 @@ def check_screenshot(path: str) -> str:
     return path
 
 
+def check_speech_log(path: str) -> str:
+    """--speech-log: a file announcements are appended to, which can be written."""
+    from game.parsing import shown  # start-up: see resolve()
+    if not path or "\0" in path or len(path) > 4096:
+        raise UsageError(f"--speech-log needs a file name, not {shown(path)}")
+    if os.path.exists(path) and not os.path.isfile(path):   # a folder, a FIFO that would block …
+        raise UsageError(f"--speech-log {shown(path)} is not a regular file")
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--speech-log {shown(path)} cannot be written: "
+                         f"{exc.strerror or exc}") from None
+    return path
+
+
 def check_record(path: str) -> str:
     """--record: a Camelot game record whose moves the rules accept."""
     from game.camelot.record import BadRecordError, read  # start-up: see resolve()
@@ -114,10 +131,12 @@ def build_parser():
     p.add_argument("--timedemo", metavar="ID", help="play the demo uncapped and print frame times")
     p.add_argument("--timing", action="store_true", help="print the time to the first frame")
     p.add_argument("--record", metavar="FILE", help="replay this Camelot game record")
+    p.add_argument("--speech-log", metavar="FILE",
+                   help="announcements on: append every one to this file, a line each")
     return p
 
 
-VALUE_OPTIONS = ("game", "seed", "size", "frames", "screenshot", "timedemo", "record")
+VALUE_OPTIONS = ("game", "seed", "size", "frames", "screenshot", "timedemo", "record", "speech_log")
 FLAG_OPTIONS = ("windowed", "fullscreen", "timing")
 
 
@@ -134,8 +153,8 @@ def read_plainly(argv: list[str]) -> SimpleNamespace | None:
     words = iter(argv)
     for word in words:
         name, equals, value = word.partition("=")
-        option = name[2:]
-        if not name.startswith("--") or option in seen:
+        option = name[2:].replace("-", "_")     # --speech-log: args.speech_log, as argparse names it
+        if not name.startswith("--") or "_" in name or option in seen:
             return None
         seen.add(option)
         if option in FLAG_OPTIONS and not equals:
@@ -207,6 +226,8 @@ def resolve(args) -> dict:
             raise UsageError("--record replays a record: it does not go with --game, --demo "
                              "or --timedemo")
         out["record"] = check_record(args.record)
+    if args.speech_log is not None:
+        out["speech_log"] = check_speech_log(args.speech_log)
     out["size"] = parse_size(args.size) if args.size else ((1920, 1080) if args.timedemo else None)
     out["known_games"] = GAME_IDS
     return out
@@ -245,7 +266,8 @@ def _main(argv: list[str] | None, after_first_frame) -> int:
                          fullscreen=True if args.fullscreen else False if args.windowed else None,
                          demo=chosen.get("demo"), frames=args.frames, screenshot=args.screenshot,
                          timedemo=chosen.get("timedemo"), size=chosen["size"], started_at=STARTED,
-                         after_first_frame=after_first_frame)
+                         after_first_frame=after_first_frame,
+                         speech_log=chosen.get("speech_log"))
     app = App(options)
     if options.timedemo:
         open_game(app, options.timedemo, seed=options.seed or 1, demo=True)

@@ -24,6 +24,7 @@ class Action(Enum):
     FULLSCREEN = auto()   # F11, Alt+Enter
     FIRST = auto()        # Home: to the start (a replay's first move)
     LAST = auto()         # End: to the end
+    READ_POSITION = auto()  # F2, the right stick's click: say the whole position (speech)
     # pointer (mouse); these carry ``pos``
     POINTER_MOVE = auto()
     POINTER_DOWN = auto()

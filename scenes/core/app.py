@@ -23,6 +23,7 @@ from typing import Callable
 import pygame
 
 from .actions import Action, InputEvent
+from .announcer import Announcer, announce, install as install_announcer
 from .input import InputMapper
 from .navigator import Navigator
 from .scene import Scene, SceneStack
@@ -125,6 +126,7 @@ class AppOptions:
     timedemo: str | None = None
     size: tuple[int, int] | None = None
     save_settings: bool = True
+    speech_log: str | None = None      # --speech-log: announcements on, each appended here
     started_at: float          # when the process started (default: when the options were made)
     after_first_frame: Callable[[], None] | None = None   # once the first frame is on screen
 
@@ -169,6 +171,8 @@ class App:
         self.screen = self._set_mode()
         self.input = InputMapper()
         self.sound = Sound(enabled=settings.sound, volume=settings.volume)
+        self.announcer = Announcer(lambda: self.settings.speech, opt.speech_log)
+        install_announcer(self.announcer)
         self.scenes = SceneStack()
         self.navigator = Navigator()     # the screens layer puts in its own
         self.art_cache: dict = {}        # shared art kept across scenes (the table layer's)
@@ -309,6 +313,7 @@ class App:
         """A one-line message at the bottom of the screen for a few seconds."""
         self._toasts = [t for t in self._toasts if t[0] != text][-2:]
         self._toasts.append([text, seconds])
+        announce(text)          # what is shown in words is said (refusals, hints, notes)
 
     def report(self, text: str) -> None:
         """A problem with a kept file: on screen, and for whoever started us from
@@ -517,6 +522,7 @@ class App:
         """Before ``pygame.quit()``: end the background work (its threads and
         worker processes) and wait for the threads that draw."""
         end = time.monotonic() + CLOSE_SECONDS
+        self.announcer.close()
         service = sys.modules.get(__name__.rsplit(".", 2)[0] + ".work.service")
         if service is not None:          # loaded after the first frame, if at all
             service.shutdown()

@@ -43,6 +43,7 @@ KEYS = {
     pygame.K_TAB: Action.CYCLE, pygame.K_n: Action.NEW_DEAL, pygame.K_r: Action.RESTART,
     pygame.K_a: Action.AUTOPLAY, pygame.K_F11: Action.FULLSCREEN,
     pygame.K_HOME: Action.FIRST, pygame.K_END: Action.LAST,
+    pygame.K_F2: Action.READ_POSITION,
 }
 CTRL_KEYS = {pygame.K_z: Action.UNDO, pygame.K_y: Action.REDO, pygame.K_n: Action.NEW_DEAL,
              pygame.K_r: Action.RESTART}
@@ -60,6 +61,7 @@ PAD_BUTTONS = {
     pygame.CONTROLLER_BUTTON_BACK: Action.AUTOPLAY,
     pygame.CONTROLLER_BUTTON_LEFTSHOULDER: Action.REDO,
     pygame.CONTROLLER_BUTTON_RIGHTSHOULDER: Action.CYCLE,
+    pygame.CONTROLLER_BUTTON_RIGHTSTICK: Action.READ_POSITION,
 }
 
 JOY_BUTTONS = [Action.SELECT, Action.BACK, Action.HINT, Action.UNDO, Action.REDO,

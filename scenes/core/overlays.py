@@ -6,6 +6,7 @@ from typing import Callable
 import pygame
 
 from .actions import Action, InputEvent
+from .announcer import announce
 from .scene import Scene
 from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
                  text_scale, ui_scale, wrap_text)
@@ -30,7 +31,13 @@ class FocusButtons:
             i = (self.focus + delta * k) % n
             if self.buttons[i].enabled:
                 self.focus = i
+                self.say_focus()
                 return
+
+    def say_focus(self) -> None:
+        """The focused button's words, for the announcer."""
+        if self.buttons:
+            announce(f"{self.buttons[self.focus].label}, button")
 
     def handle(self, event: InputEvent) -> bool:
         """True when the event was used."""
@@ -86,6 +93,8 @@ class DialogScene(Scene):
         self.dim = dim
         self.focus = FocusButtons([Button(label, action) for label, action in buttons])
         self.age = 1.0 if app.settings.reduced_motion else 0.0   # reduced motion: no rise-in
+        announce(" ".join([title if title.endswith(("!", "?", ".")) else f"{title}.", *lines]))
+        self.focus.say_focus()
 
     def resize(self, size) -> None:
         super().resize(size)

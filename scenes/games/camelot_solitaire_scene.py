@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import pygame
 
-from game.camelot_solitaire import (CELL_PICTURE, CamelotSolitaire, PlaceCard, RemovePair,
-                                    RemoveTen, cell_id, cell_index, place_name)
+from game.camelot_solitaire import (CELL_PICTURE, CamelotSolitaire, PlaceCard, RemovePair, RemoveTen,
+                                    TurnStock, cell_id, cell_index, place_name)
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
@@ -97,6 +97,10 @@ class CamelotSolitaireScene(PatienceScene):
             other = self.game.cells[cell_index(move.target)]
             return f"remove the {move.card.name} and the {other.name}: they make 10"
         return "turn the stock"
+
+    def after_move_words(self, move) -> str:
+        waste = self.game.waste
+        return f"In hand: the {waste.name}." if isinstance(move, TurnStock) and waste is not None else ""
 
     # --- what the player's input means ------------------------------------------
     def default_selection(self):

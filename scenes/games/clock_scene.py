@@ -10,6 +10,7 @@ import math
 
 import pygame
 
+from game.base import Status
 from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
@@ -17,6 +18,7 @@ from ..core.anim import shake
 from ..table.card_art import shared_card_art
 from ..table.card_table import CardTable, Slot
 from ..table.game_scene import GameScene
+from ..table.spoken import focus_line, pile_line
 from ..core.ui import FOCUS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 from ..core.focus import nearest_in_direction
 
@@ -117,8 +119,27 @@ class ClockScene(GameScene):
     def move_words(self, move: ClockMove) -> str:
         if move.target == CENTRE:
             return f"put the {move.card.name} on the kings' pile in the middle"
-        hour = int(move.target.split(":")[1])
-        return f"put the {move.card.name} on the {HOUR_LABELS.get(hour, str(hour))} ({hour} o'clock)"
+        return f"put the {move.card.name} on {self.pile_words(move.target)}"
+
+    def pile_words(self, pile: str) -> str:
+        if pile == CENTRE:
+            return "the kings' pile in the middle"
+        hour = int(pile.split(":")[1])
+        return f"the {HOUR_LABELS.get(hour, str(hour))} ({hour} o'clock)"
+
+    def focus_spot(self):
+        return self.focus
+
+    def after_move_words(self, move) -> str:
+        if self.game.status is not Status.PLAYING:
+            return ""
+        return f"Next: the {self.game.piles()[CENTRE][-1][0].name}."
+
+    def focus_words(self) -> str:
+        return focus_line(self.pile_words(self.focus), self.game.piles()[self.focus])
+
+    def position_words(self) -> list[str]:
+        return [pile_line(self.pile_words(pile), cards) for pile, cards in self.game.piles().items()]
 
     def on_illegal(self, move) -> None:
         if isinstance(move, ClockMove):

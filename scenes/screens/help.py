@@ -38,6 +38,7 @@ COMMON_CONTROLS = [
     ("Automatic play", "Toolbar \"Auto\"", "A", "Back"),
     ("New deal / restart", "Toolbar", "N / R", "Pause menu"),
     ("Full screen", "", "F11, Alt+Enter", ""),
+    ("Read the position aloud", "", "F2", "Right stick click"),
 ]
 
 HELP_FOOTER = "Left / right: page · Up / down or wheel: scroll · Escape or B: back"

@@ -136,6 +136,7 @@ class MenuScene(Scene):
                 choices = [k for k, t in enumerate(self.tiles) if t.enabled]
                 target = (i - n) * n // len(self.buttons)
                 self.focus.focus = min(choices, key=lambda k: abs(k - target)) if choices else i
+            self.focus.say_focus()
             return
         if a == Action.BACK:
             return

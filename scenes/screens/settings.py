@@ -12,7 +12,7 @@ from ..core.overlays import FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (GOLD, INK, INK_DIM, Button, draw_text, felt, layout_column, text_scale, ui_scale,
                        wrap_text)
-from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, SEEING_CHOICES, seeing_words, step_seeing
+from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, CHOICE_ROWS, seeing_words, step_seeing
 
 
 class SettingsScene(Scene):
@@ -24,7 +24,7 @@ class SettingsScene(Scene):
                      Button("", self._toggle_sound), Button("", self._change_volume),
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
                      Button("", self._toggle_indicator), Button("", self._toggle_eval_bar),
-                     *[Button("", partial(self._step_seeing, c)) for c in SEEING_CHOICES],
+                     *[Button("", partial(self._step_seeing, c)) for c in CHOICE_ROWS],
                      Button("Back", self.back)]
         self.focus = FocusButtons(self.rows)
 
@@ -38,7 +38,7 @@ class SettingsScene(Scene):
         self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
         self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
         self.rows[7].label = f"Board game evaluation bar: {'On' if st.eval_bar else 'Off'}"
-        for row, seeing in zip(self.rows[8:], SEEING_CHOICES):
+        for row, seeing in zip(self.rows[8:], CHOICE_ROWS):
             row.label = seeing_words(st, seeing)
 
     def description(self) -> str:
@@ -58,7 +58,7 @@ class SettingsScene(Scene):
             "(off: no spoilers).",
             "Camelot, the board game: the engine's evaluation of the position in a bar "
             "beside the board.",
-            *[seeing.description for seeing in SEEING_CHOICES],
+            *[seeing.description for seeing in CHOICE_ROWS],
             "Back to where you were.",
         ][self.focus.focus]
     def _toggle_fullscreen(self) -> None:
@@ -133,6 +133,7 @@ class SettingsScene(Scene):
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
+        self._labels()      # the rows' words are current when one is said
         if a == Action.BACK:
             self.back()
             return
@@ -147,10 +148,18 @@ class SettingsScene(Scene):
                 self._next_back(step)
             elif i in (0, 2, 5, 6, 7):
                 self.rows[i].action()
-            elif 8 <= i < 8 + len(SEEING_CHOICES):
-                self._step_seeing(SEEING_CHOICES[i - 8], step)
+            elif 8 <= i < 8 + len(CHOICE_ROWS):
+                self._step_seeing(CHOICE_ROWS[i - 8], step)
+            self._say_changed()
             return
         self.focus.handle(event)
+        if a == Action.SELECT and self.app.scenes.top is self:
+            self._say_changed()
+
+    def _say_changed(self) -> None:
+        """The focused row's new value, for the announcer."""
+        self._labels()
+        self.focus.say_focus()
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale

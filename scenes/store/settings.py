@@ -53,6 +53,11 @@ SEEING_CHOICES = (
     SeeingChoice("text_scale", "Text size", TEXT_SCALES, tuple(f"{n} %" for n in TEXT_SCALES),
                  "Text and buttons from 100 % to 200 % of their usual size."),
 )
+# For a player who cannot see the screen (scenes.core.announcer): a row of the same kind.
+SPEECH_CHOICE = SeeingChoice("speech", "Speech", (False, True), ("Off", "On"),
+                             "On: focus moves, moves, refusals, hints and the end of a game are "
+                             "spoken (F2 or the right stick's click reads the whole position).")
+CHOICE_ROWS = SEEING_CHOICES + (SPEECH_CHOICE,)   # the Settings screen's rows of choices
 
 
 def seeing_words(settings: "Settings", seeing: SeeingChoice) -> str:
@@ -106,13 +111,13 @@ class Settings:
 
     FIELDS = ("fullscreen", "animation_speed", "sound", "volume", "card_back", "last_game",
               "winnable_only", "winnable_indicator", "eval_bar",
-              "four_colour", "high_contrast", "reduced_motion", "text_scale")
+              "four_colour", "high_contrast", "reduced_motion", "text_scale", "speech")
 
     def __init__(self, fullscreen: bool = True, animation_speed: str = "normal", sound: bool = True,
                  volume: float = 0.8, card_back: str = "blue", last_game: str | None = None,
                  winnable_only: bool = True, winnable_indicator: bool = True,
                  eval_bar: bool = False, four_colour: bool = False, high_contrast: bool = False,
-                 reduced_motion: bool = False, text_scale: int = 100) -> None:
+                 reduced_motion: bool = False, text_scale: int = 100, speech: bool = False) -> None:
         self.fullscreen = fullscreen
         self.animation_speed = animation_speed
         self.sound = sound
@@ -126,6 +131,7 @@ class Settings:
         self.high_contrast = high_contrast
         self.reduced_motion = reduced_motion          # everything placed at once (speed_factor)
         self.text_scale = text_scale                  # per cent, one of TEXT_SCALES
+        self.speech = speech                          # announcements spoken (scenes.core.announcer)
 
     def to_json(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -166,7 +172,8 @@ class Settings:
                    high_contrast=flag(data.get("high_contrast", d.high_contrast), "high_contrast"),
                    reduced_motion=flag(data.get("reduced_motion", d.reduced_motion),
                                        "reduced_motion"),
-                   text_scale=_text_scale(data.get("text_scale", d.text_scale)))
+                   text_scale=_text_scale(data.get("text_scale", d.text_scale)),
+                   speech=flag(data.get("speech", d.speech), "speech"))
 
 
 def _text_scale(value) -> int:

@@ -27,7 +27,8 @@ from game.base import Status
 from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
-from ..core.actions import InputEvent
+from ..core.actions import Action, InputEvent
+from ..core.announcer import announce, announcing
 from ..core.overlays import FocusButtons
 from ..core.sound import sound_for_events
 from ..core.ui import Button
@@ -35,6 +36,7 @@ from .board_players import Pace
 from .board_table import BoardTable
 from .board_view import PATH_COMPUTER
 from .painted_scene import PaintedScene
+from .spoken import board_position_lines, square_words
 
 BOARD_GAME = game_info(CamelotBoard.game_id)
 
@@ -94,6 +96,7 @@ class BoardScreen(PaintedScene):
         self.timers: list = []
         self.over_shown = False
         self.fresh = True                        # no move yet in this game
+        self._focus_said = None                  # (focus square, selected) last announced
 
     @property
     def game(self):
@@ -163,6 +166,7 @@ class BoardScreen(PaintedScene):
         table shows it travel. An illegal move is said in one line. Its record or None."""
         self.table.finish_animations()
         self.forget_moves()
+        mover = self.game.turn
         try:
             record = self.game.play(move)
         except RoundTableError as exc:
@@ -174,7 +178,34 @@ class BoardScreen(PaintedScene):
             self.app.sound.play_all(sound_for_events(record.events))
         self.fresh = False
         self.table.show_record(record, from_afar)
+        if not self.demo and self.game.history:
+            announce(f"{self.side_label(mover)} played {self.game.history[-1]}.")
+            if self.game.status is Status.PLAYING:
+                announce(f"{self.side_label(self.game.turn)} to move.")
         return record
+
+    def _say_focus(self) -> None:
+        """A new focus square (or piece picked up) is said: the square and its piece."""
+        table = self.table
+        if self.demo or self.app.scenes.top is not self or not announcing() or table.game is None:
+            return
+        spot = (table.focus_sq, table.selected)
+        if spot != self._focus_said:
+            self._focus_said = spot
+            pieces = self.game.pieces()          # the engine's, not the pieces still travelling
+            words = square_words(table.focus_sq, pieces.get(table.focus_sq))
+            if table.selected == table.focus_sq:
+                words += ", picked up"
+            elif table.selected is not None:
+                words += f"; holding {square_words(table.selected, pieces.get(table.selected))}"
+            announce(words)
+
+    def read_position(self) -> None:
+        """Whose move and every piece on the board (F2 / the right stick's click)."""
+        announce(self.status_line())
+        for line in board_position_lines(self.game.pieces(), self.side_label):
+            announce(line)
+        self._focus_said = None
 
     def show_state(self) -> None:
         """After an undo or a jump: the position at once, nothing pending."""
@@ -217,6 +248,9 @@ class BoardScreen(PaintedScene):
             self.pointer = event.pos
         if any(part.handle(event) for part in self.parts) or self.screen_input(event):
             return
+        if event.action == Action.READ_POSITION:
+            self.read_position()
+            return
         for command in self.commands:
             if event.action in command.actions:
                 command.run()
@@ -232,6 +266,7 @@ class BoardScreen(PaintedScene):
             player.poll(self.game)
         self.table.update(dt)
         self.tick(dt)
+        self._say_focus()
         if self.app.scenes.top is not self and not self.over_shown:
             return
         if self.game.status is not Status.PLAYING:

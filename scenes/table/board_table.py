@@ -37,6 +37,7 @@ from game.base import Status
 from game.camelot.board import MUST_CAPTURE, MUST_LEAVE_CASTLE, PieceCaptured, PieceMoved
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
+from ..core.announcer import announce
 from .board_analysis import AnalysisView
 from .board_layers import VANISH_TIME, BoardPainter, Travel
 from .board_view import PATH_COMPUTER, PATH_PLAYER
@@ -217,6 +218,7 @@ class BoardTable:
         self.hint_move, self.hint_time = move, seconds
         self.hint_reply = None if reply is None else (move, *reply)
         self.focus_sq = move.from_square
+        announce(f"Hint: {move}")           # in the notation the board's edges show
 
     def best_move(self):
         """The analysis's best move in the position shown, or None."""

@@ -20,6 +20,7 @@ from game.errors import IllegalMoveError, NotationError
 
 from ..core.actions import Action, InputEvent
 from ..core.anim import Timer, reduced_motion
+from ..core.announcer import announce, announcing
 from ..core.overlays import DealNumberDialog, DialogScene, FocusButtons
 from ..core.sound import sound_for_events
 from ..core.ui import GOLD, ILLEGAL, Button
@@ -68,6 +69,7 @@ class GameScene(PaintedScene):
         self.play_seconds = 0.0          # time spent on this game (statistics, saves)
         self.assisted = False            # automatic play or a hint was used in this game
         self._recorded = None            # the game whose result is in the statistics
+        self._focus_said = None          # the focus last announced (focus_spot)
 
     # --- for subclasses ----------------------------------------------------
     def new_engine(self, seed: int):
@@ -118,6 +120,7 @@ class GameScene(PaintedScene):
 
     def play(self, move) -> MoveRecord | None:
         """Ask the engine to play ``move``; an illegal one is explained, not fatal."""
+        words = self.move_words(move) if announcing() and not self.demo else ""
         try:
             record = self.game.play(move)
         except (IllegalMoveError, NotationError) as exc:
@@ -126,12 +129,45 @@ class GameScene(PaintedScene):
             self.on_illegal(move)
             return None
         self.sound_of(record)
+        if words:
+            announce(words[:1].upper() + words[1:] + ".")
+            announce(self.after_move_words(move))
         self.hint_move = None
         self._fresh_deal = False
         self.show_record(record)
         return record
 
     def on_illegal(self, move) -> None: ...
+
+    # --- in words, for the announcer (scenes.core.announcer) ------------------
+    def focus_spot(self):
+        """Where the focus is (any value; None: no focus): a new one is announced."""
+        return None
+
+    def focus_words(self) -> str:
+        """What is under the focus, named as the player sees it."""
+        return ""
+
+    def after_move_words(self, move) -> str:
+        """What a move brought to light that the player needs next ('' for nothing)."""
+        return ""
+
+    def position_words(self) -> list[str]:
+        """The whole position, a line each (F2 / the right stick's click)."""
+        return []
+
+    def _say_focus(self) -> None:
+        if self.demo or self.app.scenes.top is not self or not announcing():
+            return
+        spot = self.focus_spot()
+        if spot is not None and spot != self._focus_said:
+            self._focus_said = spot
+            announce(self.focus_words())
+
+    def read_position(self) -> None:
+        for line in [self.status_line(), self.score_line(), *self.position_words()]:
+            announce(line)
+        self._focus_said = None          # and the focus again, after the piles
 
     def sound_of(self, record: MoveRecord) -> None:
         """The effects for what a move did (demos play silently)."""
@@ -154,6 +190,7 @@ class GameScene(PaintedScene):
         if self.game.undo() is None:
             self.app.toast("Nothing to undo")
             return
+        announce("Move undone.")
         self._after_history()
 
     def redo(self) -> None:
@@ -161,6 +198,7 @@ class GameScene(PaintedScene):
         if self.game.redo() is None:
             self.app.toast("Nothing to redo")
             return
+        announce("Move redone.")
         self._after_history()
 
     def _after_history(self) -> None:
@@ -424,7 +462,8 @@ class GameScene(PaintedScene):
         a = event.action
         commands = {Action.UNDO: self.undo, Action.REDO: self.redo,
                     Action.NEW_DEAL: self.ask_new_deal, Action.RESTART: self.ask_restart,
-                    Action.AUTOPLAY: self.toggle_autoplay, Action.PAUSE: self.open_pause}
+                    Action.AUTOPLAY: self.toggle_autoplay, Action.PAUSE: self.open_pause,
+                    Action.READ_POSITION: self.read_position}
         if self.has_hints:
             commands[Action.HINT] = self.hint
         if a in commands:
@@ -447,6 +486,7 @@ class GameScene(PaintedScene):
             if self.hint_time <= 0:
                 self.hint_move = None
         self.update_table(dt)
+        self._say_focus()
         if self.app.scenes.top is not self and not self.over_shown:
             return
         status = self.game.status

@@ -39,6 +39,7 @@ from game.solver_common import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from .card_table import CardTable
 from ..core.focus import nearest_in_direction
+from .spoken import focus_line, pile_line
 from .game_scene import AUTOPLAY_PAUSE, DEMO_NEXT_DEAL, GameScene
 from ..core.anim import Timer, shake
 from ..work.deals import cached_winnable_deals, winnable_deal
@@ -295,6 +296,18 @@ class PatienceScene(GameScene):
     def pile_words(self, pile: str) -> str:
         """A pile named as the player sees it (subclasses name theirs)."""
         return f"the {pile}"
+
+    def focus_spot(self):
+        return (self.focus, self.focus_depth, self.selection) if self.focus in self.table.slots else None
+
+    def focus_words(self) -> str:
+        held = self.cards_of(*self.selection) if self.selection is not None else []
+        holding = held[0].name + (f" and {len(held) - 1} more" if len(held) > 1 else "") if held else None
+        return focus_line(self.pile_words(self.focus), self._piles.get(self.focus, []),
+                          self.focus_depth, holding)
+
+    def position_words(self) -> list[str]:
+        return [pile_line(self.pile_words(pile), self._piles.get(pile, [])) for pile in self.table.slots]
 
     def move_words(self, move) -> str:
         """The cards moved and where they go: 'the seven of clubs and the 2
