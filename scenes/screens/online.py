@@ -1,7 +1,10 @@
 """Play online: connect to a server (or host one here), then the lobby.
 
-Connect: a name, the server's address, "Connect", and "Host on this computer",
-which starts the same server (:class:`~game.net.host.ServerThread`) in the
+Connect: a name, a password and the server's address; "Sign in", "Register"
+(a new account) or "Play as guest" (casual games only); "Continue as …" when this
+computer keeps a sign-in for that server (the session token the server gave,
+``scenes.store.accounts``: a player signs in once); a refusal (a wrong password,
+a name taken) is one line on this screen. "Host on this computer" starts the same server (:class:`~game.net.host.ServerThread`) in the
 background and shows the address to give a friend. The lobby: the tables (sit
 at a free seat or watch), who is online, new public or private tables, joining
 a private table by its invite code, and the lobby chat. Choosing a seat opens
@@ -27,7 +30,8 @@ from ..core.text_field import TextField
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                        rounded_panel, ui_scale, wrap_text)
 from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
-from ..games.online_session import OnlineSession, lan_address, normalise_address
+from ..games.online_session import OnlineSession, lan_address, normalise_address, rating_text
+from ..store.accounts import forget_account, load_accounts
 from ..store.settings import data_dir
 
 TABLES_SHOWN = 8
@@ -57,15 +61,30 @@ def parse_invite(text: str) -> tuple[str, str] | None:
     return None
 
 
+class SecretField(TextField):
+    """A password: typed like any field, drawn as dots."""
+
+    def draw(self, surface: pygame.Surface, scale: float, blink: bool = True) -> None:
+        typed = self.text
+        self.text = "*" * len(typed)
+        try:
+            super().draw(surface, scale, blink)
+        finally:
+            self.text = typed
+
+
 def describe_table(table: dict) -> str:
-    names = [(table.get(c) or "—") for c in ("white", "black")]
+    seats = table.get("seats") or {}
+    names = [rating_text(seats[c]) if seats.get(c) else (table.get(c) or "—")
+             for c in ("white", "black")]
     status = {"waiting": "waiting", "playing": f"{table.get('moves', 0)} moves"}.get(
         table.get("status"), table.get("status", ""))
     watchers = table.get("watchers", 0)
     timed = table.get("time")
     clock = f" · {timed['base'] // 60}+{timed['increment']}" if timed else ""
     seen = f" · {watchers} watching" if watchers else ""
-    return f"{table['table']}: {names[0]} v {names[1]} · {status}{clock}{seen}"
+    rated = " · rated" if table.get("rated") else ""
+    return f"{table['table']}: {names[0]} v {names[1]} · {status}{clock}{rated}{seen}"
 
 
 class OnlineScene(Scene):
@@ -84,12 +103,19 @@ class OnlineScene(Scene):
         self.friend_address = ""
         self.joining: str | None = None             # the table whose state we wait for
         self.table_scene: CamelotOnlineScene | None = None
-        self.name_field = TextField(app, "Your name", NAME_LIMIT, lambda _: self.connect(),
+        self.name_field = TextField(app, "Your name", NAME_LIMIT, lambda _: self.enter_pressed(),
                                     name or f"Player {random.randrange(100, 1000)}")
-        self.address_field = TextField(app, "Server address", 200, lambda _: self.connect(), address)
+        self.password_field = SecretField(app, "Password (none: play as a guest)", 256,
+                                          lambda _: self.enter_pressed())
+        self.address_field = TextField(app, "Server address", 200, lambda _: self.enter_pressed(),
+                                       address)
+        self.kept, problem = load_accounts()
+        self.problem = problem or ""          # the last refusal, one line on the connect screen
+        self._kept_key = None
         self.invite_field = TextField(app, "Invite code (like T3-ABCD), then Enter", 30, self.join_by_code)
         self.chat_field = TextField(app, "Say something to the lobby", 500, self.lobby_say)
-        self.fields = [self.name_field, self.address_field, self.invite_field, self.chat_field]
+        self.fields = [self.name_field, self.password_field, self.address_field,
+                       self.invite_field, self.chat_field]
         self._tables_key = None
         self._build_focus()
 
@@ -114,10 +140,31 @@ class OnlineScene(Scene):
         self._layout()
 
     # --- connecting ------------------------------------------------------------------
-    def connect(self, url: str | None = None) -> None:
+    def typed_url(self) -> str | None:
+        try:
+            return normalise_address(self.address_field.text) if self.address_field.text.strip() else None
+        except ValueError:
+            return None
+
+    def kept_here(self):
+        """The sign-in this computer keeps for the address typed (or None)."""
+        url = self.typed_url()
+        return self.kept.get(url) if url else None
+
+    def enter_pressed(self) -> None:
+        """Enter in a field: sign in when a password is typed, else play as a guest."""
+        self.connect(how="sign_in" if self.password_field.text else "guest")
+
+    def connect(self, url: str | None = None, how: str = "guest") -> None:
+        """``how``: "guest", "sign_in", "register" (name and password typed) or
+        "session" (the kept sign-in for this address)."""
         name = " ".join(self.name_field.text.split())
-        if not name:
+        password = self.password_field.text
+        if not name and how != "session":
             self.app.toast("Type a name first", 2.0)
+            return
+        if how in ("sign_in", "register") and not password:
+            self.app.toast("Type your password first", 2.0)
             return
         if url is None and not self.address_field.text.strip():
             self.app.toast("Type the server's address first (like 192.168.1.20:8765)", 2.5)
@@ -127,13 +174,49 @@ class OnlineScene(Scene):
         except ValueError:
             self.app.toast("That is not an address: try 192.168.1.20:8765", 3.0)
             return
+        options = {}
+        if how == "session":
+            kept = self.kept.get(url)
+            if kept is None:
+                return
+            name, options = kept.name, {"session": kept.session}
+        elif how in ("sign_in", "register"):
+            options = {"password": password, "register": how == "register"}
         for field in self.fields:
             field.deactivate()
+        self.password_field.text = ""            # handed to the link, not kept on screen
+        self.problem = ""
         if self.starting is not None:            # Connect pressed while a host was starting
             self.starting.stop()
             self.starting = None
-        self.session = OnlineSession(url, name, retry_delays=self.retry_delays)
+        self.session = OnlineSession(url, name, retry_delays=self.retry_delays, **options)
         self.session.start()
+        self._build_focus()
+
+    def sign_out(self) -> None:
+        """Forget this computer's sign-in for the address typed."""
+        url = self.typed_url()
+        if url in self.kept:
+            del self.kept[url]
+            problem = forget_account(url)
+            if problem:
+                self.app.toast(problem, 4.0)
+        self._build_focus()
+
+    def _refused_for_good(self) -> None:
+        """A sign-in the server refused (wrong password, a session ended …): back to
+        the connect screen with its one line; an ended session is forgotten here."""
+        refused = self.session.refused
+        url = self.session.url
+        self.disconnect()
+        text = str(refused.get("detail", ""))
+        code, _, sentence = text.partition(": ")
+        sentence = sentence or text
+        if refused.get("code") == "bad_session" and url in self.kept:
+            del self.kept[url]
+            forget_account(url)
+            sentence = "The kept sign-in has ended: sign in again"
+        self.problem = sentence[:1].upper() + sentence[1:]
         self._build_focus()
 
     def host_here(self) -> None:
@@ -285,8 +368,20 @@ class OnlineScene(Scene):
         if self.starting is not None:
             self._poll_host()
         if self.session is None:
+            kept = self.kept_here()
+            if kept != self._kept_key:
+                self._build_focus()
             return
-        for message in self.session.poll():
+        messages = self.session.poll()
+        if self.session.keep_problem:
+            self.app.toast(self.session.keep_problem, 4.0)
+            self.session.keep_problem = None
+        if self.session.refused is not None and not self.session.ever_online:
+            self._refused_for_good()
+            return
+        if self.session.welcome.get("session"):
+            self.kept = load_accounts()[0]
+        for message in messages:
             if self.table_scene is not None:
                 # The table opened earlier in this batch: the rest is the table's.
                 self.table_scene.receive(message)
@@ -317,11 +412,18 @@ class OnlineScene(Scene):
     # --- input ---------------------------------------------------------------------------
     def _build_focus(self) -> None:
         if self.state == "connect":
-            buttons = [Button("", self.name_field.activate), Button("", self.address_field.activate),
-                       Button("Connect", self.connect),
-                       Button(HOST_STARTING if self.starting else "Host on this computer", self.host_here),
-                       Button("Back", lambda: self.app.navigator.open_menu())]
-            self.field_buttons = {0: self.name_field, 1: self.address_field}
+            kept = self._kept_key = self.kept_here()
+            buttons = [Button("", self.name_field.activate), Button("", self.password_field.activate),
+                       Button("", self.address_field.activate),
+                       Button("Sign in", lambda: self.connect(how="sign_in")),
+                       Button("Register", lambda: self.connect(how="register")),
+                       Button("Play as guest", lambda: self.connect(how="guest"))]
+            if kept is not None:
+                buttons += [Button(f"Continue as {kept.name}", lambda: self.connect(how="session")),
+                            Button("Sign out here", self.sign_out)]
+            buttons += [Button(HOST_STARTING if self.starting else "Host on this computer", self.host_here),
+                        Button("Back", lambda: self.app.navigator.open_menu())]
+            self.field_buttons = {0: self.name_field, 1: self.password_field, 2: self.address_field}
         else:
             tables = self.session.tables[:TABLES_SHOWN]
             self._tables_key = tuple(describe_table(t) for t in tables)
@@ -370,12 +472,22 @@ class OnlineScene(Scene):
         bh, gap = int(44 * s), int(12 * s)
         if self.state == "connect":
             pw = int(min(w * 0.9, 640 * s))
-            self.panel = pygame.Rect(0, 0, pw, int(470 * s))
-            self.panel.center = (w // 2, h // 2 + int(20 * s))
-            y = self.panel.y + int(110 * s)
-            for i, b in enumerate(self.focus.buttons):
-                b.rect = pygame.Rect(self.panel.x + int(40 * s), y, pw - int(80 * s), bh)
-                y += bh + gap + (int(24 * s) if i in (0, 1) else 0)
+            buttons = self.focus.buttons
+            kept = len(buttons) == 10
+            self.panel = pygame.Rect(0, 0, pw, int((590 + (56 if kept else 0)) * s))
+            self.panel.center = (w // 2, h // 2 + int(36 * s))
+            x, inner = self.panel.x + int(40 * s), pw - int(80 * s)
+            y = self.panel.y + int(100 * s)
+            for b in buttons[:3]:                       # the three fields, each under its label
+                b.rect = pygame.Rect(x, y, inner, bh)
+                y += bh + gap + int(24 * s)
+            rows = [buttons[3:6]] + ([buttons[6:8]] if kept else []) + [buttons[-2:]]
+            for row in rows:
+                width = (inner - gap * (len(row) - 1)) // len(row)
+                for i, b in enumerate(row):
+                    b.rect = pygame.Rect(x + i * (width + gap), y, width, bh)
+                y += bh + gap
+            self.problem_y = y + int(4 * s)
         else:
             top, bottom = int(110 * s), h - int(80 * s)
             left_w = int((w - int(60 * s)) * 0.58)
@@ -429,11 +541,16 @@ class OnlineScene(Scene):
         surface.blit(rounded_panel(p.size, radius=int(18 * s)), p)
         draw_text(surface, "Join a friend's server, or host one on this computer.", 24 * s,
                   (p.centerx, p.y + int(34 * s)), INK, anchor="center")
-        draw_text(surface, "Name and address: click and type. Enter connects.", 20 * s,
-                  (p.centerx, p.y + int(66 * s)), INK_DIM, anchor="center")
-        for field, label in ((self.name_field, "Your name"), (self.address_field, "Server address")):
+        draw_text(surface, "Sign in to play rated games; a guest plays casual ones.", 20 * s,
+                  (p.centerx, p.y + int(62 * s)), INK_DIM, anchor="center")
+        for field, label in ((self.name_field, "Your name"), (self.password_field, "Password"),
+                             (self.address_field, "Server address")):
             draw_text(surface, label, 18 * s, (field.rect.x, field.rect.y - int(2 * s)), INK_DIM,
                       anchor="bottomleft")
+        if self.problem:
+            for i, text in enumerate(wrap_text(self.problem, int(20 * s), p.w - int(60 * s))[:2]):
+                draw_text(surface, text, 20 * s, (p.centerx, self.problem_y + i * int(24 * s)),
+                          ILLEGAL, anchor="midtop")
 
     def _draw_lobby(self, surface: pygame.Surface) -> None:
         s = self.scale
