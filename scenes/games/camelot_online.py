@@ -34,7 +34,7 @@ from ..table.board_layers import COLORS
 from ..table.board_players import Person, RemotePlayer
 from ..table.board_screen import BoardScreen, Command
 from .camelot_online_column import TableColumn, clock_text
-from .online_session import SET_PHRASES, OnlineSession
+from .online_session import SET_PHRASES, OnlineSession, rating_text
 
 
 def error_line(message: dict) -> str:
@@ -141,7 +141,7 @@ class CamelotOnlineScene(BoardScreen):
         seat = self._seat(color)
         if seat is None:
             return "empty seat"
-        name = seat["name"] + (" (you)" if color == self.color else "")
+        name = rating_text(seat) + (" (you)" if color == self.color else "")
         return name + ("" if seat.get("present", True) else " · away")
 
     def _players_line(self) -> str:

@@ -1,0 +1,133 @@
+"""Accounts in the real app, headless, against a real server on 127.0.0.1.
+
+Register and sign in are typed and clicked on the connect screen; the session
+token the server gives is kept (accounts.json in the test's home folder) and the
+next app continues signed in without the password. A refusal is one line on the
+connect screen; a damaged kept file is set aside with one line. The lobby shows
+each seat's rating and deviation, a provisional one marked.
+"""
+import json
+
+import pygame
+
+from scenes.screens.online import OnlineScene
+from scenes.store.accounts import accounts_path, load_accounts
+from tests.net.test_bridge import of, wait_for
+
+from .harness import click, key, make_app, step
+from .test_online_scene import button, replace_text, served, scripted, until  # noqa: F401 (fixture)
+
+
+def connect_screen(served):
+    app = make_app()
+    online = OnlineScene(app, name="", address=f"127.0.0.1:{served[1][-1].port}",
+                         retry_delays=(0.2,))
+    app.scenes.reset(online)
+    step(app)
+    return app, online
+
+
+def type_into(app, field, text: str) -> None:
+    replace_text(app, field, text)
+
+
+def test_register_then_the_next_start_continues_signed_in(served):
+    app, online = connect_screen(served)
+    type_into(app, online.name_field, "Alice")
+    type_into(app, online.password_field, "correct horse")
+    click(app, button(online, "Register").rect.center)
+    until(app, lambda: online.session.online and online.session.welcome, "the lobby")
+    assert online.session.name == "Alice" and online.session.guest is False
+    assert online.password_field.text == ""              # not left on screen
+    kept, problem = load_accounts()
+    url = online.session.url
+    assert problem is None and kept[url].name == "Alice"
+    assert kept[url].session == online.session.welcome["session"]
+    assert "correct horse" not in accounts_path().read_text()
+    online.disconnect()
+
+    # A new app: the address typed is known, so "Continue as Alice" is offered; by keyboard.
+    app, online = connect_screen(served)
+    labels = [b.label for b in online.focus.buttons]
+    assert "Continue as Alice" in labels
+    while online.focus.buttons[online.focus.focus].label != "Continue as Alice":
+        key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)
+    until(app, lambda: online.session.online and online.session.welcome, "the lobby again")
+    assert online.session.name == "Alice" and not online.session.guest
+    assert online.session.welcome["session"] == kept[url].session
+    online.disconnect()
+
+
+def test_a_wrong_password_is_one_line_and_nothing_is_kept(served):
+    bob = scripted(served, "Bob", password="bobs password", register=True)
+    app, online = connect_screen(served)
+    type_into(app, online.name_field, "BOB")                 # any spelling of the name
+    type_into(app, online.password_field, "not his password")
+    key(app, pygame.K_RETURN)                                # Enter with a password signs in
+    until(app, lambda: online.state == "connect" and online.problem, "the refusal")
+    assert online.problem == "Wrong name or password"
+    assert load_accounts() == ({}, None)
+    bob.close()
+
+
+def test_an_ended_session_is_forgotten_with_one_line(served):
+    app, online = connect_screen(served)
+    type_into(app, online.name_field, "Carol")
+    type_into(app, online.password_field, "carols password")
+    click(app, button(online, "Register").rect.center)
+    until(app, lambda: online.session.online and online.session.welcome, "the lobby")
+    online.disconnect()
+    # Carol changes her password elsewhere: every other session ends.
+    other = scripted(served, "Carol", password="carols password")
+    other.send({"type": "change_password", "old": "carols password", "new": "a new password"})
+    wait_for(other, of("password_changed"))
+    app, online = connect_screen(served)
+    click(app, button(online, "Continue as Carol").rect.center)
+    until(app, lambda: online.state == "connect" and online.problem, "the refusal")
+    assert online.problem == "The kept sign-in has ended: sign in again"
+    assert load_accounts() == ({}, None)
+    assert "Continue as Carol" not in [b.label for b in online.focus.buttons]
+
+
+def test_a_damaged_accounts_file_is_set_aside_with_one_line(served):
+    path = accounts_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"version": 1, "servers": ')
+    app, online = connect_screen(served)
+    assert online.problem.startswith("Online accounts file was unreadable")
+    assert "kept as accounts.json.bad-" in online.problem
+    assert not path.exists() and list(path.parent.glob("accounts.json.bad-*"))
+    # A token that is not one is dropped, the rest kept.
+    path.write_text(json.dumps({"version": 1, "servers": {
+        "ws://a:1": {"name": "Al", "session": "x" * 43},
+        "ws://b:1": {"name": "Bo", "session": "not a token!"}}}))
+    kept, problem = load_accounts()
+    assert problem is None and list(kept) == ["ws://a:1"]
+
+
+def test_the_lobby_shows_ratings_and_a_guest(served):
+    dave = scripted(served, "Dave", password="daves password", register=True)
+    dave.send({"type": "create_table", "private": False, "time": {"base": 300, "increment": 3},
+               "rated": True})
+    table = wait_for(dave, of("table_created"))["table"]
+    dave.send({"type": "sit", "table": table, "color": "white"})
+    wait_for(dave, of("seated"))
+    app, online = connect_screen(served)
+    type_into(app, online.name_field, "Erin")
+    click(app, button(online, "Play as guest").rect.center)
+    until(app, lambda: online.session.online and online.session.tables, "the lobby")
+    assert online.session.guest
+    row = online.focus.buttons[0].label
+    assert row.startswith(f"{table}: Dave 1500 ±350? v — · waiting · 5+3 · rated")
+    # Erin (a guest) sits at a casual table of Dave's: marked as a guest.
+    dave.send({"type": "create_table", "private": False, "time": None})
+    casual = wait_for(dave, of("table_created"))["table"]
+    dave.send({"type": "sit", "table": casual, "color": "white"})
+    wait_for(dave, of("seated"))
+    online.sit(casual, "black")
+    until(app, lambda: online.table_scene is not None, "the casual table")
+    scene = online.table_scene
+    assert scene.side_label("black") == "Erin (guest) (you)"
+    assert scene.side_label("white").startswith("Dave 1500 ±350?")
+    dave.close()
