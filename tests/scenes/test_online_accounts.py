@@ -31,12 +31,18 @@ def type_into(app, field, text: str) -> None:
     replace_text(app, field, text)
 
 
-def test_register_then_the_next_start_continues_signed_in(served):
+def register_in_app(served, name: str, password: str):
+    """A new app registers ``name`` by typing and clicking; returns it at the lobby."""
     app, online = connect_screen(served)
-    type_into(app, online.name_field, "Alice")
-    type_into(app, online.password_field, "correct horse")
+    type_into(app, online.name_field, name)
+    type_into(app, online.password_field, password)
     click(app, button(online, "Register").rect.center)
     until(app, lambda: online.session.online and online.session.welcome, "the lobby")
+    return app, online
+
+
+def test_register_then_the_next_start_continues_signed_in(served):
+    app, online = register_in_app(served, "Alice", "correct horse")
     assert online.session.name == "Alice" and online.session.guest is False
     assert online.password_field.text == ""              # not left on screen
     kept, problem = load_accounts()
@@ -72,11 +78,7 @@ def test_a_wrong_password_is_one_line_and_nothing_is_kept(served):
 
 
 def test_an_ended_session_is_forgotten_with_one_line(served):
-    app, online = connect_screen(served)
-    type_into(app, online.name_field, "Carol")
-    type_into(app, online.password_field, "carols password")
-    click(app, button(online, "Register").rect.center)
-    until(app, lambda: online.session.online and online.session.welcome, "the lobby")
+    app, online = register_in_app(served, "Carol", "carols password")
     online.disconnect()
     # Carol changes her password elsewhere: every other session ends.
     other = scripted(served, "Carol", password="carols password")
