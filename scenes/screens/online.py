@@ -34,7 +34,8 @@ from ..games.online_session import OnlineSession, lan_address, normalise_address
 from ..store.accounts import forget_account, load_accounts
 from ..store.settings import data_dir
 
-TABLES_SHOWN = 8
+TABLES_SHOWN = 8       # rows at most (fewer when the screen is short)
+MINE_SHOWN = 3         # one's own tables first, always (docs/protocol.md: ``mine``)
 NAME_LIMIT = 24
 TIME_CONTROLS = (("No clock", None), ("10 minutes + 5 s a move", {"base": 600, "increment": 5}),
                  ("5 minutes + 3 s a move", {"base": 300, "increment": 3}),
@@ -117,6 +118,8 @@ class OnlineScene(Scene):
         self.fields = [self.name_field, self.password_field, self.address_field,
                        self.invite_field, self.chat_field]
         self._tables_key = None
+        self.page_start = 0                   # the first row shown of the server's page
+        self.offsets: list[int] = []          # the server pages gone past (for "Newer")
         self._build_focus()
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -387,9 +390,67 @@ class OnlineScene(Scene):
                 self.table_scene.receive(message)
             else:
                 self.receive(message)
-        key = tuple(describe_table(t) for t in self.session.tables[:TABLES_SHOWN])
-        if key != self._tables_key:
+        if self._rows_key() != self._tables_key:
             self._build_focus()
+
+    # --- the lobby's pages ---------------------------------------------------------------
+    def _public(self, mine: list[dict]) -> list[dict]:
+        """The server's page of public tables, less the own ones listed above them."""
+        ids = {t["table"] for t in mine}
+        return [t for t in self.session.tables if t["table"] not in ids]
+
+    def rows(self) -> tuple[list[dict], list[dict]]:
+        """(one's own tables, the public ones of this page shown): own ones first, always."""
+        mine = self.session.mine[:MINE_SHOWN]
+        public = self._public(mine)
+        room = max(1, getattr(self, "rows_fit", TABLES_SHOWN) - len(mine))
+        self.page_start = min(self.page_start, max(0, len(public) - 1))
+        return mine, public[self.page_start:self.page_start + room]
+
+    def _rows_key(self):
+        mine, shown = self.rows()
+        lobby = self.session.lobby
+        return (tuple(describe_table(t) for t in mine + shown), self.page_start,
+                lobby.get("offset"), lobby.get("next"), lobby.get("total"))
+
+    def page_line(self) -> str:
+        """"Tables 9–14 of 40, newest first" (and how many are one's own)."""
+        lobby = self.session.lobby
+        mine, shown = self.rows()
+        first = (lobby.get("offset") or 0) + self.page_start
+        total = lobby.get("total", len(self.session.tables))
+        yours = f" · yours first ({len(self.session.mine)})" if self.session.mine else ""
+        if not shown:
+            return f"No other open tables{yours}"
+        return f"Tables {first + 1}–{first + len(shown)} of {total}, newest first{yours}"
+
+    def _has_newer(self) -> bool:
+        return self.page_start > 0 or bool(self.offsets)
+
+    def _has_older(self) -> bool:
+        mine, shown = self.rows()
+        return (self.page_start + len(shown) < len(self._public(mine))
+                or self.session.lobby.get("next") is not None)
+
+    def newer(self) -> None:
+        mine, shown = self.rows()
+        step = max(1, getattr(self, "rows_fit", TABLES_SHOWN) - len(mine))
+        if self.page_start > 0:
+            self.page_start = max(0, self.page_start - step)
+        elif self.offsets:
+            self.session.send({"type": "lobby", "offset": self.offsets.pop()})
+            self.page_start = 0
+        self._build_focus()
+
+    def older(self) -> None:
+        mine, shown = self.rows()
+        if self.page_start + len(shown) < len(self._public(mine)):
+            self.page_start += len(shown)
+        elif self.session.lobby.get("next") is not None:
+            self.offsets.append(self.session.lobby.get("offset") or 0)
+            self.session.send({"type": "lobby", "offset": self.session.lobby["next"]})
+            self.page_start = 0
+        self._build_focus()
 
     def receive(self, message: dict) -> None:
         kind = message.get("type")
@@ -425,18 +486,22 @@ class OnlineScene(Scene):
                         Button("Back", lambda: self.app.navigator.open_menu())]
             self.field_buttons = {0: self.name_field, 1: self.password_field, 2: self.address_field}
         else:
-            tables = self.session.tables[:TABLES_SHOWN]
-            self._tables_key = tuple(describe_table(t) for t in tables)
-            buttons = [Button(describe_table(t), lambda t=t: self.open_table(t)) for t in tables]
+            mine, shown = self.rows()
+            self._tables_key = self._rows_key()
+            buttons = [Button(describe_table(t) + " · yours", lambda t=t: self.open_table(t))
+                       for t in mine]
+            buttons += [Button(describe_table(t), lambda t=t: self.open_table(t)) for t in shown]
             n = len(buttons)
             buttons += [Button("New table", lambda: self.create_table(False)),
-                        Button("New private table", lambda: self.create_table(True)),
+                        Button("Private table", lambda: self.create_table(True)),
+                        Button("Newer", self.newer, enabled=self._has_newer()),
+                        Button("Older", self.older, enabled=self._has_older()),
                         Button("", self.invite_field.activate),
                         Button("", self.chat_field.activate),
                         Button("Disconnect", self.disconnect),
                         Button("Main menu", lambda: self.app.navigator.open_menu())]
             self.table_buttons = n
-            self.field_buttons = {n + 2: self.invite_field, n + 3: self.chat_field}
+            self.field_buttons = {n + 4: self.invite_field, n + 5: self.chat_field}
         old = getattr(self, "focus", None)
         self.focus = FocusButtons(buttons)
         if old is not None and len(old.buttons) == len(buttons):
@@ -502,10 +567,13 @@ class OnlineScene(Scene):
                 b.rect = pygame.Rect(x, y, inner, int(40 * s))
                 y += int(46 * s)
             row_y = self.panel.bottom - int(20 * s) - 2 * bh - gap
-            half = (inner - gap) // 2
-            new, private, invite, chat, leave, menu = buttons[self.table_buttons:]
-            new.rect = pygame.Rect(x, row_y, half, bh)
-            private.rect = pygame.Rect(x + half + gap, row_y, half, bh)
+            new, private, newer, older, invite, chat, leave, menu = buttons[self.table_buttons:]
+            # as many rows as fit above the page line (read by rows() at the next build)
+            self.rows_fit = max(2, min(TABLES_SHOWN, (row_y - int(40 * s) - (self.panel.y + int(56 * s)))
+                                       // int(46 * s)))
+            quarter = (inner - 3 * gap) // 4
+            for i, b in enumerate((new, private, newer, older)):
+                b.rect = pygame.Rect(x + i * (quarter + gap), row_y, quarter, bh)
             invite.rect = pygame.Rect(x, row_y + bh + gap, inner, bh)
             chat.rect = pygame.Rect(self.side.x + int(16 * s), self.side.bottom - int(16 * s) - bh,
                                     self.side.w - int(32 * s), bh)
@@ -570,7 +638,7 @@ class OnlineScene(Scene):
                       (p.x + int(20 * s), p.y + int(64 * s)), INK_DIM)
         else:
             last = self.focus.buttons[self.table_buttons - 1].rect
-            draw_text(surface, "Choose a table to sit down or to watch.", 20 * s,
+            draw_text(surface, f"{self.page_line()}. Choose one to sit down or to watch.", 20 * s,
                       (p.x + int(20 * s), last.bottom + int(10 * s)), INK_DIM)
         side = self.side
         surface.blit(rounded_panel(side.size, radius=int(16 * s)), side)

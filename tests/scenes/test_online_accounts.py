@@ -133,3 +133,47 @@ def test_the_lobby_shows_ratings_and_a_guest(served):
     assert scene.side_label("black") == "Erin (guest) (you)"
     assert scene.side_label("white").startswith("Dave 1500 ±350?")
     dave.close()
+
+
+def test_the_lobby_pages_with_ones_own_tables_first(served):
+    import dataclasses
+    _, hosts, _ = served
+    server = hosts[0]._server
+    server.limits = dataclasses.replace(server.limits, lobby_page=5)   # pages of 5 tables
+    for name in ("Bob", "Carol", "Dave"):     # accounts: a guest's limit is per address
+        link = scripted(served, name, password=f"{name} password", register=True)
+        for _ in range(4):
+            link.send({"type": "create_table", "private": False, "time": None})
+            wait_for(link, of("table_created"))
+    app, online = connect_screen(served)
+    type_into(app, online.name_field, "Alice")
+    click(app, button(online, "Play as guest").rect.center)
+    until(app, lambda: online.session.lobby.get("total") == 12, "the lobby")
+    assert online.page_line() == "Tables 1–5 of 12, newest first"
+    assert not button(online, "Newer").enabled and button(online, "Older").enabled
+
+    # Alice opens a private table of her own, then comes back (before the start her seat
+    # is freed): the table she created is listed first.
+    online.create_table(True)
+    click(app, button(app.scenes.top, "No clock").rect.center)
+    until(app, lambda: online.table_scene is not None, "her table")
+    online.table_scene.back_to_lobby()
+    until(app, lambda: online.session.mine, "her own table in the lobby")
+    mine = online.session.mine[0]["table"]
+    assert online.focus.buttons[0].label.startswith(f"{mine}: — v — · waiting")
+    assert online.focus.buttons[0].label.endswith(" · yours")
+    assert online.page_line() == "Tables 1–5 of 12, newest first · yours first (1)"
+
+    # Older, by keyboard and by mouse: the next server pages; her table stays on top.
+    while online.focus.buttons[online.focus.focus].label != "Older":
+        key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)
+    until(app, lambda: online.session.lobby.get("offset") == 5, "the second page")
+    until(app, lambda: online.page_line().startswith("Tables 6–10 of 12"), "its line")
+    click(app, button(online, "Older").rect.center)
+    until(app, lambda: online.page_line().startswith("Tables 11–12 of 12"), "the last page")
+    assert online.focus.buttons[0].label.startswith(f"{mine}: ")
+    assert not button(online, "Older").enabled
+    click(app, button(online, "Newer").rect.center)
+    until(app, lambda: online.page_line().startswith("Tables 6–10 of 12"), "back a page")
+    online.disconnect()
