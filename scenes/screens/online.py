@@ -539,7 +539,8 @@ class OnlineScene(Scene):
             pw = int(min(w * 0.9, 640 * s))
             buttons = self.focus.buttons
             kept = len(buttons) == 10
-            self.panel = pygame.Rect(0, 0, pw, int((590 + (56 if kept else 0)) * s))
+            # the heading, three labelled fields, two or three rows of buttons, a line
+            self.panel = pygame.Rect(0, 0, pw, int((100 + 3 * 80 + (3 if kept else 2) * 56 + 64) * s))
             self.panel.center = (w // 2, h // 2 + int(36 * s))
             x, inner = self.panel.x + int(40 * s), pw - int(80 * s)
             y = self.panel.y + int(100 * s)
