@@ -32,6 +32,7 @@ from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, lay
 from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
 from ..games.online_session import OnlineSession, lan_address, normalise_address, rating_text
 from ..store.accounts import forget_account, load_accounts
+from .online_asks import my_games, quick_game, seek_line, show_history
 from ..store.settings import data_dir
 
 TABLES_SHOWN = 8       # rows at most (fewer when the screen is short)
@@ -120,6 +121,7 @@ class OnlineScene(Scene):
         self._tables_key = None
         self.page_start = 0                   # the first row shown of the server's page
         self.offsets: list[int] = []          # the server pages gone past (for "Newer")
+        self.seeking: dict | None = None      # our seek as the server lists it, while it waits
         self._build_focus()
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -411,7 +413,7 @@ class OnlineScene(Scene):
         mine, shown = self.rows()
         lobby = self.session.lobby
         return (tuple(describe_table(t) for t in mine + shown), self.page_start,
-                lobby.get("offset"), lobby.get("next"), lobby.get("total"))
+                lobby.get("offset"), lobby.get("next"), lobby.get("total"), self.seeking is None)
 
     def page_line(self) -> str:
         """"Tables 9–14 of 40, newest first" (and how many are one's own)."""
@@ -461,6 +463,14 @@ class OnlineScene(Scene):
             self.joining = None
             self.table_scene = CamelotOnlineScene(self.app, self.session, message)
             self.app.scenes.push(self.table_scene)
+        elif kind == "seated" and message.get("table") != self.joining:
+            self.joining, self.seeking = message["table"], None    # a seek paired: its table follows
+        elif kind == "seek_waiting":
+            self.seeking = message
+        elif kind == "seek_cancelled":
+            self.seeking = None
+        elif kind == "history":
+            show_history(self.app, message)
         elif kind == "error":
             if message.get("refused") == "sit" and message.get("code") == "seat_taken" and self.joining:
                 self.watch(self.joining, getattr(self, "_invite", None))   # full: watch instead
@@ -498,6 +508,9 @@ class OnlineScene(Scene):
                         Button("Older", self.older, enabled=self._has_older()),
                         Button("", self.invite_field.activate),
                         Button("", self.chat_field.activate),
+                        Button("Quick game" if self.seeking is None else "Cancel the seek",
+                               lambda: quick_game(self, TIME_CONTROLS)),
+                        Button("My games", lambda: my_games(self)),
                         Button("Disconnect", self.disconnect),
                         Button("Main menu", lambda: self.app.navigator.open_menu())]
             self.table_buttons = n
@@ -568,7 +581,7 @@ class OnlineScene(Scene):
                 b.rect = pygame.Rect(x, y, inner, int(40 * s))
                 y += int(46 * s)
             row_y = self.panel.bottom - int(20 * s) - 2 * bh - gap
-            new, private, newer, older, invite, chat, leave, menu = buttons[self.table_buttons:]
+            new, private, newer, older, invite, chat, seek, games, leave, menu = buttons[self.table_buttons:]
             # as many rows as fit above the page line (read by rows() at the next build)
             self.rows_fit = max(2, min(TABLES_SHOWN, (row_y - int(40 * s) - (self.panel.y + int(56 * s)))
                                        // int(46 * s)))
@@ -578,7 +591,7 @@ class OnlineScene(Scene):
             invite.rect = pygame.Rect(x, row_y + bh + gap, inner, bh)
             chat.rect = pygame.Rect(self.side.x + int(16 * s), self.side.bottom - int(16 * s) - bh,
                                     self.side.w - int(32 * s), bh)
-            layout_row([leave, menu], (w // 2, h - int(40 * s)), bh, int(20 * s), int(20 * s))
+            layout_row([seek, games, leave, menu], (w // 2, h - int(40 * s)), bh, int(20 * s), int(20 * s))
         for index, field in self.field_buttons.items():
             field.rect = self.focus.buttons[index].rect
 
@@ -641,6 +654,9 @@ class OnlineScene(Scene):
             last = self.focus.buttons[self.table_buttons - 1].rect
             draw_text(surface, f"{self.page_line()}. Choose one to sit down or to watch.", 20 * s,
                       (p.x + int(20 * s), last.bottom + int(10 * s)), INK_DIM)
+        if self.seeking is not None:
+            draw_text(surface, seek_line(self.seeking), 20 * s,
+                      (p.x + int(20 * s), self.focus.buttons[self.table_buttons].rect.y - int(30 * s)), GOLD)
         side = self.side
         surface.blit(rounded_panel(side.size, radius=int(16 * s)), side)
         x, y, width = side.x + int(16 * s), side.y + int(16 * s), side.w - int(32 * s)
