@@ -31,6 +31,15 @@ def type_into(app, field, text: str) -> None:
     replace_text(app, field, text)
 
 
+def focus_on(app, scene, label: str) -> None:
+    """Down, as a keyboard would, until ``label`` has the focus (at most once round)."""
+    for _ in range(len(scene.focus.buttons) + 1):
+        if scene.focus.buttons[scene.focus.focus].label == label:
+            return
+        key(app, pygame.K_DOWN)
+    raise AssertionError(f"the keyboard never reached {label!r}")
+
+
 def register_in_app(served, name: str, password: str):
     """A new app registers ``name`` by typing and clicking; returns it at the lobby."""
     app, online = connect_screen(served)
@@ -56,8 +65,7 @@ def test_register_then_the_next_start_continues_signed_in(served):
     app, online = connect_screen(served)
     labels = [b.label for b in online.focus.buttons]
     assert "Continue as Alice" in labels
-    while online.focus.buttons[online.focus.focus].label != "Continue as Alice":
-        key(app, pygame.K_DOWN)
+    focus_on(app, online, "Continue as Alice")
     key(app, pygame.K_RETURN)
     until(app, lambda: online.session.online and online.session.welcome, "the lobby again")
     assert online.session.name == "Alice" and not online.session.guest
@@ -165,8 +173,7 @@ def test_the_lobby_pages_with_ones_own_tables_first(served):
     assert online.page_line() == "Tables 1–5 of 12, newest first · yours first (1)"
 
     # Older, by keyboard and by mouse: the next server pages; her table stays on top.
-    while online.focus.buttons[online.focus.focus].label != "Older":
-        key(app, pygame.K_DOWN)
+    focus_on(app, online, "Older")
     key(app, pygame.K_RETURN)
     until(app, lambda: online.session.lobby.get("offset") == 5, "the second page")
     until(app, lambda: online.page_line().startswith("Tables 6–10 of 12"), "its line")
