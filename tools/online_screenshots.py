@@ -1,9 +1,11 @@
-"""The README's pictures of online play: the lobby and a table, at 1280×720 and 3840×2160.
+"""The README's pictures of online play: the connect screen, the lobby and a table, at
+1280×720 and 3840×2160.
 
     python tools/online_screenshots.py [--out docs/screenshots]
 
 Alice hosts on this computer (the server on a thread, 127.0.0.1 only, a database
-in memory); Bob, Carol, Dave and Erin are scripted clients (NetBridge). Every
+in memory) and plays as a guest; Bob, Dave and Erin are scripted clients signed in
+to accounts (their ratings show), Carol a scripted guest (NetBridge). Every
 wait is bounded; the frames keep coming while the script waits.
 """
 from __future__ import annotations
@@ -53,7 +55,8 @@ def expect(link, kind: str, **fields) -> dict:
 
 
 def scripted(url: str, name: str) -> NetBridge:
-    link = NetBridge(url, name)
+    account = {} if name == "Carol" else {"password": f"{name}'s password", "register": True}
+    link = NetBridge(url, name, **account)
     link.start()
     expect(link, "welcome")
     return link
@@ -74,6 +77,12 @@ def shoot(size, out: Path) -> None:
     lobby = OnlineScene(app, name="Alice", bind="127.0.0.1", port=8765, db=":memory:")
     app.scenes.reset(lobby)
     app.step(DT)
+    lobby.password_field.text = "secret password"
+    lobby.problem = "Wrong name or password"        # how a refusal reads
+    for _ in range(5):
+        app.step(DT)
+    pygame.image.save(app.screen, str(out / f"online-connect-{size[0]}x{size[1]}.png"))
+    lobby.password_field.text = ""
     lobby.host_here()
     until(app, lambda: lobby.session is not None and lobby.session.online, "Alice's connection")
     url = lobby.session.url
@@ -83,7 +92,8 @@ def shoot(size, out: Path) -> None:
         bob.send({"type": "create_table", "private": False, "time": {"base": 600, "increment": 5}})
         bob_table = expect(bob, "table_created")["table"]
         bob_token = seat(bob, bob_table, "white")
-        dave.send({"type": "create_table", "private": False, "time": None})
+        dave.send({"type": "create_table", "private": False, "time": {"base": 300, "increment": 3},
+                   "rated": True})
         dave_table = expect(dave, "table_created")["table"]
         dave_token = seat(dave, dave_table, "white")
         erin_token = seat(erin, dave_table, "black")
@@ -96,8 +106,8 @@ def shoot(size, out: Path) -> None:
         carol.send({"type": "lobby_chat", "text": "Evening, all. Anyone for a timed game?"})
         bob.send({"type": "lobby"})
         bob.send({"type": "lobby_chat", "text": "Table T1 is open: ten minutes, five seconds a move."})
-        until(app, lambda: len(lobby.session.tables) == 2 and len(lobby.session.lobby_chat) >= 2,
-              "the lobby")
+        until(app, lambda: len(lobby.session.tables) == 2 and len(lobby.session.lobby_chat) >= 2
+              and any(t["moves"] == 2 for t in lobby.session.tables), "the lobby")
         lobby.session.send({"type": "lobby_chat", "text": "I'll take it. Good luck, Bob!"})
         until(app, lambda: len(lobby.session.lobby_chat) >= 3, "Alice's chat")
         for _ in range(20):

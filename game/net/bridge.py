@@ -15,6 +15,13 @@ When the connection drops it retries with growing pauses and, once back,
 says hello again and resumes every seat it holds (it learns the tokens from
 the ``seated`` messages passing through). A message sent while offline is
 answered at once by a local ``{"type": "error", "code": "offline"}``.
+
+A player with an account passes ``password`` (and ``register=True`` for a new
+account) or a kept ``session`` token instead of playing as a guest under
+``name``. After the first sign-in the password is forgotten and reconnections
+use the session the server gave. A refusal that retrying cannot mend (a wrong
+password, a session that has ended) stops the retries: its ``link`` message
+says ``"final": True`` and carries the refusal's ``code``.
 """
 from __future__ import annotations
 
@@ -27,11 +34,18 @@ from .client import Client, ConnectionLost, ServerRefused
 
 RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)   # then 4 s between tries
 FATAL_CODES = ("bad_field", "bad_version")  # retrying the same hello cannot help
+# ... nor the same sign-in (a guest's name_taken is retried: the server may not yet
+# have noticed that the same player's old connection is gone)
+ACCOUNT_FATAL = ("bad_password", "weak_password", "bad_name", "bad_session", "banned",
+                 "name_taken", "rate_limited")
 
 
 class NetBridge:
-    def __init__(self, url: str, name: str, retry_delays=RETRY_DELAYS) -> None:
+    def __init__(self, url: str, name: str, retry_delays=RETRY_DELAYS, *,
+                 password: str | None = None, register: bool = False,
+                 session: str | None = None) -> None:
         self.url, self.name, self.retry_delays = url, name, tuple(retry_delays)
+        self.password, self.register, self.session = password, register, session
         self.tokens: dict[str, tuple[str, str]] = {}       # table → (color, token)
         # One count of message ids for every connection it makes: a reply's ``re``
         # is known to the caller as soon as it sends (the clients number with it).
@@ -103,8 +117,21 @@ class NetBridge:
         else:
             self._inbox.put(_offline(message))
 
-    def _link(self, state: str, detail: str = "") -> None:
-        self._inbox.put({"type": "link", "state": state, "detail": detail, "url": self.url})
+    def _link(self, state: str, detail: str = "", **more) -> None:
+        self._inbox.put({"type": "link", "state": state, "detail": detail, "url": self.url,
+                         **more})
+
+    async def _open(self) -> Client:
+        """A connection that has said who this is: a kept session, a sign-in, or a guest."""
+        if self.session:
+            client = await Client.with_session(self.url, self.session, ids=self.ids)
+        elif self.password is not None:
+            client = await Client.account(self.url, self.name, self.password,
+                                          register=self.register, ids=self.ids)
+        else:
+            return await Client.connect(self.url, self.name, ids=self.ids)
+        self.session, self.password, self.name = client.session, None, client.name
+        return client
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -125,10 +152,12 @@ class NetBridge:
         while True:
             self._link("connecting")
             try:
-                client = await Client.connect(self.url, self.name, ids=self.ids)
+                client = await self._open()
             except ServerRefused as exc:
-                self._link("offline", str(exc))
-                if exc.code in FATAL_CODES:
+                signing_in = bool(self.session) or self.password is not None
+                final = exc.code in FATAL_CODES or (signing_in and exc.code in ACCOUNT_FATAL)
+                self._link("offline", str(exc), code=exc.code, final=final)
+                if final:
                     return
             except (OSError, asyncio.TimeoutError, ConnectionLost) as exc:
                 self._link("offline", f"cannot reach {self.url}: {exc or type(exc).__name__}")

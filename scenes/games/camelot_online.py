@@ -34,7 +34,16 @@ from ..table.board_layers import COLORS
 from ..table.board_players import Person, RemotePlayer
 from ..table.board_screen import BoardScreen, Command
 from .camelot_online_column import TableColumn, clock_text
-from .online_session import SET_PHRASES, OnlineSession
+from .online_session import SET_PHRASES, OnlineSession, rating_text
+
+
+# What the opponent may ask: (title, line, (accept label, answer), (decline label, answer)).
+QUESTIONS = {
+    "draw": ("Draw offered", "{who} offers a draw.",
+             ("Accept the draw", "accept_draw"), ("Decline, play on", "decline_draw")),
+    "takeback": ("Take back?", "{who} asks to take back the last move.",
+                 ("Allow it", "accept_takeback"), ("Decline", "decline_takeback")),
+}
 
 
 def error_line(message: dict) -> str:
@@ -87,11 +96,16 @@ class CamelotOnlineScene(BoardScreen):
         self.pending: str | None = None                # our move, sent, not yet acknowledged
         self.on_leave = on_leave
         self._draw_dialog = None
+        self.takeback_to: str | None = None            # the colour asked to allow a takeback
+        self.rematch_asked: list = []                  # the colours that asked for a rematch
+        self.rematch_table: str | None = None          # the rematch's table, once seated there
         self.column = TableColumn(app, self, self._say)
         commands = [
             Command("Menu", self.open_pause, (Action.PAUSE,)),
             Command("Offer draw", self.offer_draw, enabled=self._seated_and_playing),
             Command("Resign", self.resign, enabled=self._seated_and_playing),
+            Command("Take back", self.ask_takeback, enabled=self._may_take_back),
+            Command("Rematch", self.ask_rematch, enabled=self._may_rematch),
             Command("Chat", self.chat, (Action.HINT,)),
             Command("Lobby", self.back_to_lobby),
             # the keys of a game at this computer: here the server keeps the game
@@ -124,6 +138,15 @@ class CamelotOnlineScene(BoardScreen):
     def _seated_and_playing(self) -> bool:
         return self.color is not None and self.info.status == "playing"
 
+    def _may_take_back(self) -> bool:
+        """Our own last move, before the opponent replies, with no question open."""
+        return (self._seated_and_playing() and bool(self.game.history) and self.pending is None
+                and self.game.turn != self.color and self.takeback_to is None)
+
+    def _may_rematch(self) -> bool:
+        return (self.color is not None and self.info.status == "finished"
+                and not self.info.no_result and self.color not in self.rematch_asked)
+
     @property
     def interactive(self) -> bool:
         return self.table.interactive
@@ -141,7 +164,7 @@ class CamelotOnlineScene(BoardScreen):
         seat = self._seat(color)
         if seat is None:
             return "empty seat"
-        name = seat["name"] + (" (you)" if color == self.color else "")
+        name = rating_text(seat) + (" (you)" if color == self.color else "")
         return name + ("" if seat.get("present", True) else " · away")
 
     def _players_line(self) -> str:
@@ -158,7 +181,9 @@ class CamelotOnlineScene(BoardScreen):
             return line
         if self.result is not None:
             reason = self.result[1] or "The game is over"
-            return reason[:1].upper() + reason[1:]
+            asks = [c for c in self.rematch_asked if c != self.color]
+            rematch = f" · {self.side_label(asks[0])} asks for a rematch" if asks and self.color else ""
+            return reason[:1].upper() + reason[1:] + rematch
         if self.info.status == "waiting":
             if self.info.invite and self.color is not None:
                 return f"Waiting for an opponent: give a friend the code {self.table_id}-{self.info.invite}"
@@ -289,9 +314,17 @@ class CamelotOnlineScene(BoardScreen):
         if kind == "error":
             self._refused(message)
             return
+        if kind == "seated" and message.get("table") != self.table_id:
+            self.rematch_table = message["table"]      # a rematch (both asked): its table follows
+            return
+        if kind == "table" and message.get("table") == self.rematch_table:
+            self._open_rematch(message)
+            return
         if message.get("table") != self.table_id:
             return
         if kind == "table":
+            self.takeback_to = message.get("takeback_offer")
+            self.rematch_asked = list(message.get("rematch") or [])
             self._sync(message.get("moves", []))
         elif kind == "moved":
             self._moved(message)
@@ -305,6 +338,19 @@ class CamelotOnlineScene(BoardScreen):
                 self.info.chat.append(("", f"{message.get('by', '?').capitalize()} offers a draw."))
         elif kind == "draw_declined":
             self.info.chat.append(("", f"{message.get('by', '?').capitalize()} declines the draw."))
+        elif kind == "takeback_offer":
+            self.takeback_to = message.get("to")
+            if message.get("to") == self.color:
+                self._offer_dialog("takeback")
+            else:
+                self.info.chat.append(("", f"{message.get('by', '?').capitalize()} asks to take "
+                                           "back the last move."))
+        elif kind in ("takeback_declined", "taken_back"):
+            self.takeback_to = None
+            self._close_offer_dialog()
+            said = ("The last move was taken back." if kind == "taken_back"
+                    else f"{message.get('by', '?').capitalize()} declines the takeback.")
+            self.info.chat.append(("", said))
         elif kind == "record":
             self._save_record(message)
         elif kind == "game_over":
@@ -385,13 +431,17 @@ class CamelotOnlineScene(BoardScreen):
             # harmlessly, see _refused).
             self.session.send({"type": "start", "table": self.table_id,
                                "token": self.session.token(self.table_id)})
-        if info.draw_offer == self.color and self.color is not None and self.result is None:
-            self._offer_dialog()
-        elif info.draw_offer is None:
+        asked = self.color is not None and self.result is None
+        if asked and info.draw_offer == self.color:
+            self._offer_dialog("draw")
+        elif asked and self.takeback_to == self.color:
+            self._offer_dialog("takeback")
+        else:
             self._close_offer_dialog()
 
-    # --- draw offers and the end ----------------------------------------------------------
-    def _offer_dialog(self) -> None:
+    # --- questions from the opponent, takebacks, rematches and the end -------------------------
+    def _offer_dialog(self, kind: str = "draw") -> None:
+        """The opponent offers a draw or asks to take back a move: the answer."""
         if self._draw_dialog is not None and self._draw_dialog in self.app.scenes.scenes:
             return
 
@@ -400,12 +450,36 @@ class CamelotOnlineScene(BoardScreen):
                 self._close_offer_dialog()
                 self._seat_request(kind)
             return run
+        title, line, (yes, accept), (no, decline) = QUESTIONS[kind]
         opponent = self.side_label(COLORS[COLORS.index(self.color) ^ 1])
         self._draw_dialog = DialogScene(
-            self.app, "Draw offered", [f"{opponent} offers a draw."],
-            [("Accept the draw", answer("accept_draw")), ("Decline, play on", answer("decline_draw"))],
-            on_back=answer("decline_draw"), update_below=True)
+            self.app, title, [line.format(who=opponent)],
+            [(yes, answer(accept)), (no, answer(decline))],
+            on_back=answer(decline), update_below=True)
         self.app.scenes.push(self._draw_dialog)
+
+    def ask_takeback(self) -> None:
+        if self._may_take_back():
+            self._seat_request("takeback")
+
+    def ask_rematch(self) -> None:
+        """Ask for a rematch (colours swapped); it starts when the opponent asks too."""
+        if self._may_rematch():
+            self.rematch_asked.append(self.color)
+            self.session.send({"type": "rematch", "table": self.table_id,
+                               "token": self.session.token(self.table_id)})
+            self.info.chat.append(("", "You asked for a rematch, colours swapped."))
+
+    def _open_rematch(self, table: dict) -> None:
+        """Both asked: the new table (already started) takes this one's place."""
+        rematch = CamelotOnlineScene(self.app, self.session, table, on_leave=self.on_leave)
+        scenes = self.app.scenes
+        while scenes.top is not self and self in scenes.scenes:
+            scenes.pop()                               # the game-over dialog
+        scenes.replace(rematch)
+        # This screen is left in the middle of its update: it stops at the check that it
+        # is on top (BoardScreen.update), not at the game-over check of a game resigned.
+        self.over_shown = False
 
     def _close_offer_dialog(self) -> None:
         dialog, self._draw_dialog = self._draw_dialog, None
@@ -430,8 +504,10 @@ class CamelotOnlineScene(BoardScreen):
 
         lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
                  f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played."]
+        rematch = [("Rematch, colours swapped", lambda: (close(), self.ask_rematch()))] \
+            if self._may_rematch() else []
         dialog = DialogScene(self.app, title, [line for line in lines if line],
-                             [("Back to the lobby", lambda: (close(), self.back_to_lobby())),
+                             rematch + [("Back to the lobby", lambda: (close(), self.back_to_lobby())),
                               ("Save the game record", self.ask_record),
                               ("Look at the board", close),
                               ("Main menu", lambda: self.app.navigator.open_menu())],

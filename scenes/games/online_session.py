@@ -16,6 +16,8 @@ from game.net.bridge import NetBridge
 from game.net.protocol import DEFAULT_PORT
 from game.net.view import OnlineState
 
+from ..store.accounts import keep_account
+
 SET_PHRASES = ("Hello!", "Good luck!", "Good game", "Well played!", "Thanks!", "One moment, please")
 
 
@@ -43,15 +45,42 @@ def normalise_address(text: str) -> str:
     return text
 
 
+def rating_text(seat: dict | None) -> str:
+    """A seat's player as the lobby and the table show them: "Alice 1620 ±85",
+    "Bob 1500 ±350?" (provisional), "Carol (guest)"."""
+    if not seat:
+        return "—"
+    name = seat.get("name") or "—"
+    if seat.get("guest"):
+        return f"{name} (guest)"
+    rating, rd = seat.get("rating"), seat.get("rd")
+    if rating is None:
+        return name
+    mark = "?" if seat.get("provisional") else ""
+    return f"{name} {round(rating)} ±{round(rd or 0)}{mark}"
+
+
 class OnlineSession:
-    def __init__(self, url: str, name: str, host=None, retry_delays=None) -> None:
+    """``password`` (with ``register`` for a new account) or a kept ``session``
+    token signs in; with neither, the player is a guest called ``name``."""
+
+    def __init__(self, url: str, name: str, host=None, retry_delays=None, *,
+                 password: str | None = None, register: bool = False,
+                 session: str | None = None) -> None:
         options = {} if retry_delays is None else {"retry_delays": retry_delays}
-        self.bridge = NetBridge(url, name, **options)
+        self.bridge = NetBridge(url, name, password=password, register=register,
+                                session=session, **options)
         self.url, self.name = url, name
         self.host = host                  # a ServerThread when hosting on this computer
         self.state = OnlineState(name)
         self.ever_online = False
         self.grace = 60.0
+        self.guest = password is None and session is None
+        self.welcome: dict = {}
+        self.lobby: dict = {}              # the last ``lobby`` (its page, ``mine``, seeks)
+        self.refused: dict | None = None   # a sign-in refused for good (the link's last word)
+        self.kept = session                # the session token kept on this computer
+        self.keep_problem: str | None = None
 
     def start(self) -> None:
         self.bridge.start()
@@ -82,6 +111,11 @@ class OnlineSession:
     def tables(self) -> list[dict]:
         """The lobby's tables (public, not finished)."""
         return self.state.lobby_tables
+
+    @property
+    def mine(self) -> list[dict]:
+        """The tables this player created or sits at (every one, whatever the page)."""
+        return self.lobby.get("mine") or []
 
     @property
     def lobby_chat(self):
@@ -116,9 +150,19 @@ class OnlineSession:
             kind = message.get("type")
             if kind == "link":
                 self.ever_online |= self.link == "online"
+                if message.get("final"):
+                    self.refused = message
             elif kind == "welcome":
+                self.welcome = message
                 self.name = message.get("name", self.name)
                 self.grace = message.get("grace", self.grace)
+                self.guest = bool(message.get("guest"))
+                token = message.get("session")
+                if token and token != self.kept:      # a new sign-in: kept for next time
+                    self.keep_problem = keep_account(self.url, self.name, token)
+                    self.kept = token
+            elif kind == "lobby":
+                self.lobby = message
         return messages
 
     def link_line(self) -> str:

@@ -1,7 +1,10 @@
 """Play online: connect to a server (or host one here), then the lobby.
 
-Connect: a name, the server's address, "Connect", and "Host on this computer",
-which starts the same server (:class:`~game.net.host.ServerThread`) in the
+Connect: a name, a password and the server's address; "Sign in", "Register"
+(a new account) or "Play as guest" (casual games only); "Continue as …" when this
+computer keeps a sign-in for that server (the session token the server gave,
+``scenes.store.accounts``: a player signs in once); a refusal (a wrong password,
+a name taken) is one line on this screen. "Host on this computer" starts the same server (:class:`~game.net.host.ServerThread`) in the
 background and shows the address to give a friend. The lobby: the tables (sit
 at a free seat or watch), who is online, new public or private tables, joining
 a private table by its invite code, and the lobby chat. Choosing a seat opens
@@ -27,10 +30,13 @@ from ..core.text_field import TextField
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                        rounded_panel, ui_scale, wrap_text)
 from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
-from ..games.online_session import OnlineSession, lan_address, normalise_address
+from ..games.online_session import OnlineSession, lan_address, normalise_address, rating_text
+from ..store.accounts import forget_account, load_accounts
+from .online_asks import my_games, quick_game, seek_line, show_history
 from ..store.settings import data_dir
 
-TABLES_SHOWN = 8
+TABLES_SHOWN = 8       # rows at most (fewer when the screen is short)
+MINE_SHOWN = 3         # one's own tables first, always (docs/protocol.md: ``mine``)
 NAME_LIMIT = 24
 TIME_CONTROLS = (("No clock", None), ("10 minutes + 5 s a move", {"base": 600, "increment": 5}),
                  ("5 minutes + 3 s a move", {"base": 300, "increment": 3}),
@@ -57,15 +63,30 @@ def parse_invite(text: str) -> tuple[str, str] | None:
     return None
 
 
+class SecretField(TextField):
+    """A password: typed like any field, drawn as dots."""
+
+    def draw(self, surface: pygame.Surface, scale: float, blink: bool = True) -> None:
+        typed = self.text
+        self.text = "*" * len(typed)
+        try:
+            super().draw(surface, scale, blink)
+        finally:
+            self.text = typed
+
+
 def describe_table(table: dict) -> str:
-    names = [(table.get(c) or "—") for c in ("white", "black")]
+    seats = table.get("seats") or {}
+    names = [rating_text(seats[c]) if seats.get(c) else (table.get(c) or "—")
+             for c in ("white", "black")]
     status = {"waiting": "waiting", "playing": f"{table.get('moves', 0)} moves"}.get(
         table.get("status"), table.get("status", ""))
     watchers = table.get("watchers", 0)
     timed = table.get("time")
     clock = f" · {timed['base'] // 60}+{timed['increment']}" if timed else ""
     seen = f" · {watchers} watching" if watchers else ""
-    return f"{table['table']}: {names[0]} v {names[1]} · {status}{clock}{seen}"
+    rated = " · rated" if table.get("rated") else ""
+    return f"{table['table']}: {names[0]} v {names[1]} · {status}{clock}{rated}{seen}"
 
 
 class OnlineScene(Scene):
@@ -84,13 +105,23 @@ class OnlineScene(Scene):
         self.friend_address = ""
         self.joining: str | None = None             # the table whose state we wait for
         self.table_scene: CamelotOnlineScene | None = None
-        self.name_field = TextField(app, "Your name", NAME_LIMIT, lambda _: self.connect(),
+        self.name_field = TextField(app, "Your name", NAME_LIMIT, lambda _: self.enter_pressed(),
                                     name or f"Player {random.randrange(100, 1000)}")
-        self.address_field = TextField(app, "Server address", 200, lambda _: self.connect(), address)
+        self.password_field = SecretField(app, "Password (none: play as a guest)", 256,
+                                          lambda _: self.enter_pressed())
+        self.address_field = TextField(app, "Server address", 200, lambda _: self.enter_pressed(),
+                                       address)
+        self.kept, problem = load_accounts()
+        self.problem = problem or ""          # the last refusal, one line on the connect screen
+        self._kept_key = None
         self.invite_field = TextField(app, "Invite code (like T3-ABCD), then Enter", 30, self.join_by_code)
         self.chat_field = TextField(app, "Say something to the lobby", 500, self.lobby_say)
-        self.fields = [self.name_field, self.address_field, self.invite_field, self.chat_field]
+        self.fields = [self.name_field, self.password_field, self.address_field,
+                       self.invite_field, self.chat_field]
         self._tables_key = None
+        self.page_start = 0                   # the first row shown of the server's page
+        self.offsets: list[int] = []          # the server pages gone past (for "Newer")
+        self.seeking: dict | None = None      # our seek as the server lists it, while it waits
         self._build_focus()
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -114,10 +145,31 @@ class OnlineScene(Scene):
         self._layout()
 
     # --- connecting ------------------------------------------------------------------
-    def connect(self, url: str | None = None) -> None:
+    def typed_url(self) -> str | None:
+        try:
+            return normalise_address(self.address_field.text) if self.address_field.text.strip() else None
+        except ValueError:
+            return None
+
+    def kept_here(self):
+        """The sign-in this computer keeps for the address typed (or None)."""
+        url = self.typed_url()
+        return self.kept.get(url) if url else None
+
+    def enter_pressed(self) -> None:
+        """Enter in a field: sign in when a password is typed, else play as a guest."""
+        self.connect(how="sign_in" if self.password_field.text else "guest")
+
+    def connect(self, url: str | None = None, how: str = "guest") -> None:
+        """``how``: "guest", "sign_in", "register" (name and password typed) or
+        "session" (the kept sign-in for this address)."""
         name = " ".join(self.name_field.text.split())
-        if not name:
+        password = self.password_field.text
+        if not name and how != "session":
             self.app.toast("Type a name first", 2.0)
+            return
+        if how in ("sign_in", "register") and not password:
+            self.app.toast("Type your password first", 2.0)
             return
         if url is None and not self.address_field.text.strip():
             self.app.toast("Type the server's address first (like 192.168.1.20:8765)", 2.5)
@@ -127,13 +179,49 @@ class OnlineScene(Scene):
         except ValueError:
             self.app.toast("That is not an address: try 192.168.1.20:8765", 3.0)
             return
+        options = {}
+        if how == "session":
+            kept = self.kept.get(url)
+            if kept is None:
+                return
+            name, options = kept.name, {"session": kept.session}
+        elif how in ("sign_in", "register"):
+            options = {"password": password, "register": how == "register"}
         for field in self.fields:
             field.deactivate()
+        self.password_field.text = ""            # handed to the link, not kept on screen
+        self.problem = ""
         if self.starting is not None:            # Connect pressed while a host was starting
             self.starting.stop()
             self.starting = None
-        self.session = OnlineSession(url, name, retry_delays=self.retry_delays)
+        self.session = OnlineSession(url, name, retry_delays=self.retry_delays, **options)
         self.session.start()
+        self._build_focus()
+
+    def sign_out(self) -> None:
+        """Forget this computer's sign-in for the address typed."""
+        url = self.typed_url()
+        if url in self.kept:
+            del self.kept[url]
+            problem = forget_account(url)
+            if problem:
+                self.app.toast(problem, 4.0)
+        self._build_focus()
+
+    def _refused_for_good(self) -> None:
+        """A sign-in the server refused (wrong password, a session ended …): back to
+        the connect screen with its one line; an ended session is forgotten here."""
+        refused = self.session.refused
+        url = self.session.url
+        self.disconnect()
+        text = str(refused.get("detail", ""))
+        code, _, sentence = text.partition(": ")
+        sentence = sentence or text
+        if refused.get("code") == "bad_session" and url in self.kept:
+            del self.kept[url]
+            forget_account(url)
+            sentence = "The kept sign-in has ended: sign in again"
+        self.problem = sentence[:1].upper() + sentence[1:]
         self._build_focus()
 
     def host_here(self) -> None:
@@ -285,16 +373,86 @@ class OnlineScene(Scene):
         if self.starting is not None:
             self._poll_host()
         if self.session is None:
+            kept = self.kept_here()
+            if kept != self._kept_key:
+                self._build_focus()
             return
-        for message in self.session.poll():
+        messages = self.session.poll()
+        if self.session.keep_problem:
+            self.app.toast(self.session.keep_problem, 4.0)
+            self.session.keep_problem = None
+        if self.session.refused is not None and not self.session.ever_online:
+            self._refused_for_good()
+            return
+        if self.session.welcome.get("session"):
+            self.kept = load_accounts()[0]
+        for message in messages:
             if self.table_scene is not None:
                 # The table opened earlier in this batch: the rest is the table's.
                 self.table_scene.receive(message)
             else:
                 self.receive(message)
-        key = tuple(describe_table(t) for t in self.session.tables[:TABLES_SHOWN])
-        if key != self._tables_key:
+        if self._rows_key() != self._tables_key:
             self._build_focus()
+
+    # --- the lobby's pages ---------------------------------------------------------------
+    def _public(self, mine: list[dict]) -> list[dict]:
+        """The server's page of public tables, less the own ones listed above them."""
+        ids = {t["table"] for t in mine}
+        return [t for t in self.session.tables if t["table"] not in ids]
+
+    def rows(self) -> tuple[list[dict], list[dict]]:
+        """(one's own tables, the public ones of this page shown): own ones first, always."""
+        mine = self.session.mine[:MINE_SHOWN]
+        public = self._public(mine)
+        room = max(1, getattr(self, "rows_fit", TABLES_SHOWN) - len(mine))
+        self.page_start = min(self.page_start, max(0, len(public) - 1))
+        return mine, public[self.page_start:self.page_start + room]
+
+    def _rows_key(self):
+        mine, shown = self.rows()
+        lobby = self.session.lobby
+        return (tuple(describe_table(t) for t in mine + shown), self.page_start,
+                lobby.get("offset"), lobby.get("next"), lobby.get("total"), self.seeking is None)
+
+    def page_line(self) -> str:
+        """"Tables 9–14 of 40, newest first" (and how many are one's own)."""
+        lobby = self.session.lobby
+        mine, shown = self.rows()
+        first = (lobby.get("offset") or 0) + self.page_start
+        total = lobby.get("total", len(self.session.tables))
+        yours = f" · yours first ({len(self.session.mine)})" if self.session.mine else ""
+        if not shown:
+            return f"No other open tables{yours}"
+        return f"Tables {first + 1}–{first + len(shown)} of {total}, newest first{yours}"
+
+    def _has_newer(self) -> bool:
+        return self.page_start > 0 or bool(self.offsets)
+
+    def _has_older(self) -> bool:
+        mine, shown = self.rows()
+        return (self.page_start + len(shown) < len(self._public(mine))
+                or self.session.lobby.get("next") is not None)
+
+    def newer(self) -> None:
+        mine, shown = self.rows()
+        step = max(1, getattr(self, "rows_fit", TABLES_SHOWN) - len(mine))
+        if self.page_start > 0:
+            self.page_start = max(0, self.page_start - step)
+        elif self.offsets:
+            self.session.send({"type": "lobby", "offset": self.offsets.pop()})
+            self.page_start = 0
+        self._build_focus()
+
+    def older(self) -> None:
+        mine, shown = self.rows()
+        if self.page_start + len(shown) < len(self._public(mine)):
+            self.page_start += len(shown)
+        elif self.session.lobby.get("next") is not None:
+            self.offsets.append(self.session.lobby.get("offset") or 0)
+            self.session.send({"type": "lobby", "offset": self.session.lobby["next"]})
+            self.page_start = 0
+        self._build_focus()
 
     def receive(self, message: dict) -> None:
         kind = message.get("type")
@@ -305,6 +463,14 @@ class OnlineScene(Scene):
             self.joining = None
             self.table_scene = CamelotOnlineScene(self.app, self.session, message)
             self.app.scenes.push(self.table_scene)
+        elif kind == "seated" and message.get("table") != self.joining:
+            self.joining, self.seeking = message["table"], None    # a seek paired: its table follows
+        elif kind == "seek_waiting":
+            self.seeking = message
+        elif kind == "seek_cancelled":
+            self.seeking = None
+        elif kind == "history":
+            show_history(self.app, message)
         elif kind == "error":
             if message.get("refused") == "sit" and message.get("code") == "seat_taken" and self.joining:
                 self.watch(self.joining, getattr(self, "_invite", None))   # full: watch instead
@@ -317,24 +483,38 @@ class OnlineScene(Scene):
     # --- input ---------------------------------------------------------------------------
     def _build_focus(self) -> None:
         if self.state == "connect":
-            buttons = [Button("", self.name_field.activate), Button("", self.address_field.activate),
-                       Button("Connect", self.connect),
-                       Button(HOST_STARTING if self.starting else "Host on this computer", self.host_here),
-                       Button("Back", lambda: self.app.navigator.open_menu())]
-            self.field_buttons = {0: self.name_field, 1: self.address_field}
+            kept = self._kept_key = self.kept_here()
+            buttons = [Button("", self.name_field.activate), Button("", self.password_field.activate),
+                       Button("", self.address_field.activate),
+                       Button("Sign in", lambda: self.connect(how="sign_in")),
+                       Button("Register", lambda: self.connect(how="register")),
+                       Button("Play as guest", lambda: self.connect(how="guest"))]
+            if kept is not None:
+                buttons += [Button(f"Continue as {kept.name}", lambda: self.connect(how="session")),
+                            Button("Sign out here", self.sign_out)]
+            buttons += [Button(HOST_STARTING if self.starting else "Host on this computer", self.host_here),
+                        Button("Back", lambda: self.app.navigator.open_menu())]
+            self.field_buttons = {0: self.name_field, 1: self.password_field, 2: self.address_field}
         else:
-            tables = self.session.tables[:TABLES_SHOWN]
-            self._tables_key = tuple(describe_table(t) for t in tables)
-            buttons = [Button(describe_table(t), lambda t=t: self.open_table(t)) for t in tables]
+            mine, shown = self.rows()
+            self._tables_key = self._rows_key()
+            buttons = [Button(describe_table(t) + " · yours", lambda t=t: self.open_table(t))
+                       for t in mine]
+            buttons += [Button(describe_table(t), lambda t=t: self.open_table(t)) for t in shown]
             n = len(buttons)
             buttons += [Button("New table", lambda: self.create_table(False)),
-                        Button("New private table", lambda: self.create_table(True)),
+                        Button("Private table", lambda: self.create_table(True)),
+                        Button("Newer", self.newer, enabled=self._has_newer()),
+                        Button("Older", self.older, enabled=self._has_older()),
                         Button("", self.invite_field.activate),
                         Button("", self.chat_field.activate),
+                        Button("Quick game" if self.seeking is None else "Cancel the seek",
+                               lambda: quick_game(self, TIME_CONTROLS)),
+                        Button("My games", lambda: my_games(self)),
                         Button("Disconnect", self.disconnect),
                         Button("Main menu", lambda: self.app.navigator.open_menu())]
             self.table_buttons = n
-            self.field_buttons = {n + 2: self.invite_field, n + 3: self.chat_field}
+            self.field_buttons = {n + 4: self.invite_field, n + 5: self.chat_field}
         old = getattr(self, "focus", None)
         self.focus = FocusButtons(buttons)
         if old is not None and len(old.buttons) == len(buttons):
@@ -370,12 +550,23 @@ class OnlineScene(Scene):
         bh, gap = int(44 * s), int(12 * s)
         if self.state == "connect":
             pw = int(min(w * 0.9, 640 * s))
-            self.panel = pygame.Rect(0, 0, pw, int(470 * s))
-            self.panel.center = (w // 2, h // 2 + int(20 * s))
-            y = self.panel.y + int(110 * s)
-            for i, b in enumerate(self.focus.buttons):
-                b.rect = pygame.Rect(self.panel.x + int(40 * s), y, pw - int(80 * s), bh)
-                y += bh + gap + (int(24 * s) if i in (0, 1) else 0)
+            buttons = self.focus.buttons
+            kept = len(buttons) == 10
+            # the heading, three labelled fields, two or three rows of buttons, a line
+            self.panel = pygame.Rect(0, 0, pw, int((100 + 3 * 80 + (3 if kept else 2) * 56 + 64) * s))
+            self.panel.center = (w // 2, h // 2 + int(36 * s))
+            x, inner = self.panel.x + int(40 * s), pw - int(80 * s)
+            y = self.panel.y + int(100 * s)
+            for b in buttons[:3]:                       # the three fields, each under its label
+                b.rect = pygame.Rect(x, y, inner, bh)
+                y += bh + gap + int(24 * s)
+            rows = [buttons[3:6]] + ([buttons[6:8]] if kept else []) + [buttons[-2:]]
+            for row in rows:
+                width = (inner - gap * (len(row) - 1)) // len(row)
+                for i, b in enumerate(row):
+                    b.rect = pygame.Rect(x + i * (width + gap), y, width, bh)
+                y += bh + gap
+            self.problem_y = y + int(4 * s)
         else:
             top, bottom = int(110 * s), h - int(80 * s)
             left_w = int((w - int(60 * s)) * 0.58)
@@ -390,14 +581,17 @@ class OnlineScene(Scene):
                 b.rect = pygame.Rect(x, y, inner, int(40 * s))
                 y += int(46 * s)
             row_y = self.panel.bottom - int(20 * s) - 2 * bh - gap
-            half = (inner - gap) // 2
-            new, private, invite, chat, leave, menu = buttons[self.table_buttons:]
-            new.rect = pygame.Rect(x, row_y, half, bh)
-            private.rect = pygame.Rect(x + half + gap, row_y, half, bh)
+            new, private, newer, older, invite, chat, seek, games, leave, menu = buttons[self.table_buttons:]
+            # as many rows as fit above the page line (read by rows() at the next build)
+            self.rows_fit = max(2, min(TABLES_SHOWN, (row_y - int(40 * s) - (self.panel.y + int(56 * s)))
+                                       // int(46 * s)))
+            quarter = (inner - 3 * gap) // 4
+            for i, b in enumerate((new, private, newer, older)):
+                b.rect = pygame.Rect(x + i * (quarter + gap), row_y, quarter, bh)
             invite.rect = pygame.Rect(x, row_y + bh + gap, inner, bh)
             chat.rect = pygame.Rect(self.side.x + int(16 * s), self.side.bottom - int(16 * s) - bh,
                                     self.side.w - int(32 * s), bh)
-            layout_row([leave, menu], (w // 2, h - int(40 * s)), bh, int(20 * s), int(20 * s))
+            layout_row([seek, games, leave, menu], (w // 2, h - int(40 * s)), bh, int(20 * s), int(20 * s))
         for index, field in self.field_buttons.items():
             field.rect = self.focus.buttons[index].rect
 
@@ -429,11 +623,16 @@ class OnlineScene(Scene):
         surface.blit(rounded_panel(p.size, radius=int(18 * s)), p)
         draw_text(surface, "Join a friend's server, or host one on this computer.", 24 * s,
                   (p.centerx, p.y + int(34 * s)), INK, anchor="center")
-        draw_text(surface, "Name and address: click and type. Enter connects.", 20 * s,
-                  (p.centerx, p.y + int(66 * s)), INK_DIM, anchor="center")
-        for field, label in ((self.name_field, "Your name"), (self.address_field, "Server address")):
+        draw_text(surface, "Sign in to play rated games; a guest plays casual ones.", 20 * s,
+                  (p.centerx, p.y + int(62 * s)), INK_DIM, anchor="center")
+        for field, label in ((self.name_field, "Your name"), (self.password_field, "Password"),
+                             (self.address_field, "Server address")):
             draw_text(surface, label, 18 * s, (field.rect.x, field.rect.y - int(2 * s)), INK_DIM,
                       anchor="bottomleft")
+        if self.problem:
+            for i, text in enumerate(wrap_text(self.problem, int(20 * s), p.w - int(60 * s))[:2]):
+                draw_text(surface, text, 20 * s, (p.centerx, self.problem_y + i * int(24 * s)),
+                          ILLEGAL, anchor="midtop")
 
     def _draw_lobby(self, surface: pygame.Surface) -> None:
         s = self.scale
@@ -453,8 +652,11 @@ class OnlineScene(Scene):
                       (p.x + int(20 * s), p.y + int(64 * s)), INK_DIM)
         else:
             last = self.focus.buttons[self.table_buttons - 1].rect
-            draw_text(surface, "Choose a table to sit down or to watch.", 20 * s,
+            draw_text(surface, f"{self.page_line()}. Choose one to sit down or to watch.", 20 * s,
                       (p.x + int(20 * s), last.bottom + int(10 * s)), INK_DIM)
+        if self.seeking is not None:
+            draw_text(surface, seek_line(self.seeking), 20 * s,
+                      (p.x + int(20 * s), self.focus.buttons[self.table_buttons].rect.y - int(30 * s)), GOLD)
         side = self.side
         surface.blit(rounded_panel(side.size, radius=int(16 * s)), side)
         x, y, width = side.x + int(16 * s), side.y + int(16 * s), side.w - int(32 * s)

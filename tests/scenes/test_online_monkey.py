@@ -70,7 +70,7 @@ class Opponent:
 
 # Pressed less often, so that games get going (Bob cannot join a private table).
 RARELY = {"Disconnect", "Main menu", "Lobby", "Back to the lobby", "Resign", "Back",
-          "New private table"}
+          "Private table"}
 
 
 def targets(top, rng: random.Random) -> list[pygame.Rect]:
