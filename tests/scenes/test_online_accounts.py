@@ -32,11 +32,13 @@ def type_into(app, field, text: str) -> None:
 
 
 def focus_on(app, scene, label: str) -> None:
-    """Down, as a keyboard would, until ``label`` has the focus (at most once round)."""
-    for _ in range(len(scene.focus.buttons) + 1):
-        if scene.focus.buttons[scene.focus.focus].label == label:
-            return
-        key(app, pygame.K_DOWN)
+    """Down, then Right (buttons side by side), as a keyboard would, until ``label``
+    has the focus (at most once round each way)."""
+    for arrow in (pygame.K_DOWN, pygame.K_RIGHT):
+        for _ in range(len(scene.focus.buttons) + 1):
+            if scene.focus.buttons[scene.focus.focus].label == label:
+                return
+            key(app, arrow)
     raise AssertionError(f"the keyboard never reached {label!r}")
 
 
@@ -168,6 +170,8 @@ def test_the_lobby_pages_with_ones_own_tables_first(served):
     online.table_scene.back_to_lobby()
     until(app, lambda: online.session.mine, "her own table in the lobby")
     mine = online.session.mine[0]["table"]
+    # the rows are rebuilt from the lobby message on the frame after it arrives
+    until(app, lambda: online.focus.buttons[0].label.startswith(f"{mine}: "), "her table's row")
     assert online.focus.buttons[0].label.startswith(f"{mine}: — v — · waiting")
     assert online.focus.buttons[0].label.endswith(" · yours")
     assert online.page_line() == "Tables 1–5 of 12, newest first · yours first (1)"
