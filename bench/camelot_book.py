@@ -65,7 +65,7 @@ def main(argv=None) -> int:
     started = time.monotonic()
     todo = positions(args.plies)
     lines = []
-    with multiprocessing.Pool(args.jobs) as pool:
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for line in pool.imap(search, [(m, args.nodes) for m in todo]):
             lines.append(line)
             print(line, flush=True)

@@ -108,7 +108,7 @@ def run_match(levels, depths, games: int, jobs: int, cap: int, records: str | No
              for index in range(1, games // 2 + 1) for color in ("white", "black")]
     results: dict[tuple, list] = {}
     print(f"{len(tasks)} games, {jobs} jobs; each finished game prints a line", flush=True)
-    with multiprocessing.Pool(jobs) as pool:
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for r in pool.imap_unordered(play_game, tasks):
             results.setdefault((r["level"], r["plain"]), []).append(r)
             print(f"  {r['level']:>6} vs {opponent_name(r['plain'])} opening {r['index']:2} "

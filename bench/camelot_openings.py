@@ -64,7 +64,7 @@ def main(argv=None) -> int:
     started = time.monotonic()
     kept, seen = [], set()
     tasks = ((args.seed * 1_000_000 + i, low, high, args.nodes) for i in range(10 ** 6))
-    with multiprocessing.Pool(args.jobs) as pool:
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for found in pool.imap(candidate, tasks):
             if found is None:
                 continue

@@ -171,7 +171,9 @@ def run(args) -> dict:
                     players.append(name)
     started = time.monotonic()
     stop_at = started + args.minutes * 60
-    pool = multiprocessing.Pool(args.jobs)
+    # Spawned, not forked: a fork of a process with threads (a test run, the app) can
+    # deadlock on a lock a thread held; no pool at all when every game is skipped.
+    pool = multiprocessing.get_context("spawn").Pool(args.jobs) if games else None
     played = 0
     try:
         pending, queue_ = [], list(enumerate(games))
@@ -195,8 +197,9 @@ def run(args) -> dict:
                       f"{1 - result.white_points:g}  {result.plies:3} plies {seconds:5.0f} s  "
                       f"{result.reason}", flush=True)
     finally:
-        pool.terminate()
-        pool.join()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
         if old_tree is not None:
             shutil.rmtree(old_tree, ignore_errors=True)
     seconds = time.monotonic() - started

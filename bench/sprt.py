@@ -118,7 +118,7 @@ def run(args) -> dict:
     started = time.monotonic()
     stop_at = started + args.minutes * 60
     llr = 0.0
-    pool = multiprocessing.Pool(args.jobs)
+    pool = multiprocessing.get_context("spawn").Pool(args.jobs)
     try:
         pending = []
         submitted = 0

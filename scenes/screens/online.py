@@ -122,6 +122,7 @@ class OnlineScene(Scene):
         self.page_start = 0                   # the first row shown of the server's page
         self.offsets: list[int] = []          # the server pages gone past (for "Newer")
         self.seeking: dict | None = None      # our seek as the server lists it, while it waits
+        self.seek_asked = False               # a seek sent, not yet listed nor paired
         self._build_focus()
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -463,12 +464,15 @@ class OnlineScene(Scene):
             self.joining = None
             self.table_scene = CamelotOnlineScene(self.app, self.session, message)
             self.app.scenes.push(self.table_scene)
-        elif kind == "seated" and message.get("table") != self.joining:
-            self.joining, self.seeking = message["table"], None    # a seek paired: its table follows
+        elif (kind == "seated" and message.get("table") != self.joining
+              and (self.seeking is not None or self.seek_asked)):
+            # A seek paired: its table follows. (Only then: a sit's own "seated" comes after
+            # its table, and must not reopen a table just left.)
+            self.joining, self.seeking, self.seek_asked = message["table"], None, False
         elif kind == "seek_waiting":
             self.seeking = message
         elif kind == "seek_cancelled":
-            self.seeking = None
+            self.seeking, self.seek_asked = None, False
         elif kind == "history":
             show_history(self.app, message)
         elif kind == "error":
@@ -477,6 +481,8 @@ class OnlineScene(Scene):
                 return
             if message.get("refused") in ("sit", "watch"):
                 self.joining = None
+            if message.get("refused") == "seek":
+                self.seek_asked = False
             if message.get("code") != "offline":
                 self.app.toast(error_line(message), 3.0)
 
@@ -517,8 +523,14 @@ class OnlineScene(Scene):
             self.field_buttons = {n + 4: self.invite_field, n + 5: self.chat_field}
         old = getattr(self, "focus", None)
         self.focus = FocusButtons(buttons)
-        if old is not None and len(old.buttons) == len(buttons):
-            self.focus.focus = old.focus
+        if old is not None and old.buttons:
+            # A lobby update rebuilds the rows: the keyboard stays on the button it was on.
+            label = old.buttons[old.focus].label
+            same = [i for i, b in enumerate(buttons) if b.label == label and b.enabled]
+            if label and same:
+                self.focus.focus = same[0]
+            elif len(old.buttons) == len(buttons):
+                self.focus.focus = old.focus
         if hasattr(self, "panel"):
             self._layout()
 

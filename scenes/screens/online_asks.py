@@ -28,6 +28,7 @@ def quick_game(screen, time_controls) -> None:
     def seek(control, rated):
         def run():
             app.scenes.remove(dialog)
+            screen.seek_asked = True
             session.send({"type": "seek", "time": control, "rated": rated})
         return run
     buttons = [(label, seek(control, False)) for label, control in time_controls]

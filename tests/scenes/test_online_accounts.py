@@ -187,4 +187,11 @@ def test_the_lobby_pages_with_ones_own_tables_first(served):
     assert not button(online, "Older").enabled
     click(app, button(online, "Newer").rect.center)
     until(app, lambda: online.page_line().startswith("Tables 6–10 of 12"), "back a page")
+
+    # A lobby update rebuilds the rows; the keyboard stays on the button it was on.
+    focus_on(app, online, "Older")
+    link.send({"type": "create_table", "private": False, "time": None})
+    until(app, lambda: online.session.lobby.get("total") == 13, "the new table")
+    until(app, lambda: online.page_line().startswith("Tables 6–10 of 13"), "the rebuilt rows")
+    assert online.focus.buttons[online.focus.focus].label == "Older"
     online.disconnect()

@@ -56,3 +56,17 @@ def test_a_guest_seeks_then_cancels_and_has_no_history(served):
     click(app, button(online, "My games").rect.center)
     assert app.scenes.top is online
     assert "Sign in to keep a history" in " | ".join(text for text, _ in app._toasts)
+
+
+def test_a_table_just_left_is_not_reopened_by_its_late_seated_reply(served):
+    """The server answers a sit with the table, then "seated"; a player who leaves at
+    once gets that "seated" back at the lobby. Only a seek's "seated" opens a table."""
+    app, online = lobby_as(served, "Erin")
+    online.receive({"type": "seated", "table": "T1", "color": "white", "token": "t"})
+    online.receive({"type": "table", "table": "T1"})
+    assert online.joining is None and app.scenes.top is online
+    # A seek asked for: its "seated" is the pairing, and the table that follows opens.
+    click(app, button(online, "Quick game").rect.center)
+    click(app, button(app.scenes.top, "No clock").rect.center)
+    online.receive({"type": "seated", "table": "T7", "color": "black", "token": "t"})
+    assert online.joining == "T7" and online.seek_asked is False
