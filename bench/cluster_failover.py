@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from game.camelot.board import START_POSITION  # noqa: E402
-from game.net.lease_keeper import LeaseKeeper  # noqa: E402
-from game.net.storage import TableRecord  # noqa: E402
+from game.server.lease_keeper import LeaseKeeper  # noqa: E402
+from game.server.storage import TableRecord  # noqa: E402
 from tests.services import PostgresServer  # noqa: E402
 
 
@@ -41,7 +41,7 @@ def keep(keeper: LeaseKeeper, stop: threading.Event, rounds: list[float]) -> Non
 
 
 def one_run(dsn: str, args) -> dict:
-    from game.net.pg_storage import PostgresStorage
+    from game.server.pg_storage import PostgresStorage
     setup = PostgresStorage(dsn)
     tables = []
     for _ in range(args.tables):
@@ -97,7 +97,7 @@ def main() -> int:
     args = parser.parse_args()
     postgres = PostgresServer(PostgresServer.find(), durable=True)
     postgres.start()
-    from game.net.pg_storage import migrate
+    from game.server.pg_storage import migrate
     try:
         results = []
         for run in range(args.runs):

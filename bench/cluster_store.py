@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from game.camelot.board import START_POSITION  # noqa: E402
-from game.net.bus import InProcessBus, InProcessHub  # noqa: E402
-from game.net.leases import SQLiteLeasedStorage  # noqa: E402
-from game.net.storage import TableRecord  # noqa: E402
+from game.server.bus import InProcessBus, InProcessHub  # noqa: E402
+from game.server.leases import SQLiteLeasedStorage  # noqa: E402
+from game.server.storage import TableRecord  # noqa: E402
 from tests.services import PostgresServer, RedisServer  # noqa: E402
 
 
@@ -108,8 +108,8 @@ def main() -> int:
     redis_server = RedisServer(RedisServer.find())
     postgres.start()
     redis_server.start()
-    from game.net.pg_storage import PostgresStorage, migrate
-    from game.net.redis_bus import RedisBus
+    from game.server.pg_storage import PostgresStorage, migrate
+    from game.server.redis_bus import RedisBus
     folder = Path(tempfile.mkdtemp(prefix="roundtable-bench-"))
     results: dict[str, list[dict]] = {}
     try:

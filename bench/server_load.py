@@ -24,7 +24,7 @@ its frame reaches the handler, after the engine, after the commit and after
 the replies are written; with the client's own stamps (one system-wide
 monotonic clock) each round trip splits into to server / engine / store /
 replies written / back to client. Both event loops' lateness and the server's
-garbage-collection pauses are printed too (game/net/probe.py).
+garbage-collection pauses are printed too (game/server/probe.py).
 """
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ from game.base import Status  # noqa: E402
 from game.camelot.board import CamelotBoard  # noqa: E402
 from game.camelot.board import START_POSITION  # noqa: E402
 from game.net.client import Client  # noqa: E402
-from game.net.server import tune_garbage_collector  # noqa: E402
-from game.net.storage import SeatRecord, SQLiteStorage, TableRecord  # noqa: E402
+from game.server.game_server import tune_garbage_collector  # noqa: E402
+from game.server.storage import SeatRecord, SQLiteStorage, TableRecord  # noqa: E402
 
 LINE_PLIES = 400
 CONNECT_BATCH = 50

@@ -12,7 +12,7 @@
     solve GAME (--seed N | --deck D) [--max-states N] [--max-seconds S]
                                             exact solver: winnable (with a line),
                                             not winnable, or unknown past a limit
-    serve [--host H] [--port P] [--db FILE] the network game server (game/net)
+    serve [--host H] [--port P] [--db FILE] the network game server (game/server)
 
 ``--json`` on each gives machine-readable output. Bad input (unknown game, a deal
 number that is not a number, a deck that is not 52 distinct cards, a bad
@@ -37,7 +37,7 @@ from .camelot import cli as camelot_cli
 from .base import CardGame, Game, Status
 from .cards import check_seed
 from .errors import BadPositionError, IllegalMoveError, NotationError, RoundTableError
-from .net.cli import add_serve_parser, cmd_serve
+from .server.cli import add_serve_parser, cmd_serve
 from .parsing import MAX_SEED, number_argument as _number, positive_float
 
 EXIT_ILLEGAL = 1

@@ -245,3 +245,60 @@ def test_the_checks_catch_a_circle_an_upward_import_pygame_and_a_silent_lazy_imp
         ("scenes.store.saves", "pygame"), ("game.cards", "scenes.core.app")}
     assert [(e.source, e.line) for e in unexplained_lazy_imports(modules, edges)] == [
         ("scenes.screens.menu", 2)]
+
+
+# --- the server's house ------------------------------------------------------------
+
+NETWORK_AND_DATABASES = ("websockets", "sqlite3", "socket", "http", "asyncio", "psycopg", "redis")
+COMMAND_LINE = ("game.cli", "game.__main__")
+
+
+def is_rules_module(name: str) -> bool:
+    return (name.split(".")[0] == "game" and name not in COMMAND_LINE
+            and not name.startswith(("game.net", "game.server")))
+
+
+def server_house_breaches(edges) -> list[Import]:
+    """A rules module importing network play, sockets or a database; the client side
+    (game.net) importing the server (game.server)."""
+    bad = []
+    for e in edges:
+        top = e.target.split(".")[0]
+        if is_rules_module(e.source) and (top in NETWORK_AND_DATABASES
+                                          or e.target.startswith(("game.net", "game.server"))):
+            bad.append(e)
+        if e.source.startswith("game.net") and e.target.startswith("game.server"):
+            bad.append(e)
+    return bad
+
+
+def test_the_server_has_a_house_of_its_own(graph):
+    modules, edges = graph
+    assert any(m.startswith("game.server.") for m in modules)
+    assert any(e.source.startswith("game.server") and e.target == "game.net.protocol" for e in edges)
+    assert server_house_breaches(edges) == []
+
+
+def test_the_house_check_catches_a_rules_module_with_a_socket_and_a_client_importing_the_server(tmp_path):
+    modules, edges = _house(tmp_path, {
+        "game/hamilton.py": "import sqlite3\n",
+        "game/net/__init__.py": "",
+        "game/net/client.py": "from ..server import storage\n",
+        "game/server/__init__.py": "",
+        "game/server/storage.py": "from ..net import client\n",
+    })
+    found = {(e.source, e.target) for e in server_house_breaches(edges)}
+    assert found == {("game.hamilton", "sqlite3"), ("game.net.client", "game.server.storage")}
+
+
+def test_the_client_side_and_the_default_server_load_without_the_server_extras():
+    """psycopg and redis are the ``server`` extra: nothing else may need them."""
+    import subprocess
+    import sys
+    code = ("import sys, game.net.client, game.net.bridge, game.net.view, game.server.game_server, "
+            "game.server.cli, game.server.host, game.cli; "
+            "print(sorted(m for m in ('psycopg', 'redis') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NAME = "roundtable"
 ENTRY = ROOT / "packaging" / "roundtable.py"
 SHIPPED = ("assets", "data")           # next to the scenes package, as in a checkout
-PACKAGE_DATA = ("game/net/pages", "game/camelot/book.txt")   # the web pages, the opening book
+PACKAGE_DATA = ("game/server/pages", "game/camelot/book.txt")   # the web pages, the opening book
 # Every module of these goes in: some are loaded by name at run time
 # (scenes.games.descriptor, game.GAMES), so no import statement shows them to
 # PyInstaller's analysis.

@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from game.net.server import GameServer  # noqa: E402
-from game.net.storage import SQLiteStorage  # noqa: E402
+from game.server.game_server import GameServer  # noqa: E402
+from game.server.storage import SQLiteStorage  # noqa: E402
 from tests.chromium import Browser  # noqa: E402
 from tests.net.web_games import populate  # noqa: E402
 

@@ -1,6 +1,7 @@
-"""Network play for the board game: protocol, storage, server, client.
+"""The client side of network play: the protocol every message follows, the client
+library, the app's bridge to it, the lobby view and a line terminal.
 
-The only package of ``game`` that uses ``websockets`` (imported by server.py and
-client.py alone; ``python -m game`` loads neither until ``serve`` runs).
+Importable with the base install alone (``websockets``); the server lives in
+``game.server``, whose PostgreSQL and Redis parts need the ``server`` extra.
 docs/protocol.md describes the wire.
 """

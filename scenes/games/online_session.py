@@ -2,7 +2,7 @@
 
 :class:`OnlineSession` wraps :class:`~game.net.bridge.NetBridge` (the client on
 its own thread) and, when the player hosts, the server on its own thread
-(:class:`~game.net.host.ServerThread`). The scenes call :meth:`poll` from
+(:class:`~game.server.host.ServerThread`). The scenes call :meth:`poll` from
 ``update()``: it never waits, so the network never holds up a frame. Every
 message is folded into ``state`` (:class:`~game.net.view.OnlineState`: the link,
 the lobby and its chat, each table as the server describes it) and handed on to

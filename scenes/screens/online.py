@@ -4,7 +4,7 @@ Connect: a name, a password and the server's address; "Sign in", "Register"
 (a new account) or "Play as guest" (casual games only); "Continue as …" when this
 computer keeps a sign-in for that server (the session token the server gave,
 ``scenes.store.accounts``: a player signs in once); a refusal (a wrong password,
-a name taken) is one line on this screen. "Host on this computer" starts the same server (:class:`~game.net.host.ServerThread`) in the
+a name taken) is one line on this screen. "Host on this computer" starts the same server (:class:`~game.server.host.ServerThread`) in the
 background and shows the address to give a friend. The lobby: the tables (sit
 at a free seat or watch), who is online, new public or private tables, joining
 a private table by its invite code, and the lobby chat. Choosing a seat opens
@@ -21,7 +21,7 @@ import time
 import pygame
 
 from game.net.protocol import DEFAULT_PORT
-from game.net.host import ServerThread
+from game.server.host import ServerThread
 
 from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons

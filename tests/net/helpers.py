@@ -11,9 +11,9 @@ from pathlib import Path
 
 from game.camelot.board import position_from_pieces
 from game.net.client import Client
-from game.net.limits import Limits
-from game.net.server import GameServer
-from game.net.storage import SQLiteStorage
+from game.server.limits import Limits
+from game.server.game_server import GameServer
+from game.server.storage import SQLiteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_SECONDS = 20

@@ -6,8 +6,8 @@ from contextlib import contextmanager
 import pytest
 
 from game.camelot.board import START_POSITION
-from game.net.leases import SQLiteLeasedStorage
-from game.net.storage import TableRecord
+from game.server.leases import SQLiteLeasedStorage
+from game.server.storage import TableRecord
 
 TTL = 30.0          # a lease that outlives the test
 
@@ -43,7 +43,7 @@ def stores(request, tmp_path):
         opened = Stores(lambda: SQLiteLeasedStorage(path))
     else:
         dsn = request.getfixturevalue("postgres_dsn")
-        from game.net.pg_storage import PostgresStorage, migrate
+        from game.server.pg_storage import PostgresStorage, migrate
         migrate(dsn)
         opened = Stores(lambda: PostgresStorage(dsn))
     yield opened

@@ -138,7 +138,7 @@ def test_a_database_from_before_abandonment_gains_the_column_and_its_tables_load
     deserted_since column) with an open table. Action: open it. Expected: the column
     is added, the table loads with no desertion time, and a new one can be stored."""
     from game.camelot.board import START_POSITION
-    from game.net.storage import SQLiteStorage, TableRecord
+    from game.server.storage import SQLiteStorage, TableRecord
     db = str(tmp_path / "old.sqlite3")
     with sqlite3.connect(db) as old:
         old.executescript("""

@@ -5,9 +5,9 @@ import sqlite3
 
 import pytest
 
-from game.net.accounts import hash_password, name_key, verify_password
+from game.server.accounts import hash_password, name_key, verify_password
 from game.net.client import Client, ServerRefused
-from game.net.limits import Limits
+from game.server.limits import Limits
 from game.net.protocol import ProtocolError
 
 from .helpers import PASSWORD, ServerProcess, run_scenario, signed_in
@@ -183,7 +183,7 @@ def test_while_a_password_is_hashed_the_other_players_are_answered(monkeypatch):
     answered), it keeps only its own client waiting."""
     import threading
 
-    import game.net.members as members
+    import game.server.members as members
     held, real_hash = threading.Event(), members.hash_password
 
     def held_hash(password, n):

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from game.net.backends import migrate_store, open_bus, open_store
-from game.net.bus import InProcessBus
-from game.net.leases import SQLiteLeasedStorage
+from game.server.backends import migrate_store, open_bus, open_store
+from game.server.bus import InProcessBus
+from game.server.leases import SQLiteLeasedStorage
 
 from .helpers import ROOT
 
@@ -22,7 +22,7 @@ def test_a_file_is_sqlite_and_needs_no_migration(tmp_path):
 
 
 def test_a_postgresql_address_is_migrated_then_opened(postgres_dsn):
-    from game.net.pg_storage import PostgresStorage, SchemaMismatch
+    from game.server.pg_storage import PostgresStorage, SchemaMismatch
     with pytest.raises(SchemaMismatch):
         open_store(postgres_dsn)
     assert migrate_store(postgres_dsn) == "the database's schema is at version 2"
@@ -32,7 +32,7 @@ def test_a_postgresql_address_is_migrated_then_opened(postgres_dsn):
 
 
 def test_a_bus_address_names_its_bus(redis_url):
-    from game.net.redis_bus import RedisBus
+    from game.server.redis_bus import RedisBus
     assert isinstance(open_bus(None, "n1"), InProcessBus)
     remote = open_bus(redis_url, "n2")
     assert isinstance(remote, RedisBus) and remote.node == "n2"
@@ -44,8 +44,8 @@ def test_a_bus_address_names_its_bus(redis_url):
 def test_the_app_and_the_one_node_server_load_neither_driver():
     """The client side and SQLite need no server extra: nothing here imports
     psycopg or redis until such an address is given."""
-    code = ("import sys, game.net.backends, game.net.bus, game.net.leases, game.net.metrics,"
-            " game.net.client, game.net.server;"
+    code = ("import sys, game.server.backends, game.server.bus, game.server.leases, game.server.metrics,"
+            " game.net.client, game.server.game_server;"
             " print(sorted(m for m in ('psycopg', 'redis') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)

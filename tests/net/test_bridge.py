@@ -2,7 +2,7 @@
 import time
 
 from game.net.bridge import NetBridge
-from game.net.host import ServerThread
+from game.server.host import ServerThread
 
 from .helpers import OPENING
 

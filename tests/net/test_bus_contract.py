@@ -10,10 +10,10 @@ import time
 import pytest
 
 from game.camelot.board import START_POSITION
-from game.net import bus as bus_module
-from game.net.bus import Gap, InProcessBus, InProcessHub, Message
-from game.net.leases import SQLiteLeasedStorage
-from game.net.storage import TableRecord
+from game.server import bus as bus_module
+from game.server.bus import Gap, InProcessBus, InProcessHub, Message
+from game.server.leases import SQLiteLeasedStorage
+from game.server.storage import TableRecord
 
 SECONDS = 30          # a bound on each test's whole scenario
 
@@ -29,7 +29,7 @@ def make_bus(request):
         hub = InProcessHub()
         return lambda node: InProcessBus(node, hub)
     url = request.getfixturevalue("redis_url")
-    from game.net.redis_bus import RedisBus
+    from game.server.redis_bus import RedisBus
     return lambda node, address=url: RedisBus(address, node)
 
 
@@ -213,7 +213,7 @@ async def _watch_until(watcher, subscription, moves: int, seconds: float = 10) -
 
 def test_redis_restarted_mid_game_subscribers_resubscribe_and_no_move_is_lost(
         redis_server, redis_url):
-    from game.net.redis_bus import RedisBus
+    from game.server.redis_bus import RedisBus
     store = SQLiteLeasedStorage(":memory:")
     record, move = _referee(store)
 
@@ -243,7 +243,7 @@ def test_redis_restarted_mid_game_subscribers_resubscribe_and_no_move_is_lost(
 
 def test_a_channel_added_while_redis_is_down_is_subscribed_when_it_is_back(
         redis_server, redis_url):
-    from game.net.redis_bus import RedisBus
+    from game.server.redis_bus import RedisBus
 
     async def scenario():
         n1, n2 = RedisBus(redis_url, "n1"), RedisBus(redis_url, "n2")
@@ -286,7 +286,7 @@ def test_a_node_cut_off_alone_learns_or_tells_what_was_missed(redis_server, redi
     breaks, so only the sender's gap notice, once it is back, can tell it. The
     watcher cut off: the sender publishes to nobody without knowing it, so only the
     watcher's own mended connection can tell it."""
-    from game.net.redis_bus import RedisBus
+    from game.server.redis_bus import RedisBus
     node = CutOff(redis_server, redis_url, alone)
     store = SQLiteLeasedStorage(":memory:")
     record, move = _referee(store)
@@ -317,8 +317,8 @@ def test_a_node_cut_off_alone_learns_or_tells_what_was_missed(redis_server, redi
 
 
 def test_presence_and_counters_refuse_in_one_line_while_redis_is_down(redis_server, redis_url):
-    from game.net.bus import BusUnavailable
-    from game.net.redis_bus import RedisBus
+    from game.server.bus import BusUnavailable
+    from game.server.redis_bus import RedisBus
 
     async def scenario():
         bus = RedisBus(redis_url, "n1", timeout=1)

@@ -5,11 +5,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import game.net.server as server_module
+import game.server.game_server as server_module
 from game.net.protocol import (CLIENT_MESSAGES, SERVER_MESSAGES, ProtocolError,
                                parse_client_message)
-from game.net.server import Connection, GameServer
-from game.net.storage import SQLiteStorage
+from game.server.game_server import Connection, GameServer
+from game.server.storage import SQLiteStorage
 
 from .helpers import FAST_HASH
 

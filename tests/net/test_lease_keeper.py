@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from game.net.lease_keeper import LeaseChange, LeaseKeeper
-from game.net.leases import LeaseLost
+from game.server.lease_keeper import LeaseChange, LeaseKeeper
+from game.server.leases import LeaseLost
 
 from .stores import new_table, store, stores  # noqa: F401 - fixtures
 
@@ -92,7 +92,7 @@ def test_a_lease_must_be_renewed_more_often_than_it_lasts(store):
 
 def test_after_the_database_was_down_longer_than_a_lease_the_node_retakes_its_tables(
         postgres_server, postgres_dsn):
-    from game.net.pg_storage import PostgresStorage, migrate
+    from game.server.pg_storage import PostgresStorage, migrate
     migrate(postgres_dsn)
     keeper = LeaseKeeper(PostgresStorage(postgres_dsn, timeout=2), "n1", ttl=SHORT, every=0.1)
     table = new_table(keeper.store).id

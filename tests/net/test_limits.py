@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from game.net.client import Client, ConnectionLost, ServerRefused
-from game.net.limits import AttemptLimiter, Limits
+from game.server.limits import AttemptLimiter, Limits
 
 from .helpers import PASSWORD, run_scenario
 

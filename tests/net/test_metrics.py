@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from game.net.metrics import Counter, Histogram, NodeMetrics, Registry
+from game.server.metrics import Counter, Histogram, NodeMetrics, Registry
 
 _SAMPLE = re.compile(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(\{.*\})? (\S+)(?: (-?\d+))?\Z")
 _PAIR = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|\})')

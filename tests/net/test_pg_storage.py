@@ -8,12 +8,12 @@ import time
 import pytest
 
 from game.camelot.board import START_POSITION
-from game.net.leases import StorageUnavailable
-from game.net.storage import TableRecord
+from game.server.leases import StorageUnavailable
+from game.server.storage import TableRecord
 
 def _pg():
     """The module, imported once a fixture has made sure psycopg is there (or said why not)."""
-    from game.net import pg_storage
+    from game.server import pg_storage
     return pg_storage
 
 

@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 
 from game.net.client import Client, ConnectionLost, ServerRefused
-from game.net.ratings import TIME_CLASSES, Rating, period, rate_game, time_class, update
-from game.net.storage import SQLiteStorage
+from game.server.ratings import TIME_CLASSES, Rating, period, rate_game, time_class, update
+from game.server.storage import SQLiteStorage
 
 from .helpers import OPENING, ServerProcess, run_scenario, signed_in
 

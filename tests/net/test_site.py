@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from game.net.client import Client, ConnectionLost, ServerRefused
-from game.net.storage import SQLiteStorage
+from game.server.storage import SQLiteStorage
 
 from .helpers import OPENING, PASSWORD, ROOT, play_line, run_scenario, seated_pair, signed_in
 

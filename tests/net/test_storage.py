@@ -5,7 +5,7 @@ import pytest
 
 from game.camelot.board import START_POSITION
 from game.net.client import ServerRefused
-from game.net.storage import SQLiteStorage, StorageError, TableRecord
+from game.server.storage import SQLiteStorage, StorageError, TableRecord
 
 from .helpers import OPENING, run_scenario, seated_pair
 
@@ -59,8 +59,8 @@ def _contract_keys(row: dict, keys: str) -> None:
 def test_the_pages_data_has_the_shapes_the_web_pages_read():
     """Storage.player_profile, leaderboard and archive: the keys of PlayerPage,
     Leaderboard, Archive and GameRow; pages of 50 with the next offset."""
-    from game.net.ratings import Rating, rate_game
-    from game.net.storage import PAGE, RatingChange, SeatRecord
+    from game.server.ratings import Rating, rate_game
+    from game.server.storage import PAGE, RatingChange, SeatRecord
 
     store = SQLiteStorage(":memory:")
     alice = store.create_account("Alice", "alice", "scrypt$x", "s1", 1.0e9)

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from game.camelot.board import START_POSITION
-from game.net.leases import LeaseLost, MoveConflict
-from game.net.storage import SeatRecord, TableRecord
+from game.server.leases import LeaseLost, MoveConflict
+from game.server.storage import SeatRecord, TableRecord
 
 from .stores import TTL, new_table, store, stores  # noqa: F401 - fixtures
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from game.net.host import ServerThread
+from game.server.host import ServerThread
 from game.net.terminal import Session, describe
 
 from .helpers import ROOT

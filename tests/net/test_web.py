@@ -15,9 +15,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from game.camelot.board import CamelotBoard
 from game.camelot.moves import SQUARE_NAMES
-from game.net import sitedata, web
+from game.server import sitedata, web
 from game.net.client import Client
-from game.net.ratings import time_class
+from game.server.ratings import time_class
 from tests.net.helpers import CASTLE_GAME, OPENING, play_line, run_scenario, seated_pair
 from tests.net.web_games import finished_game
 
@@ -435,7 +435,7 @@ def test_every_page_is_html_that_loads_shipped_files():
 def test_the_pages_are_in_the_package_data():
     tomllib = pytest.importorskip("tomllib")
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert "game.net" in config["packages"]
-    patterns = config["package-data"]["game.net"]
+    assert "game.server" in config["packages"]
+    patterns = config["package-data"]["game.server"]
     files = [p.relative_to(web.PAGES.parent).as_posix() for p in web.PAGES.iterdir()]
     assert files and all(any(fnmatch(f, pattern) for pattern in patterns) for f in files), files

@@ -14,7 +14,7 @@ import pytest
 
 from game.camelot.board import CamelotBoard
 from game.camelot.moves import PIECE_LETTERS, SQUARE_NAMES
-from game.net import web
+from game.server import web
 from game.net.client import Client
 from tests.chromium import Browser, find_chromium
 from tests.net.helpers import CASTLE_GAME, OPENING, run_scenario, seated_pair

@@ -17,8 +17,8 @@ import pytest
 
 from game.camelot.moves import parse_square
 from game.net.bridge import NetBridge
-from game.net.host import ServerThread
-from game.net.server import GameServer
+from game.server.host import ServerThread
+from game.server.game_server import GameServer
 from scenes.games.camelot_online import CamelotOnlineScene, clock_text
 from scenes.screens.navigation import open_game
 from scenes.screens.online import OnlineScene, parse_invite
@@ -484,7 +484,7 @@ def test_host_on_this_computer_starts_off_the_frame_loop_and_says_starting(monke
     Expected: the press returns at once and the button says "Starting the server…"
     while frames go on (one server, not two); once it listens the app joins it; going
     back while a server is starting stops it."""
-    import game.net.host as host_module
+    import game.server.host as host_module
     from scenes.screens.online import HOST_STARTING
     monkeypatch.setenv("ROUNDTABLE_NET_LOOPBACK", "1")
     monkeypatch.setattr(host_module, "GameServer", _HeldServer)
@@ -526,7 +526,7 @@ def test_quitting_while_hosting_stops_the_server_and_closes_its_database(tmp_pat
     db = tmp_path / "hosted.sqlite3"
     script = (
         "import asyncio, sys\n"
-        "from game.net.host import ServerThread\n"
+        "from game.server.host import ServerThread\n"
         "from game.net.client import Client\n"
         "host = ServerThread(sys.argv[1]); host.start()\n"
         "async def table():\n"

@@ -1,7 +1,7 @@
 """One table of the game server: seats, the authoritative game, clocks, draw offers.
 
 No network and no storage here: the server calls these methods, stores the
-:class:`~game.net.storage.TableRecord` they changed, and only then sends the
+:class:`~game.server.storage.TableRecord` they changed, and only then sends the
 messages they return. Every rule question goes to the engine
 (:class:`~game.camelot.board.CamelotBoard`); a refusal is a
 :class:`~game.net.protocol.ProtocolError` raised before anything changes.
@@ -20,7 +20,7 @@ from ..camelot.board import CamelotBoard
 from ..camelot.record import GameRecord
 from ..camelot.moves import SQUARE_NAMES
 from ..errors import IllegalMoveError, NotationError
-from .protocol import COLORS, ProtocolError
+from ..net.protocol import COLORS, ProtocolError
 from .ratings import Rating
 from .storage import SeatRecord, TableRecord
 

@@ -10,10 +10,10 @@ was declared dead can never commit a move after another node took the table over
 however late its write arrives. (The store's clock decides expiry, so the nodes'
 clocks may disagree.)
 
-:class:`LeasedStorage` is :class:`~game.net.storage.TableStore` plus the lease calls;
+:class:`LeasedStorage` is :class:`~game.server.storage.TableStore` plus the lease calls;
 :class:`SQLiteLeasedStorage` gives the embedded store the same calls (one node:
 trivially its own referee, but correct, so the one contract suite runs on both),
-and :class:`game.net.pg_storage.PostgresStorage` is the shared one.
+and :class:`game.server.pg_storage.PostgresStorage` is the shared one.
 """
 from __future__ import annotations
 

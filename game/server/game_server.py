@@ -2,7 +2,7 @@
 
 A thin asyncio layer (the ``websockets`` library) over the engine: it checks
 every client frame (:mod:`game.net.protocol`), asks the table and the engine
-(:mod:`game.net.table`), stores the change (:mod:`game.net.storage`) and only
+(:mod:`game.server.table`), stores the change (:mod:`game.server.storage`) and only
 then sends anything. All state lives in one event loop and every handler runs
 without awaiting, so a table never sees two messages interleaved.
 
@@ -11,8 +11,8 @@ storage failure stops the server (fail-stop: what was not stored was never
 acknowledged, and a restart resumes from the database).
 
 People — guests, accounts, sessions, seeks, rematches, moderators — are handled
-in :mod:`game.net.members`; the limits (per account, per address for guests) in
-:mod:`game.net.limits`; a password hash, the one slow step, runs on a worker
+in :mod:`game.server.members`; the limits (per account, per address for guests) in
+:mod:`game.server.limits`; a password hash, the one slow step, runs on a worker
 thread while that client's next frames wait (``_finish_auth``).
 """
 from __future__ import annotations
@@ -38,8 +38,8 @@ from .limits import Limits
 from .lobby import LobbyView
 from .members import Members
 from .probe import LoadProbe
-from .protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
-from .protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_client_message
+from ..net.protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
+from ..net.protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_client_message
 from .ratings import rate_game
 from .storage import RatingChange, SQLiteStorage, Storage, StorageError, TableRecord
 from .table import Table, hash_token
@@ -173,7 +173,7 @@ class GameServer(Members):
             self._schedule_flag(table)
         self._beat()
         self._sweep()                              # tables deserted while we were down
-        # The pages on the same port (game/net/web.py): plain HTTP GETs and watchers'
+        # The pages on the same port (game/server/web.py): plain HTTP GETs and watchers'
         # WebSockets (/api/watch/ID) are answered there; game connections pass on.
         self.web = WebSite(ServerSiteData(self))
         self._server = await serve(

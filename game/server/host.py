@@ -17,8 +17,8 @@ import asyncio
 import atexit
 import threading
 
-from .protocol import ABANDON_SECONDS, GRACE_SECONDS
-from .server import GameServer
+from ..net.protocol import ABANDON_SECONDS, GRACE_SECONDS
+from .game_server import GameServer
 from .storage import SQLiteStorage
 
 _running: set["ServerThread"] = set()

@@ -13,7 +13,7 @@ import hmac
 import secrets
 import unicodedata
 
-from .protocol import ProtocolError
+from ..net.protocol import ProtocolError
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256

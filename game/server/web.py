@@ -5,7 +5,7 @@ The server hands every opening HTTP request to :meth:`WebSite.process_request`
 :meth:`WebSite.handler`: a watcher's stream (``/api/watch/ID``) is served here,
 any other WebSocket passes on to the game protocol untouched; a plain GET is
 answered here — the
-pages (static HTML, CSS and JavaScript from ``game/net/pages``, no build step),
+pages (static HTML, CSS and JavaScript from ``game/server/pages``, no build step),
 their data as JSON under ``/api/``, finished games' records and ``/healthz``.
 GET and HEAD are answered, other methods 405; the library itself refuses a
 request line over 8 KiB (414) and closes a connection that sends a body.
@@ -15,7 +15,7 @@ traceback: unknown paths and ids 404, malformed ones 400. Files are served
 from a fixed list read at start, so no path can reach outside it.
 
 A live page follows its table over a WebSocket, ``/api/watch/ID``
-(:mod:`game.net.watch`: each change encoded once and broadcast to every watcher),
+(:mod:`game.server.watch`: each change encoded once and broadcast to every watcher),
 or, where that fails, by long polling: ``/api/table/ID?since=VERSION`` waits (up
 to :data:`WAIT_SECONDS`) until the table differs from the version the page shows.
 """
@@ -34,7 +34,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from .protocol import ProtocolError, name_field
+from ..net.protocol import ProtocolError, name_field
 from .sitedata import TIME_CLASSES, ServerSiteData, SiteBusy, SiteData
 from .watch import TableStreams
 

@@ -10,7 +10,7 @@ from functools import partial
 
 from ..parsing import parse_float, parse_int
 from .limits import Limits
-from .protocol import ABANDON_SECONDS, DEFAULT_PORT, GRACE_SECONDS
+from ..net.protocol import ABANDON_SECONDS, DEFAULT_PORT, GRACE_SECONDS
 
 DEFAULT_DB = "roundtable-server.sqlite3"
 MAX_GRACE = 7 * 24 * 3600.0
@@ -57,7 +57,7 @@ def add_serve_parser(sub, number) -> None:
 def set_moderator(db: str, name: str, moderator: bool) -> int:
     """The moderator flag of an account, from the server's command line."""
     from .accounts import name_key
-    from .protocol import ProtocolError
+    from ..net.protocol import ProtocolError
     from .storage import SQLiteStorage
     try:
         key = name_key(name)
@@ -80,7 +80,7 @@ def cmd_serve(args) -> int:
     import asyncio
     import sqlite3
 
-    from .server import log, run
+    from .game_server import log, run
     limits = Limits(waiting_close=args.waiting_close, waiting_per_player=args.tables_per_player,
                     connections_per_address=args.connections_per_address)
     try:

@@ -2,7 +2,7 @@
 what they ask of each other (seeks, rematches, takebacks), what they look up
 (histories, the archive, the leaderboard), whom they ignore, and moderators.
 
-A mixin of :class:`~game.net.server.GameServer`: the same rules hold — every
+A mixin of :class:`~game.server.game_server.GameServer`: the same rules hold — every
 handler runs without awaiting, stores before it speaks, and refuses with a
 ProtocolError before changing anything. The one slow step, a password hash
 (scrypt, tens of ms), runs on the server's worker threads (``_defer``); the
@@ -19,7 +19,7 @@ from ..camelot.board import START_POSITION
 from .accounts import check_password, hash_password, name_key, new_session, session_hash
 from .accounts import verify_password
 from .limits import AttemptLimiter
-from .protocol import COLORS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError
+from ..net.protocol import COLORS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError
 from .ratings import time_class
 from .storage import ModAction, NameTaken, TableRecord
 from .table import Table, other

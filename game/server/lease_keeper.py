@@ -8,7 +8,7 @@ died or stopped): for each, the node loads the table from the store and referees
 it from there — the same replay as a restart.
 
 The keeper's view may lag the store's: that is safe, because every write carries
-the fence and the store refuses a stale one (game/net/leases.py). While the store
+the fence and the store refuses a stale one (game/server/leases.py). While the store
 cannot be reached the keeper keeps trying; the leases lapse meanwhile, and the
 first answer after that reports them lost.
 

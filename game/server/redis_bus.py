@@ -10,7 +10,7 @@ reached the sender drops what it is given and remembers the channels; once Redis
 answers again it publishes a gap notice on each, so a subscriber whose own
 connection never broke still learns that it missed something. A subscription
 whose connection breaks connects again (every 0.2 s), subscribes to all its
-channels again, and reports a :class:`~game.net.bus.Gap` on each once Redis has
+channels again, and reports a :class:`~game.server.bus.Gap` on each once Redis has
 confirmed it — after which the subscriber reads the store, and nothing published
 from then on is missed.
 

@@ -1,7 +1,7 @@
 """What the browser pages show, as plain JSON-able dicts (docs/http-api.md).
 
-:class:`SiteData` is the interface the web layer (:mod:`game.net.web`) reads;
-:class:`ServerSiteData` fills it from a running :class:`~game.net.server.GameServer`:
+:class:`SiteData` is the interface the web layer (:mod:`game.server.web`) reads;
+:class:`ServerSiteData` fills it from a running :class:`~game.server.game_server.GameServer`:
 its live tables, and its storage for finished ones, accounts and ratings
 (``player_profile``, ``leaderboard``, ``archive``). A guest has no account: their
 page and archive are what the newest ARCHIVE_SCAN stored tables tell.
@@ -18,7 +18,7 @@ from typing import Protocol
 
 from ..camelot.moves import SQUARE_NAMES
 from .accounts import name_key
-from .protocol import COLORS
+from ..net.protocol import COLORS
 from .ratings import TIME_CLASSES, time_class  # noqa: F401  (web.py reads TIME_CLASSES here)
 from .storage import TableRecord
 from .table import RESULTS, Table, seat_view
