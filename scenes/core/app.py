@@ -188,6 +188,7 @@ class App:
         self._toast_rects: list[pygame.Rect] = []
         self.still_frames = 0            # frames in a row that showed nothing new
         self._drawn_changes = -1         # the scene stack's changes when last drawn whole
+        self._drawn_looks: tuple | None = None   # ... and what its scenes showed (still_look)
         self._exposed = False            # the window was uncovered: present it whole
         self.frames_presented = 0        # frames sent to the window (a still one is not)
         self.idle_seconds = 0.0          # slept waiting for something to happen
@@ -411,13 +412,14 @@ class App:
             still = areas == [] and not self._toast_rects
         elif (not happened and not self._toasts and not self._toast_rects
               and self._drawn_changes == self.scenes.changes
-              and all(scene.still_without_input for scene in self.scenes.updating())):
-            still = True        # a dialog at rest over a still screen: as it was drawn
+              and self._drawn_looks is not None and self._drawn_looks == self._still_looks()):
+            still = True        # a screen or a dialog at rest: as it was drawn
         else:
             self.scenes.draw(self.screen)
             self._toast_rects = self._draw_toasts(self.screen)
             pygame.display.flip()
             self._drawn_changes = self.scenes.changes
+            self._drawn_looks = self._still_looks()
             still = False
         if self._exposed:
             self._exposed = False
@@ -437,6 +439,12 @@ class App:
             # start-up: the process pool's modules load after the first frame
             from ..work.service import work_service
             work_service()
+
+    def _still_looks(self) -> tuple | None:
+        """What the scenes that update show while at rest (``Scene.still_look``),
+        or None when one of them may move by itself."""
+        looks = tuple(scene.still_look() for scene in self.scenes.updating())
+        return None if any(look is None for look in looks) else looks
 
     def _after_first_frame(self) -> None:
         """What start-up leaves until the window shows the first frame."""

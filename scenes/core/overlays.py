@@ -127,9 +127,8 @@ class DialogScene(Scene):
     RISE = 0.2       # s: the panel's rise-in
     SETTLED = 0.3    # s: by then it is drawn at rest (a few frames after the rise)
 
-    @property
-    def still_without_input(self) -> bool:
-        return self.age >= self.SETTLED
+    def still_look(self) -> object:
+        return True if self.age >= self.SETTLED else None
 
     def next_change_in(self) -> float:
         return super().next_change_in() if self.age >= self.SETTLED else 0.0

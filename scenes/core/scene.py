@@ -21,10 +21,7 @@ class Scene:
     opaque = True            # False for overlays: the scene below is drawn first
     update_below = False     # True: the scene below keeps animating (celebrations)
     holds_game = False       # True: a game the player would lose on quitting
-    # True: drawn whole each frame (no ``draw_incremental``), this scene looks
-    # the same until input comes (a dialog at rest), so a frame with none need
-    # not draw it again.
-    still_without_input = False
+    still_until_input = False    # True: what it shows changes only with input (see still_look)
 
     def __init__(self, app) -> None:   # app: scenes.core.app.App, which imports this module
         self.app = app
@@ -48,6 +45,15 @@ class Scene:
         By default ``IDLE_WAKE``: whatever a scene waits for (a worker's
         answer, a network message) is looked for that often."""
         return IDLE_WAKE
+
+    def still_look(self) -> object:
+        """For a scene drawn whole each frame (no ``draw_incremental``) that
+        looks the same until input comes (a dialog at rest, help, settings): a
+        value that changes only when what it shows changes by itself (a
+        message arrived, a file was read). The app draws it again on input, on
+        a change of the scene stack or of this value, and else presents
+        nothing. None (the default): it may move by itself, drawn every frame."""
+        return True if self.still_until_input else None
 
     def save_on_quit(self) -> str | None:
         """The app is quitting: keep the game in progress (``holds_game``);

@@ -59,6 +59,8 @@ def controls_for(game_id: str) -> list[tuple[str, str, str, str]]:
 class HelpScene(Scene):
     """The rules and controls of one game; opaque, over the felt."""
 
+    still_until_input = True
+
     def __init__(self, app, game_id: str) -> None:
         super().__init__(app)
         self.game = descriptor(game_id)       # ValueError for a game with no help

@@ -123,6 +123,7 @@ class OnlineScene(Scene):
         self.offsets: list[int] = []          # the server pages gone past (for "Newer")
         self.seeking: dict | None = None      # our seek as the server lists it, while it waits
         self.seek_asked = False               # a seek sent, not yet listed nor paired
+        self._received = 0                    # messages in: what the lobby shows may have changed
         self._build_focus()
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -379,6 +380,7 @@ class OnlineScene(Scene):
                 self._build_focus()
             return
         messages = self.session.poll()
+        self._received += len(messages)
         if self.session.keep_problem:
             self.app.toast(self.session.keep_problem, 4.0)
             self.session.keep_problem = None
@@ -395,6 +397,12 @@ class OnlineScene(Scene):
                 self.receive(message)
         if self._rows_key() != self._tables_key:
             self._build_focus()
+
+    def still_look(self) -> object:
+        """Drawn again when a message came in or the host it starts is up
+        (else only on input): a waiting lobby looks for messages every
+        IDLE_WAKE s and presents nothing."""
+        return (self.state, self.starting is None, self._received, self.problem)
 
     # --- the lobby's pages ---------------------------------------------------------------
     def _public(self, mine: list[dict]) -> list[dict]:

@@ -39,7 +39,6 @@ class ReplayListScene(Scene):
         # The kept games are read in the background (200 records of 1 MB take
         # seconds): the list shows at once, and they join it when read.
         self.reading = True
-        self._drawn_read = False         # drawn since the kept games came in
         self._read: tuple[list[KeptRecord], list[str]] | None = None
         self._reader = threading.Thread(target=self._read_kept, name="records", daemon=True)
         try:
@@ -143,12 +142,10 @@ class ReplayListScene(Scene):
         self.focus.handle(event)
         self._place()
 
-    @property
-    def still_without_input(self) -> bool:
-        return self._drawn_read
+    def still_look(self) -> object:
+        return (self.reading, len(self.rows))      # drawn again when the records are read
 
     def draw(self, surface: pygame.Surface) -> None:
-        self._drawn_read = not self.reading
         s = self.scale
         w, _ = self.size
         surface.blit(felt(self.size), (0, 0))

@@ -18,6 +18,8 @@ from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, CHOICE_ROWS, seeing_w
 class SettingsScene(Scene):
     """Fullscreen or window, animation speed, sound, volume, card back, which deals: left/right or click changes."""
 
+    still_until_input = True
+
     def __init__(self, app) -> None:
         super().__init__(app)
         self.rows = [Button("", self._toggle_fullscreen), Button("", self._next_speed),

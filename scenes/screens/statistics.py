@@ -45,6 +45,8 @@ def result_bars(g: GameStats) -> list[tuple[str, int, tuple]]:
 
 
 class StatsScene(Scene):
+    still_until_input = True
+
     def __init__(self, app, game_id: str | None = None) -> None:
         super().__init__(app)
         self.games = playable_games()

@@ -22,7 +22,7 @@ from ..core.anim import ease_in_out_cubic
 from .board_analysis import bar_item
 from .board_view import (
     CAPTURE, HOVER, LAST_FROM, LAST_TO, LAST_VIA, PATH_COMPUTER, PATH_HINT, PATH_PLAYER, SELECT_TINT, SELECTED,
-    START_COUNTS)
+    START_COUNTS, spinner_step)
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, paint_felt
 
 STEP_TIME = 0.2            # s per plain step of a travelling piece (normal speed)
@@ -284,6 +284,15 @@ class BoardPainter:
 
     def resting_rebuilt(self) -> None:
         self.drawn = set(self.items)
+
+    def animated_look(self):
+        """What ``draw_animated`` shows while nothing travels or fades: the
+        spinner's step (None when no spinner); None while something moves."""
+        t = self.table
+        if t.vanishing or t.appearing or (t.travel is not None and t.travel.moving):
+            return None
+        centre = t.view.spinner_centre
+        return (centre, spinner_step(t.clock_time) if centre is not None else None)
 
     def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
         t = self.table

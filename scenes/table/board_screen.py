@@ -78,6 +78,7 @@ class BoardScreen(PaintedScene):
     """A board, two players and a toolbar (see the module's words)."""
 
     engine = CamelotBoard                       # the engine class of the board it shows
+    autoplay = False                            # the board plays the person's side too (Auto, Play)
     game_id, title = BOARD_GAME.id, BOARD_GAME.title
 
     def __init__(self, app, game, players: dict, commands: list[Command], on_move=None,
@@ -303,6 +304,22 @@ class BoardScreen(PaintedScene):
 
     def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
         return self.table.draw_animated(surface)
+
+    def animated_look(self):
+        return self.table.animated_look()
+
+    def next_change_in(self) -> float:
+        """0 while something moves, the board plays itself (a demo, Auto, a
+        replay's Play) or a move found waits out its pause: each move is due
+        on time; the spinner's next step while the computer thinks; else the
+        default wake (the worker's answer, a message, the clock's next second
+        are looked for that often)."""
+        if self.busy or self.demo or self.autoplay or (
+                self.plays_itself() and not self.players[self.game.turn].thinking):
+            return 0.0
+        spinner = self.table.next_change_in()
+        wait = super().next_change_in()
+        return wait if spinner is None else min(wait, spinner)
 
 
 __all__ = ["BoardScreen", "Command", "Part"]

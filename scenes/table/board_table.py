@@ -40,7 +40,7 @@ from ..core.actions import DIRECTIONS, Action, InputEvent
 from ..core.announcer import announce
 from .board_analysis import AnalysisView
 from .board_layers import VANISH_TIME, BoardPainter, Travel
-from .board_view import PATH_COMPUTER, PATH_PLAYER
+from .board_view import PATH_COMPUTER, PATH_PLAYER, spinner_next
 
 PREVIEW_TIME = 0.8         # s a move not made here is shown as a path before it travels
 STUCK_WORDS = {            # a refused piece: the engine's Refusal.code → the toast
@@ -477,6 +477,13 @@ class BoardTable:
 
     def draw_animated(self, surface) -> list:
         return self.painter.draw_animated(surface)
+
+    def animated_look(self):
+        return self.painter.animated_look()
+
+    def next_change_in(self) -> float | None:
+        """Seconds to the spinner's next step while it turns, else None."""
+        return spinner_next(self.clock_time) if self.view.spinner_centre is not None else None
 
 
 __all__ = ["BoardTable", "PREVIEW_TIME", "STUCK_WORDS"]

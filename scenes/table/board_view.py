@@ -99,6 +99,20 @@ def warm_board_art(area: pygame.Rect, scale: float) -> None:
     prerender_markers(art)
 
 
+SPINNER_STEPS = 10     # the thinking spinner's steps a second (8 dots round)
+
+
+def spinner_step(t: float) -> int:
+    """The spinner's lit dot at time ``t``: it moves 10 times a second, and is
+    drawn again only then."""
+    return int(t * SPINNER_STEPS) % 8
+
+
+def spinner_next(t: float) -> float:
+    """Seconds from ``t`` to the spinner's next step."""
+    return (1 - (t * SPINNER_STEPS) % 1) / SPINNER_STEPS
+
+
 class BoardView:
     """Geometry and drawing for one window size."""
 
@@ -368,7 +382,7 @@ class BoardView:
         cx, cy = self.spinner_centre
         radius = 8 * s
         dot = max(2, int(2.4 * s))
-        lead = int(t * 10) % 8
+        lead = spinner_step(t)
         for k in range(8):
             a = k * math.pi / 4
             fade = (k - lead) % 8
