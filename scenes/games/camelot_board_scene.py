@@ -28,7 +28,8 @@ from ..core.actions import Action
 from ..core.anim import Timer
 from ..core.overlays import DialogScene
 from ..core.ui import GOLD, ILLEGAL
-from ..store.saves import clear_save, in_progress, save_game
+from ..store.saves import clear_save
+from ..table import saved_game
 from ..table.board_players import Person, RecordPlayer
 from ..table.board_screen import BoardScreen, Command
 from ..table.game_scene import DEMO_NEXT_DEAL
@@ -75,7 +76,7 @@ class CamelotBoardScene(BoardScreen):
         self.analysis = BoardAnalysis(app, self.table)
         self.play_seconds = 0.0          # time spent on this game (statistics, saves)
         self.assisted = False            # automatic play or a hint was used in this game
-        self._recorded = None            # the game whose result is in the statistics
+        self.recorded_game = None        # the game whose result is in the statistics
         self._computers: dict = {}
         self.players = self._seat_players()
         self._eval_bar_setting()
@@ -254,23 +255,15 @@ class CamelotBoardScene(BoardScreen):
             on_back=resume))
 
     # --- statistics and the saved game -----------------------------------------------
-    def _new_game_started(self) -> None:
-        """A fresh game: a new time, and an old save is stale."""
-        self.play_seconds = 0.0
-        self._recorded = None
-        self.assisted = False
-        if not self.demo:
-            clear_save()
-
-    def save_on_quit(self) -> str | None:
-        return save_game(self) if in_progress(self) else None
+    save_on_quit = saved_game.save_on_quit
+    _new_game_started = saved_game.new_game_started
 
     def _record_result(self, won: bool, result: str) -> None:
         """The game ended: into the statistics (once per game), and no save."""
         clear_save()
-        if self._recorded is self.game:
+        if self.recorded_game is self.game:
             return
-        self._recorded = self.game
+        self.recorded_game = self.game
         problem = self.app.stats.record(self.game_id, won, None, self.play_seconds, result,
                                         self.level, assisted=self.assisted)
         if problem:

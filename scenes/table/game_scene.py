@@ -24,7 +24,8 @@ from ..core.announcer import announce, announcing
 from ..core.overlays import DealNumberDialog, DialogScene, FocusButtons
 from ..core.sound import sound_for_events
 from ..core.ui import GOLD, ILLEGAL, Button
-from ..store.saves import clear_save, in_progress, save_game
+from ..store.saves import clear_save
+from . import saved_game
 from .painted_scene import (BLOCK, BLOCKS_KEPT, PaintedScene, blocks_over,  # noqa: F401 (used from here)
                             paint_areas, play_area_for)
 
@@ -68,7 +69,7 @@ class GameScene(PaintedScene):
         self.toolbar = FocusButtons(self._make_buttons())
         self.play_seconds = 0.0          # time spent on this game (statistics, saves)
         self.assisted = False            # automatic play or a hint was used in this game
-        self._recorded = None            # the game whose result is in the statistics
+        self.recorded_game = None        # the game whose result is in the statistics
         self._focus_said = None          # the focus last announced (focus_spot)
 
     # --- for subclasses ----------------------------------------------------
@@ -342,16 +343,8 @@ class GameScene(PaintedScene):
         given back to the scene's constructor when it is resumed."""
         return {}
 
-    def save_on_quit(self) -> str | None:
-        return save_game(self) if in_progress(self) else None
-
-    def _new_game_started(self) -> None:
-        """A fresh deal or a restart: a new time, and an old save is stale."""
-        self.play_seconds = 0.0
-        self._recorded = None
-        self.assisted = False
-        if not self.demo:
-            clear_save()
+    save_on_quit = saved_game.save_on_quit
+    _new_game_started = saved_game.new_game_started      # a fresh deal or a restart
 
     def count_time(self, dt: float) -> None:
         """Time played: while this game is on top and not over."""
@@ -364,9 +357,9 @@ class GameScene(PaintedScene):
         if self.demo:
             return
         clear_save()
-        if self._recorded is self.game:
+        if self.recorded_game is self.game:
             return
-        self._recorded = self.game
+        self.recorded_game = self.game
         score = None if not self.has_deals else self.game.score
         problem = self.app.stats.record(self.game_id, won, score, self.play_seconds, result, level,
                                         assisted=self.assisted, abandoned=abandoned)

@@ -230,3 +230,20 @@ def test_a_save_whose_assisted_is_not_true_or_false_is_set_aside():
     save_path().write_text(json.dumps(data))
     loaded, message = load_save()
     assert loaded is None and message.startswith("Saved game was unreadable (assisted")
+
+
+def test_the_patience_games_and_the_board_game_keep_their_games_through_one_helper():
+    from scenes.table import saved_game
+    for scene_class in (ClockScene, HamiltonScene, CamelotBoardScene):
+        assert scene_class.save_on_quit is saved_game.save_on_quit
+        assert scene_class._new_game_started is saved_game.new_game_started
+    app = make_app()
+    open_game(app, "camelot-board")
+    scene = CamelotBoardScene(app, mode="two")
+    app.scenes.reset(scene)
+    scene.play(scene.game.legal_moves()[0])
+    scene.play_seconds, scene.assisted = 12.0, True
+    assert app.scenes.top.save_on_quit() is None and load_save()[0]["engine"]
+    scene.restart()                            # a fresh game: the old save is stale
+    assert (scene.play_seconds, scene.assisted, scene.recorded_game) == (0.0, False, None)
+    assert load_save()[0] is None
