@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import queue
 import shutil
-import subprocess
 import sys
 import threading
 from typing import Callable
@@ -69,6 +68,7 @@ class SpeechService:
         command = shutil.which("spd-say")
         if command is None:
             return None
+        import subprocess  # start-up: some ms of every launch, for a command few run
 
         def speak_by_command(text: str) -> None:
             # -C cuts what is being said; the text after "--" is never an option.

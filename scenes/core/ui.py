@@ -118,6 +118,9 @@ class Fonts:
         # (scenes.table.board_view.warm_board_art) while the frame loop draws.
         self._lock = threading.RLock()
         self.scale = 1.0      # the player's text size (Settings: 100 … 200 %); see set_text_scale
+        # Where a line not yet rendered this run is looked for first (key, render) → surface:
+        # the first frame's lines, kept between launches (scenes.core.kept_pictures.kept_lines).
+        self.keep: Callable | None = None
 
     def font(self, px: int, bold: bool = False) -> ScreenFont:
         px = max(6, int(px * self.scale))
@@ -138,8 +141,12 @@ class Fonts:
 
     def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
         """A rendered line, cached: drawing the same label every frame is free."""
-        return self._kept((text, int(px), tuple(color), bool(bold)),
-                          lambda: self.font(px, bold).render(text, True, color))
+        key = (text, int(px), tuple(color), bool(bold))
+        keep = self.keep
+
+        def render() -> pygame.Surface:
+            return self.font(px, bold).render(text, True, color)
+        return self._kept(key, render if keep is None else lambda: keep(key, render))
 
     def shadow(self, lit: pygame.Surface, text: str, px: int, bold: bool = False) -> pygame.Surface:
         """The line in black, made from ``lit`` (this line as :meth:`text`

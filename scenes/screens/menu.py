@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from ..core.actions import Action, InputEvent
+from ..core.kept_pictures import kept_lines
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
@@ -182,10 +183,11 @@ class MenuScene(Scene):
         return lines
 
     def _render_lines(self, lines: list[tuple]) -> None:
-        for text, px, _, color, shadow in lines:
-            text_surfaces(text, px, color, shadow)
-        for button in self.buttons:
-            button.label_surface()
+        with kept_lines():      # the same at every launch of this size: from the user's cache
+            for text, px, _, color, shadow in lines:
+                text_surfaces(text, px, color, shadow)
+            for button in self.buttons:
+                button.label_surface()
 
     def _emblem_rect(self, i: int) -> pygame.Rect:
         rect = self._tile_rect(i)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from ..core.navigator import Navigator
 from ..games import descriptor, playable_games
 from .menu import MenuScene
-from .settings import SettingsScene
 
 
 class ScreenNavigator(Navigator):
@@ -45,6 +44,7 @@ class ScreenNavigator(Navigator):
 
     def open_settings(self) -> None:
         """The settings over whatever is showing (a paused game too); Back returns there."""
+        from .settings import SettingsScene  # start-up: loads when first asked for, not with the menu
         self.app.scenes.push(SettingsScene(self.app))
 
     def open_online(self) -> None:

@@ -1,4 +1,4 @@
-"""Player settings, kept as versioned JSON where platformdirs says config lives.
+"""Player settings, kept as versioned JSON in the user's config folder (XDG on Linux, platformdirs elsewhere).
 
 Read and written through files.py (bounded reading, atomic writing); every value
 is checked against the schema in ``Settings.from_json``. A file that is damaged or
@@ -9,6 +9,7 @@ one line.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import NamedTuple
 
@@ -73,12 +74,30 @@ def step_seeing(settings: "Settings", seeing: SeeingChoice, step: int = 1) -> No
     setattr(settings, seeing.field, values[(here + step) % len(values)])
 
 
+# On Linux the user's folders are the XDG base directories, read here: the
+# platformdirs package would cost some ms of every launch to import (it
+# compiles regular expressions for folders the app never asks for).
+XDG_FOLDERS = {"config": ("XDG_CONFIG_HOME", "~/.config"), "data": ("XDG_DATA_HOME", "~/.local/share"),
+               "cache": ("XDG_CACHE_HOME", "~/.cache")}
+
+
+def _user_dir(kind: str) -> Path:
+    """The app's folder of ``kind`` (config, data, cache) for this user."""
+    if sys.platform.startswith("linux"):
+        variable, fallback = XDG_FOLDERS[kind]
+        base = os.environ.get(variable, "")
+        if not os.path.isabs(base):          # unset, empty or relative: the spec says ignore it
+            base = os.path.expanduser(fallback)
+        return Path(base) / "roundtable"
+    import platformdirs  # start-up: elsewhere only, see above
+    return Path(getattr(platformdirs, f"user_{kind}_dir")("roundtable", appauthor=False))
+
+
 def config_dir() -> Path:
     home = os.environ.get("ROUNDTABLE_HOME")
     if home:
         return Path(home)
-    import platformdirs
-    return Path(platformdirs.user_config_dir("roundtable", appauthor=False))
+    return _user_dir("config")
 
 
 def data_dir() -> Path:
@@ -86,8 +105,16 @@ def data_dir() -> Path:
     home = os.environ.get("ROUNDTABLE_HOME")
     if home:
         return Path(home)
-    import platformdirs
-    return Path(platformdirs.user_data_dir("roundtable", appauthor=False))
+    return _user_dir("data")
+
+
+def cache_dir() -> Path:
+    """What the app can make again, kept to be quicker (``ROUNDTABLE_HOME/cache``
+    under ``ROUNDTABLE_HOME``)."""
+    home = os.environ.get("ROUNDTABLE_HOME")
+    if home:
+        return Path(home) / "cache"
+    return _user_dir("cache")
 
 
 def prepare_folders() -> str | None:

@@ -40,6 +40,8 @@ import pygame
 
 from game.cards import FULL_DECK, RANKS, SUITS, Card
 
+from ..core.kept_pictures import fingerprint, kept_picture
+
 __all__ = [
     "CardArt",
     "BACK_STYLES",
@@ -486,6 +488,13 @@ class CardArt:
 
     # ---------------------------------------------------------------- basics
 
+    def _kept(self, what: str, which, draw) -> pygame.Surface:
+        """``draw``'s picture (``which`` of ``what``), kept in the user's cache
+        between launches: a game opened at once draws its backs and empty
+        places from there (start-up; scenes.core.kept_pictures)."""
+        options = (which, self.width, self.height, self.back_style, self.four_colour, self.high_contrast)
+        return kept_picture(what, options, fingerprint(__file__), draw)
+
     @property
     def size(self) -> tuple[int, int]:
         return (self.width, self.height)
@@ -677,7 +686,7 @@ class CardArt:
     def back(self) -> pygame.Surface:
         """The card back in this instance's ``back_style``, cached."""
         if self._back is None:
-            self._back = _finish(self._draw_back())
+            self._back = _finish(self._kept("card-back", None, self._draw_back))
         return self._back
 
     @_drawn_alone
@@ -824,7 +833,11 @@ class CardArt:
         faint rank letter (``"K"``, ``"A"`` …) or, for ``"C" "D" "H" "S"``, a suit pip."""
         surf = self._placeholders.get(label)
         if surf is None:
-            surf = self._placeholders[label] = self._draw_placeholder(label)
+            if label and label not in SUITS:      # a letter over the kept outline: quicker drawn than read
+                surf = self._draw_placeholder(label)
+            else:
+                surf = self._kept("card-place", label, lambda: self._draw_placeholder(label))
+            self._placeholders[label] = surf
         return surf
 
     @_drawn_alone

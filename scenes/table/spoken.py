@@ -6,7 +6,13 @@ The board's squares by the names its coordinates show (the engine's).
 """
 from __future__ import annotations
 
-from game.camelot.geometry import square_name
+
+
+def square_name(sq: int) -> str:
+    """The board's name of a square (the engine's)."""
+    # start-up: a patience opens without the board's geometry (its tables take ms to build)
+    from game.camelot.geometry import square_name as named
+    return named(sq)
 
 
 def card_words(card, face_up: bool = True) -> str:

@@ -1,0 +1,149 @@
+"""Pictures drawn the same at every launch, kept in the user's cache folder.
+
+A card back or the places of empty piles at 4K cost tens of ms to draw (an
+SVG built in Python, rendered by pygame), and a game opened at once draws
+them for its first frame (start-up). For the same size and style they are the
+same from launch to launch: each is written once, atomically, to the cache
+folder, and read back after, in a fraction of a ms. A picture's file is named
+by all it depends on: what it is and its options, the source of the code that
+draws it, the fonts shipped, pygame's and SDL's versions. A file that does not
+read back as it should (gone, cut short, another format) is drawn again and
+written anew: the cache only ever makes things quicker, never different. At
+most ``KEPT_FILES`` pictures are kept (the least recently used go).
+"""
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pygame
+
+from ..store.files import clean_stale_temps, write_bytes_atomic
+from ..store.settings import cache_dir
+from . import ui
+from .ui import FACE_FILES, FONTS, font_dir
+
+MAGIC = b"RTPIC2\n"
+HEADER = struct.Struct("<7sIII")      # the magic line, width, height, the key's length; the key, BGRA pixels
+SUFFIX = ".pic"
+KEPT_FILES = 96                       # at 4K a card is some 0.5 MB: at most ~50 MB kept
+_fingerprints: dict[tuple, str] = {}
+
+
+def folder() -> Path:
+    return cache_dir() / "pictures"
+
+
+def _digest(data: bytes, seed: int = 0) -> str:
+    """64 bits of ``data`` (zlib's two checksums: pygame has loaded zlib;
+    hashlib would cost some ms to import, start-up). A file's name; what it
+    holds is checked against its whole key."""
+    return f"{zlib.crc32(data, seed):08x}{zlib.adler32(data, seed + 1):08x}"
+
+
+def fingerprint(*sources: str) -> str:
+    """What pictures drawn by the code of these modules' files depend on
+    besides their own options (read once a run)."""
+    key = tuple(sources)
+    found = _fingerprints.get(key)
+    if found is None:
+        parts = [f"{pygame.version.ver} {pygame.version.SDL}"]
+        for source in sources:
+            try:
+                parts.append(_digest(Path(source).read_bytes()))
+            except OSError:
+                parts.append("-")
+        for font in (font_dir() / name for name in FACE_FILES.values()):   # size and time: not read whole
+            try:
+                st = font.stat()
+                parts.append(f"{font.name} {st.st_size} {st.st_mtime_ns}")
+            except OSError:
+                parts.append("-")
+        found = _fingerprints[key] = " ".join(parts)
+    return found
+
+
+def kept_picture(name: str, options: tuple, source_print: str,
+                 draw: Callable[[], pygame.Surface], where: str | None = None) -> pygame.Surface:
+    """The picture ``draw`` makes for ``name`` with ``options``: read from the
+    cache (``where``: its folder) when it is there, else drawn and kept.
+    ``source_print`` is :func:`fingerprint` of the code that draws it."""
+    key = repr((name, options, source_print)).encode("utf-8", "backslashreplace")
+    path = os.path.join(where or folder(), f"{name}-{_digest(key)}{SUFFIX}")
+    surf = _read(path, key)
+    if surf is None:
+        surf = draw()
+        _write(path, key, surf)
+    return surf
+
+
+@contextmanager
+def kept_lines() -> Iterator[None]:
+    """Lines of text rendered inside are kept between launches: read from the
+    cache when they are there, else rendered and kept (the menu's first frame
+    at 4K renders some 30 lines, a few ms of every launch: start-up)."""
+    source, where = fingerprint(ui.__file__), str(folder())
+
+    def keep(key: tuple, render: Callable[[], pygame.Surface]) -> pygame.Surface:
+        return kept_picture("line", key + (FONTS.scale,), source, render, where)
+    FONTS.keep = keep
+    try:
+        yield
+    finally:
+        FONTS.keep = None
+
+
+def _read(path: str, key: bytes) -> pygame.Surface | None:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(HEADER.size)
+            if len(head) != HEADER.size:
+                return None
+            magic, w, h, key_length = HEADER.unpack(head)
+            if magic != MAGIC or key_length != len(key) or not (0 < w <= 16384 and 0 < h <= 16384):
+                return None
+            if f.read(key_length) != key:
+                return None               # another picture under the same name: drawn, and kept instead
+            pixels = f.read(4 * w * h + 1)
+        if len(pixels) != 4 * w * h:
+            return None
+        surf = pygame.image.frombytes(pixels, (w, h), "BGRA")
+        os.utime(path)                            # used: the last to go
+        return surf
+    except (OSError, ValueError, pygame.error):
+        return None
+
+
+def _write(path: str, key: bytes, surf: pygame.Surface) -> None:
+    w, h = surf.get_size()
+    try:
+        write_bytes_atomic(Path(path), HEADER.pack(MAGIC, w, h, len(key)) + key + pygame.image.tobytes(surf, "BGRA"),
+                           durable=False)
+        _prune(os.path.dirname(path))
+    except (OSError, ValueError, pygame.error):
+        pass            # nowhere to keep it: drawn again next time
+
+
+def _prune(where: str) -> None:
+    """At most KEPT_FILES pictures (the least recently used go), and no temp
+    file an interrupted write left."""
+    pictures = []
+    for entry in os.scandir(where):
+        if entry.name.endswith(SUFFIX):
+            try:
+                pictures.append((entry.stat().st_mtime, entry.path))
+            except OSError:
+                pass
+    for _, name in sorted(pictures)[:max(0, len(pictures) - KEPT_FILES)]:
+        try:
+            os.unlink(name)
+        except OSError:
+            pass
+    clean_stale_temps(Path(where), ("",))
+
+
+__all__ = ["KEPT_FILES", "fingerprint", "folder", "kept_lines", "kept_picture"]
