@@ -1,7 +1,7 @@
 """Process start to the first menu frame, measured from outside the process,
 against a bare pygame window opened in the same run.
 
-    python bench/startup.py [--runs 10]
+    python bench/startup.py [--runs 10] [--against DIR]
 
 Starts ``python main.py --frames 1 --timing`` (headless), and measures from just
 before the process is spawned to the wall-clock moment the app reports its first
@@ -60,8 +60,8 @@ def _timed(command: list[str]) -> tuple[float, float]:
     return float(found.group(1)) - started, float(found.group(2))
 
 
-def app_once(size: tuple[int, int]) -> tuple[float, float]:
-    return _timed([sys.executable, str(ROOT / "main.py"), "--frames", "1", "--timing",
+def app_once(size: tuple[int, int], root: Path = ROOT) -> tuple[float, float]:
+    return _timed([sys.executable, str(root / "main.py"), "--frames", "1", "--timing",
                    "--size", f"{size[0]}x{size[1]}"])
 
 
@@ -72,16 +72,30 @@ def bare_once(size: tuple[int, int]) -> tuple[float, float]:
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=10)
+    p.add_argument("--against", type=Path, metavar="DIR",
+                   help="another checkout of the app (an earlier commit), run in turn with this one")
     args = p.parse_args()
+    print(f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     app_once((1280, 720))        # compile every module once, untimed
+    if args.against:
+        app_once((1280, 720), args.against)
     for size in ((1920, 1080), (3840, 2160)):
         for _ in range(WARM_RUNS):   # untimed: neither side pays for reading its files from disk
-            app_once(size)
+            app_once(size)           # (nor, the app, for drawing what it keeps in the user's cache)
             bare_once(size)
-        app, bare = [], []
+            if args.against:
+                app_once(size, args.against)
+        app, bare, other = [], [], []
         for _ in range(args.runs):   # alternate, so both see the same machine load
             app.append(app_once(size))
             bare.append(bare_once(size))
+            if args.against:
+                other.append(app_once(size, args.against))
+        for k, what in ((0, "wall clock"), (1, "process CPU")) if other else ():
+            paired = statistics.median(x[k] / y[k] for x, y in zip(app, other))
+            print(f"  {size[0]}x{size[1]} {what}: this app / {args.against} = median of paired ratios "
+                  f"{paired:.3f}x (medians {statistics.median(r[k] for r in app) * 1000:.0f} / "
+                  f"{statistics.median(r[k] for r in other) * 1000:.0f} ms)")
         for k, what in ((0, "wall clock"), (1, "process CPU")):
             a = statistics.median(r[k] for r in app)
             b = statistics.median(r[k] for r in bare)
@@ -89,6 +103,7 @@ def main() -> int:
             print(f"start to first menu frame at {size[0]}x{size[1]}, {what}: median {a * 1000:.0f} ms "
                   f"(max {max(r[k] for r in app) * 1000:.0f}); bare pygame window {b * 1000:.0f} ms; "
                   f"ratio {a / b:.2f}x over {args.runs} runs (median of each run's own ratio {paired:.2f}x)")
+    print(f"load at the end {os.getloadavg()[0]:.1f}")
     return 0
 
 
