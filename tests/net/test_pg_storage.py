@@ -41,11 +41,11 @@ def test_migrate_creates_then_upgrades_keeping_the_data_and_runs_again_harmlessl
         db.execute("INSERT INTO tables (private, invite, start_position, time_increment, seats,"
                    " status, clocks, reason, record_text, created) VALUES (false, NULL, %s, 0,"
                    " '{}', 'waiting', '{}', '', '', 0)", (START_POSITION,))
-    with pytest.raises(pg.SchemaMismatch, match="version 1, this server needs version 2: run"):
+    with pytest.raises(pg.SchemaMismatch, match="version 1, this server needs version 3: run"):
         pg.PostgresStorage(postgres_dsn)                       # refused until migrated
-    assert pg.migrate(postgres_dsn) == pg.LATEST == 2
-    assert pg.migrate(postgres_dsn) == 2                       # again: nothing to do
-    assert _version(postgres_dsn) == [1, 2]
+    assert pg.migrate(postgres_dsn) == pg.LATEST == 3
+    assert pg.migrate(postgres_dsn) == 3                       # again: nothing to do
+    assert _version(postgres_dsn) == [1, 2, 3]
     store = pg.PostgresStorage(postgres_dsn)
     assert [t.id for t in store.open_tables()] == [1]
     assert store.acquire_lease(1, "n1", 30) == 1               # the upgrade's table is there
@@ -67,20 +67,20 @@ def test_nodes_migrating_at_once_apply_each_migration_once(postgres_dsn):
         t.start()
     for t in threads:
         t.join(30)
-    assert errors == [] and results == [2, 2, 2, 2]
-    assert _version(postgres_dsn) == [1, 2]
+    assert errors == [] and results == [3, 3, 3, 3]
+    assert _version(postgres_dsn) == [1, 2, 3]
 
 
 def test_a_database_with_no_schema_or_a_newer_one_is_refused_in_one_line(postgres_dsn):
     pg = _pg()
     with pytest.raises(pg.SchemaMismatch, match=r"^the database has no schema, this server"
-                                                r" needs version 2: run `python -m game serve"):
+                                                r" needs version 3: run `python -m game serve"):
         pg.PostgresStorage(postgres_dsn)
     pg.migrate(postgres_dsn)
     import psycopg
     with psycopg.connect(postgres_dsn, autocommit=True) as db:
-        db.execute("INSERT INTO schema_migrations (version, name) VALUES (3, 'from the future')")
-    with pytest.raises(pg.SchemaMismatch, match="schema version 3; this server knows up to 2"):
+        db.execute("INSERT INTO schema_migrations (version, name) VALUES (4, 'from the future')")
+    with pytest.raises(pg.SchemaMismatch, match="schema version 4; this server knows up to 3"):
         pg.migrate(postgres_dsn)
 
 
@@ -98,7 +98,7 @@ def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_bac
         postgres_server, postgres_dsn, hard):
     store, record, fence = _leased_table(postgres_dsn)
     record.moves.append("D6-C5")
-    store.add_move(record, fence)
+    store.add_move(record, fence=fence)
 
     if hard:
         postgres_server.kill()
@@ -107,14 +107,14 @@ def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_bac
     record.moves.append("D11-C12")
     for attempt in range(2):            # the broken connection, then no server at all
         with pytest.raises(StorageUnavailable) as refusal:
-            store.add_move(record, fence)
+            store.add_move(record, fence=fence)
         assert "\n" not in str(refusal.value)
     with pytest.raises(StorageUnavailable):
         store.load_table(record.id)
 
     postgres_server.start()
     assert store.load_table(record.id).moves == ["D6-C5"]     # nothing half-written
-    store.add_move(record, fence)                              # the same store, reconnected
+    store.add_move(record, fence=fence)                              # the same store, reconnected
     assert store.load_table(record.id).moves == ["D6-C5", "D11-C12"]
     store.close()
 
@@ -157,6 +157,6 @@ def test_a_database_restarted_while_the_node_was_idle_costs_no_refusal(
     store, record, fence = _leased_table(postgres_dsn)
     postgres_server.restart(hard=hard)
     record.moves.append("D6-C5")
-    store.add_move(record, fence)
+    store.add_move(record, fence=fence)
     assert store.load_table(record.id).moves == ["D6-C5"]
     store.close()
