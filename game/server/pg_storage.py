@@ -105,6 +105,13 @@ _RATED = ("INSERT INTO ratings (account, time_class, rating, rd, sigma, games)"
           " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (account, time_class) DO UPDATE SET"
           " rating=EXCLUDED.rating, rd=EXCLUDED.rd, sigma=EXCLUDED.sigma, games=EXCLUDED.games")
 _RATING_CHANGE = "INSERT INTO rating_changes VALUES (%s, %s, %s, %s, %s, %s, %s)"
+_CREATE = ("INSERT INTO tables (private, invite, start_position, time_base, time_increment,"
+           " created, seats, status, clocks, winner, reason, record_text, deserted_since, rated,"
+           " owner, turn_wall, ended, ply, time_class, white_account, black_account) VALUES"
+           " (%(private)s, %(invite)s, %(start)s, %(base)s, %(increment)s, %(created)s,"
+           " %(seats)s, %(status)s, %(clocks)s, %(winner)s, %(reason)s, %(record_text)s,"
+           " %(deserted_since)s, %(rated)s, %(owner)s, %(turn_wall)s, %(ended)s, %(ply)s,"
+           " %(time_class)s, %(white_account)s, %(black_account)s) RETURNING id")
 _OPEN_TABLES = "status <> 'finished'"        # tables_open, a partial index, holds just these
 
 
@@ -181,19 +188,10 @@ class PostgresStorage(PostgresAccounts, LeasedStorage):
                 "ply": len(r.moves), "time_class": r.time_class, **accounts}
 
     def create_table(self, record: TableRecord) -> int:
-        def insert(db):
-            (record.id,) = db.execute(
-                "INSERT INTO tables (private, invite, start_position, time_base, time_increment,"
-                " seats, status, clocks, reason, record_text, created) VALUES (%s, %s, %s, %s,"
-                " %s, '{}', '', '{}', '', '', %s) RETURNING id",
-                (record.private, record.invite, record.start_position, record.time_base,
-                 record.time_increment, record.created)).fetchone()
-            db.execute(_SAVE, self._state(record, None))
-        try:
-            self._transaction(insert)
-        except BaseException:
-            record.id = 0            # nothing stored: the record has no number
-            raise
+        (record.id,) = self._query(_CREATE, {
+            **self._state(record, None), "private": record.private, "invite": record.invite,
+            "start": record.start_position, "base": record.time_base,
+            "increment": record.time_increment, "created": record.created}, one=True)
         return record.id
 
     def _write(self, sql: str, values: dict, ratings=(), action=None) -> None:

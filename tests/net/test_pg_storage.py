@@ -160,3 +160,34 @@ def test_a_database_restarted_while_the_node_was_idle_costs_no_refusal(
     store.add_move(record, fence=fence)
     assert store.load_table(record.id).moves == ["D6-C5"]
     store.close()
+
+
+def test_the_database_killed_between_a_result_and_its_rating_change_keeps_neither(
+        postgres_server, postgres_dsn):
+    """The transaction is cut by the server's death (kill -9) after the result was
+    written and before the ratings: the writer is told the database went away,
+    and after the restart neither is there."""
+    from game.server.ratings import Rating
+    from game.server.storage import FAULT_HOOKS, RatingChange, SeatRecord
+    pg = _pg()
+    pg.migrate(postgres_dsn)
+    store = pg.PostgresStorage(postgres_dsn, timeout=2)
+    alice = store.create_account("Alice", "alice", "scrypt$a", "s1", 1.0)
+    bob = store.create_account("Bob", "bob", "scrypt$b", "s2", 1.0)
+    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION,
+                         rated=True, status="playing",
+                         seats={"white": SeatRecord("Alice", "h", alice.id),
+                                "black": SeatRecord("Bob", "h", bob.id)})
+    store.create_table(record)
+    record.status, record.winner = "finished", "white"
+    FAULT_HOOKS["between_result_and_rating"] = postgres_server.kill
+    try:
+        with pytest.raises(StorageUnavailable):
+            store.save_table(record, (RatingChange(alice.id, "untimed", Rating(), Rating(1600)),
+                                      RatingChange(bob.id, "untimed", Rating(), Rating(1400))))
+    finally:
+        del FAULT_HOOKS["between_result_and_rating"]
+    postgres_server.start()
+    assert store.load_table(record.id).status == "playing"
+    assert store.rating(alice.id, "untimed") == Rating() == store.rating(bob.id, "untimed")
+    store.close()
