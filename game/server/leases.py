@@ -95,14 +95,21 @@ class LeasedStorage(TableStore):
     def unleased_tables(self) -> list[int]:
         """Tables not finished whose lease is missing or lapsed: to take over."""
 
+    # The writes take the fence by keyword, after Storage's own arguments (the
+    # rating changes a result made, the moderator's action), so one call suits both.
     @abstractmethod
-    def add_move(self, record: TableRecord, fence: int | None = None) -> None:
+    def add_move(self, record: TableRecord, ratings=(), *, fence: int | None = None) -> None:
         """As :meth:`Storage.add_move`; with ``fence``, refused (:class:`LeaseLost`)
         unless it is the table's live lease. A ply stored already: :class:`MoveConflict`."""
 
     @abstractmethod
-    def save_table(self, record: TableRecord, fence: int | None = None) -> None:
+    def save_table(self, record: TableRecord, ratings=(), action=None, *,
+                   fence: int | None = None) -> None:
         """As :meth:`Storage.save_table`, fenced like :meth:`add_move`."""
+
+    @abstractmethod
+    def take_back(self, record: TableRecord, *, fence: int | None = None) -> None:
+        """As :meth:`Storage.take_back`, fenced like :meth:`add_move`."""
 
 
 _LEASES = """
@@ -182,7 +189,7 @@ class SQLiteLeasedStorage(SQLiteStorage, LeasedStorage):
         if live is None:
             raise LeaseLost(table, fence)
 
-    def add_move(self, record: TableRecord, fence: int | None = None) -> None:
+    def add_move(self, record: TableRecord, ratings=(), *, fence: int | None = None) -> None:
         with self._transaction():
             self._check_fence(record.id, fence)
             try:
@@ -191,8 +198,20 @@ class SQLiteLeasedStorage(SQLiteStorage, LeasedStorage):
             except sqlite3.IntegrityError:
                 raise MoveConflict(record.id, len(record.moves)) from None
             self._update(record)
+            self._write_ratings(record.id, ratings)
 
-    def save_table(self, record: TableRecord, fence: int | None = None) -> None:
+    def save_table(self, record: TableRecord, ratings=(), action=None, *,
+                   fence: int | None = None) -> None:
         with self._transaction():
             self._check_fence(record.id, fence)
+            self._update(record)
+            self._write_ratings(record.id, ratings)
+            if action is not None:
+                self._log(action)
+
+    def take_back(self, record: TableRecord, *, fence: int | None = None) -> None:
+        with self._transaction():
+            self._check_fence(record.id, fence)
+            self._db.execute("DELETE FROM moves WHERE table_id=? AND ply>?",
+                             (record.id, len(record.moves)))
             self._update(record)

@@ -138,6 +138,8 @@ _SAVE = f"WITH {_LEASE}, changed AS ({_SET_STATE}) SELECT {_GUARD}"
 _ADD = (f"WITH {_LEASE}, added AS (INSERT INTO moves (table_id, ply, notation)"
         f" SELECT %(table)s, %(ply)s, %(move)s WHERE {_GUARD}), changed AS ({_SET_STATE})"
         f" SELECT {_GUARD}")
+_TAKE_BACK = (f"WITH {_LEASE}, dropped AS (DELETE FROM moves WHERE table_id=%(table)s"
+              f" AND ply > %(ply)s AND {_GUARD}), changed AS ({_SET_STATE}) SELECT {_GUARD}")
 
 
 class PostgresStorage(LeasedStorage):
@@ -207,10 +209,17 @@ class PostgresStorage(LeasedStorage):
         if not allowed:
             raise LeaseLost(values["table"], values["fence"])
 
-    def save_table(self, record: TableRecord, fence: int | None = None) -> None:
+    # ``ratings`` and ``action`` (accounts' rating changes, moderators' actions) are
+    # the accounts tables' business; the server passes them, this store has no such
+    # tables yet.
+    def save_table(self, record: TableRecord, ratings=(), action=None, *,
+                   fence: int | None = None) -> None:
         self._fenced(_SAVE, self._state(record, fence))
 
-    def add_move(self, record: TableRecord, fence: int | None = None) -> None:
+    def take_back(self, record: TableRecord, *, fence: int | None = None) -> None:
+        self._fenced(_TAKE_BACK, {**self._state(record, fence), "ply": len(record.moves)})
+
+    def add_move(self, record: TableRecord, ratings=(), *, fence: int | None = None) -> None:
         values = {**self._state(record, fence), "ply": len(record.moves), "move": record.moves[-1]}
         try:
             self._fenced(_ADD, values)

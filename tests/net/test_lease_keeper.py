@@ -36,7 +36,7 @@ def test_a_dead_node_s_tables_are_taken_over_and_it_learns_it_lost_them(stores):
     record = n1.store.load_table(tables[0])
     record.moves.append("D6-C5")
     with pytest.raises(LeaseLost):
-        n1.store.add_move(record, fences[tables[0]])
+        n1.store.add_move(record, fence=fences[tables[0]])
 
 
 def test_a_clean_stop_hands_its_tables_on_at_once(stores):
@@ -59,7 +59,7 @@ def test_a_node_restarted_under_its_name_takes_its_tables_afresh(stores):
     record = before.store.load_table(table)
     record.moves.append("D6-C5")
     with pytest.raises(LeaseLost):
-        before.store.add_move(record, old)
+        before.store.add_move(record, fence=old)
 
 
 def test_running_keepers_take_a_killed_node_s_tables(stores):

@@ -98,7 +98,7 @@ def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_bac
         postgres_server, postgres_dsn, hard):
     store, record, fence = _leased_table(postgres_dsn)
     record.moves.append("D6-C5")
-    store.add_move(record, fence)
+    store.add_move(record, fence=fence)
 
     if hard:
         postgres_server.kill()
@@ -107,14 +107,14 @@ def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_bac
     record.moves.append("D11-C12")
     for attempt in range(2):            # the broken connection, then no server at all
         with pytest.raises(StorageUnavailable) as refusal:
-            store.add_move(record, fence)
+            store.add_move(record, fence=fence)
         assert "\n" not in str(refusal.value)
     with pytest.raises(StorageUnavailable):
         store.load_table(record.id)
 
     postgres_server.start()
     assert store.load_table(record.id).moves == ["D6-C5"]     # nothing half-written
-    store.add_move(record, fence)                              # the same store, reconnected
+    store.add_move(record, fence=fence)                              # the same store, reconnected
     assert store.load_table(record.id).moves == ["D6-C5", "D11-C12"]
     store.close()
 
@@ -157,6 +157,6 @@ def test_a_database_restarted_while_the_node_was_idle_costs_no_refusal(
     store, record, fence = _leased_table(postgres_dsn)
     postgres_server.restart(hard=hard)
     record.moves.append("D6-C5")
-    store.add_move(record, fence)
+    store.add_move(record, fence=fence)
     assert store.load_table(record.id).moves == ["D6-C5"]
     store.close()

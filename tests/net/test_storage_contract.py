@@ -20,7 +20,7 @@ SHORT = 0.4         # a lease the test waits out
 def play(store, record: TableRecord, move: str, fence: int | None = None) -> None:
     record.moves.append(move)
     try:
-        store.add_move(record, fence)
+        store.add_move(record, fence=fence)
     except Exception:
         record.moves.pop()
         raise
@@ -157,7 +157,7 @@ def test_a_lapsed_lease_is_taken_over_and_the_old_holder_can_write_nothing(store
         play(store, record, "D11-C12", old)
     record.status = "finished"
     with pytest.raises(LeaseLost):
-        store.save_table(record, old)
+        store.save_table(record, fence=old)
     stored = store.load_table(record.id)
     assert stored.moves == ["D6-C5"] and stored.status == "waiting"
     play(store, record, "D11-C12", new)
