@@ -41,11 +41,11 @@ def test_migrate_creates_then_upgrades_keeping_the_data_and_runs_again_harmlessl
         db.execute("INSERT INTO tables (private, invite, start_position, time_increment, seats,"
                    " status, clocks, reason, record_text, created) VALUES (false, NULL, %s, 0,"
                    " '{}', 'waiting', '{}', '', '', 0)", (START_POSITION,))
-    with pytest.raises(pg.SchemaMismatch, match="version 1, this server needs version 2: run"):
+    with pytest.raises(pg.SchemaMismatch, match="version 1, this server needs version 3: run"):
         pg.PostgresStorage(postgres_dsn)                       # refused until migrated
-    assert pg.migrate(postgres_dsn) == pg.LATEST == 2
-    assert pg.migrate(postgres_dsn) == 2                       # again: nothing to do
-    assert _version(postgres_dsn) == [1, 2]
+    assert pg.migrate(postgres_dsn) == pg.LATEST == 3
+    assert pg.migrate(postgres_dsn) == 3                       # again: nothing to do
+    assert _version(postgres_dsn) == [1, 2, 3]
     store = pg.PostgresStorage(postgres_dsn)
     assert [t.id for t in store.open_tables()] == [1]
     assert store.acquire_lease(1, "n1", 30) == 1               # the upgrade's table is there
@@ -67,20 +67,20 @@ def test_nodes_migrating_at_once_apply_each_migration_once(postgres_dsn):
         t.start()
     for t in threads:
         t.join(30)
-    assert errors == [] and results == [2, 2, 2, 2]
-    assert _version(postgres_dsn) == [1, 2]
+    assert errors == [] and results == [3, 3, 3, 3]
+    assert _version(postgres_dsn) == [1, 2, 3]
 
 
 def test_a_database_with_no_schema_or_a_newer_one_is_refused_in_one_line(postgres_dsn):
     pg = _pg()
     with pytest.raises(pg.SchemaMismatch, match=r"^the database has no schema, this server"
-                                                r" needs version 2: run `python -m game serve"):
+                                                r" needs version 3: run `python -m game serve"):
         pg.PostgresStorage(postgres_dsn)
     pg.migrate(postgres_dsn)
     import psycopg
     with psycopg.connect(postgres_dsn, autocommit=True) as db:
-        db.execute("INSERT INTO schema_migrations (version, name) VALUES (3, 'from the future')")
-    with pytest.raises(pg.SchemaMismatch, match="schema version 3; this server knows up to 2"):
+        db.execute("INSERT INTO schema_migrations (version, name) VALUES (4, 'from the future')")
+    with pytest.raises(pg.SchemaMismatch, match="schema version 4; this server knows up to 3"):
         pg.migrate(postgres_dsn)
 
 
