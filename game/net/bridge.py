@@ -12,7 +12,9 @@ loop and trades plain dicts with the caller through two thread-safe queues.
 Besides the server's messages it reports its link as
 ``{"type": "link", "state": "connecting" | "online" | "offline", "detail": …}``.
 When the connection drops it retries with growing pauses and, once back,
-says hello again and resumes every seat it holds (it learns the tokens from
+says hello again and resumes every seat it holds (``url`` may name several
+servers, comma-separated — a site's nodes: each try starts with the one after the
+server last lost) (it learns the tokens from
 the ``seated`` messages passing through). A message sent while offline is
 answered at once by a local ``{"type": "error", "code": "offline"}``.
 
@@ -30,7 +32,7 @@ import itertools
 import queue
 import threading
 
-from .client import Client, ConnectionLost, ServerRefused
+from .client import Client, ConnectionLost, ServerRefused, rotated
 
 RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)   # then 4 s between tries
 FATAL_CODES = ("bad_field", "bad_version")  # retrying the same hello cannot help
@@ -57,6 +59,7 @@ class NetBridge:
         self._online = False
         self._started = threading.Event()
         self._thread: threading.Thread | None = None
+        self._turns = 0            # connections lost: where the list of servers starts
 
     # --- the frame loop's side -------------------------------------------------------
     def start(self) -> None:
@@ -123,13 +126,14 @@ class NetBridge:
 
     async def _open(self) -> Client:
         """A connection that has said who this is: a kept session, a sign-in, or a guest."""
+        url = rotated(self.url, self._turns)
         if self.session:
-            client = await Client.with_session(self.url, self.session, ids=self.ids)
+            client = await Client.with_session(url, self.session, ids=self.ids)
         elif self.password is not None:
-            client = await Client.account(self.url, self.name, self.password,
+            client = await Client.account(url, self.name, self.password,
                                           register=self.register, ids=self.ids)
         else:
-            return await Client.connect(self.url, self.name, ids=self.ids)
+            return await Client.connect(url, self.name, ids=self.ids)
         self.session, self.password, self.name = client.session, None, client.name
         return client
 
@@ -166,6 +170,7 @@ class NetBridge:
             else:
                 failures = 0
                 await self._session(client)
+                self._turns += 1
                 self._link("offline", "the connection was lost; retrying")
             delay = self.retry_delays[min(failures, len(self.retry_delays) - 1)]
             failures += 1

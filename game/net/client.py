@@ -21,7 +21,7 @@ import json
 import time
 
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from .protocol import PROTOCOL_VERSION, encode
 
@@ -41,6 +41,22 @@ class ConnectionLost(Exception):
     """The connection closed while a reply was awaited."""
 
 
+def server_addresses(url: str) -> list[str]:
+    """``"ws://a:8765,ws://b:8765"``: the servers to try, in order (a site's nodes)."""
+    found = [part.strip() for part in url.split(",") if part.strip()]
+    if not found:
+        raise ValueError("no server address given")
+    return found
+
+
+def rotated(url: str, turns: int) -> str:
+    """The same servers, starting ``turns`` further on (after a lost connection the
+    next try begins with another node)."""
+    found = server_addresses(url)
+    turns %= len(found)
+    return ",".join(found[turns:] + found[:turns])
+
+
 class Client:
     def __init__(self, ws, ids=None) -> None:
         self.ws = ws
@@ -57,9 +73,18 @@ class Client:
     async def connect(cls, url: str, name: str | None, *, timeout: float = TIMEOUT,
                       ids=None, **options) -> "Client":
         """Open a connection and, with a ``name``, say hello (ServerRefused if refused).
-        ``ids``: the counter numbering its messages (a fresh one if None)."""
-        ws = await asyncio.wait_for(
-            connect(url, proxy=None, compression=None, open_timeout=timeout, **options), timeout)
+        ``ids``: the counter numbering its messages (a fresh one if None). ``url`` may
+        name several servers, comma-separated: each is tried in turn until one answers."""
+        ws = failure = None
+        for address in server_addresses(url):
+            try:
+                ws = await asyncio.wait_for(connect(address, proxy=None, compression=None,
+                                                    open_timeout=timeout, **options), timeout)
+                break
+            except (OSError, asyncio.TimeoutError, WebSocketException) as exc:
+                failure = exc
+        if ws is None:
+            raise failure
         client = cls(ws, ids)
         if name is not None:
             try:

@@ -48,6 +48,15 @@ def add_serve_parser(sub, number) -> None:
                    type=number("--connections-per-address", 1, 100_000, parse_int),
                    default=Limits.connections_per_address,
                    help="connections one address may hold open (default 20)")
+    s.add_argument("--store", metavar="ADDRESS",
+                   help="the store: postgresql://… (shared by several nodes) or a SQLite file "
+                        "(default: --db)")
+    s.add_argument("--bus", metavar="ADDRESS",
+                   help="redis://host:port/db: the bus between nodes (default: none, one node)")
+    s.add_argument("--node", metavar="NAME",
+                   help="this node's name among the nodes (default: host name and process id)")
+    s.add_argument("--migrate", action="store_true",
+                   help="create or upgrade the --store's schema, then exit")
     s.add_argument("--make-moderator", metavar="NAME",
                    help="make the account NAME a moderator, then exit (no server runs)")
     s.add_argument("--remove-moderator", metavar="NAME",
@@ -83,6 +92,9 @@ def cmd_serve(args) -> int:
     from .game_server import log, run
     limits = Limits(waiting_close=args.waiting_close, waiting_per_player=args.tables_per_player,
                     connections_per_address=args.connections_per_address)
+    if args.migrate or args.store or args.bus:
+        from .node import cmd_node          # several nodes: the store and the bus given
+        return cmd_node(args, limits)
     try:
         if args.make_moderator or args.remove_moderator:
             return set_moderator(args.db, args.make_moderator or args.remove_moderator,
