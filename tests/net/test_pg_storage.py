@@ -191,3 +191,30 @@ def test_the_database_killed_between_a_result_and_its_rating_change_keeps_neithe
     assert store.load_table(record.id).status == "playing"
     assert store.rating(alice.id, "untimed") == Rating() == store.rating(bob.id, "untimed")
     store.close()
+
+
+def test_a_database_of_the_previous_version_is_upgraded_with_its_games_and_leases(postgres_dsn):
+    """Version 2 (tables, moves, leases) to 3 (accounts and the rest): the games
+    stay, with their moves counted, and the people's tables are there to use."""
+    import psycopg
+    pg = _pg()
+    assert pg.migrate(postgres_dsn, target=2) == 2
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        db.execute("INSERT INTO tables (private, invite, start_position, time_increment, seats,"
+                   " status, clocks, reason, record_text, created) VALUES (false, NULL, %s, 0,"
+                   " '{\"white\": {\"name\": \"Ann\", \"token_hash\": \"h\"}}', 'playing',"
+                   " '{}', '', '', 5)", (START_POSITION,))
+        db.execute("INSERT INTO moves VALUES (1, 1, 'D6-C5'), (1, 2, 'D11-C12')")
+        db.execute("INSERT INTO leases VALUES (1, 'n1', 4, now() + interval '1 hour')")
+    assert pg.migrate(postgres_dsn) == 3
+    store = pg.PostgresStorage(postgres_dsn)
+    (record,) = store.open_tables()
+    assert (record.moves, record.seats["white"].name, record.seats["white"].account,
+            record.rated, record.owner, record.ended) == (["D6-C5", "D11-C12"], "Ann", None,
+                                                          False, None, None)
+    assert store.lease_of(1).fence == 4
+    with psycopg.connect(postgres_dsn) as db:
+        assert db.execute("SELECT ply FROM tables").fetchone() == (2,)
+    alice = store.create_account("Alice", "alice", "scrypt$a", "s1", 1.0)
+    assert store.session_account("s1") == alice
+    store.close()
