@@ -7,9 +7,11 @@ nothing before that — so a ``kill -9`` loses at most a move that nobody was
 told about. (SQLite in WAL mode with ``synchronous=NORMAL`` keeps every commit
 through a process crash; only a power cut could cost the last few.)
 
-A shared database for several server instances would be a second class with
-the same methods (see docs/design-notes.md): nothing SQLite-specific leaves
-this module, and each method is one transaction.
+The shared database for several server nodes is the second implementation,
+:class:`game.server.pg_storage.PostgresStorage` (PostgreSQL): the same methods,
+each one transaction, held to one contract suite with this one
+(tests/net/test_storage_contract.py, test_storage_people.py). Nothing
+SQLite-specific leaves this module.
 """
 from __future__ import annotations
 
