@@ -166,7 +166,7 @@ class NodeServer(GameServer):
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         self._subscription = await self.bus.subscribe(TABLES, _channel(self.node))
         for record in self.storage.open_tables():
-            self.tables[record.table_id] = Replica(record)
+            self._replica(record)
         self.keeper.step()           # the lapsed tables (all of them, for the first node)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._hear()), loop.create_task(self._keep()),
@@ -236,7 +236,7 @@ class NodeServer(GameServer):
         if table is not None and not isinstance(table, Replica):
             if table.timer is not None:
                 table.timer.cancel()
-            self.tables[tid] = Replica(table.record)     # other nodes' clients: theirs
+            self._replica(table.record)                   # other nodes' clients: theirs
             self.stale.add(tid)                           # re-attach them to the new one
 
     def _load(self, tid: str, taken: bool = False) -> Table | None:
@@ -271,6 +271,11 @@ class NodeServer(GameServer):
         self._schedule_flag(table)
         self._lobby_changed()
         return table
+
+    def _replica(self, record: TableRecord) -> Replica:
+        replica = self.tables[record.table_id] = Replica(record)
+        self._load_ratings(replica)
+        return replica
 
     def _fresh(self, tid: str) -> None:
         if tid in self.stale and _number(tid) in self.keeper.held:
@@ -316,7 +321,10 @@ class NodeServer(GameServer):
             self._fail(exc)
             raise StorageFailure from exc
         if record is not None:
-            self.bus.publish(TABLES, {"k": "look", "table": record.id, "ply": len(record.moves)})
+            look = {"k": "look", "table": record.id, "ply": len(record.moves)}
+            if name == "add_move" and record.status == "playing":
+                look["move"] = record.moves[-1]        # the one change: no need to read
+            self.bus.publish(TABLES, look)
 
     # --- routing a client's message to its table's referee -----------------------------
     def _dispatch(self, conn: Connection, message: dict, now: float):
@@ -330,7 +338,7 @@ class NodeServer(GameServer):
             except StorageUnavailable as exc:
                 raise self._unavailable(exc) from None
             if record is not None and record.status != "finished":
-                self.tables[tid] = Replica(record)
+                self._replica(record)
         if tid not in self.tables:
             return self._local(conn, message, now)     # "there is no open table"
         node = self._referee(number)
@@ -577,8 +585,8 @@ class NodeServer(GameServer):
         if isinstance(event, Gap):
             self.metrics.bus_gaps.inc()
             if event.channel == TABLES:
-                self.stale.update(t for t in self.tables if _number(t) not in self.keeper.held)
                 self.referee_of.clear()
+                self._read_replicas()
             for tid in list(self.attached):      # this node's clients: their tables again
                 if _number(tid) not in self.keeper.held:
                     self._reattach(tid)
@@ -591,7 +599,7 @@ class NodeServer(GameServer):
             if sender == self.node:
                 return
             if kind == "look":
-                self._look(body["table"])
+                self._look(body["table"], body.get("ply"), body.get("move"))
             elif kind == "taken":
                 self.referee_of[body["table"]] = sender
                 self._look(body["table"])
@@ -610,11 +618,20 @@ class NodeServer(GameServer):
         elif kind == "done":
             self._on_done(body)
 
-    def _look(self, number: int) -> None:
-        """Another node changed a table: read it from the store (the truth)."""
+    def _look(self, number: int, ply: int | None = None, move: str | None = None) -> None:
+        """Another node changed a table: read it from the store (the truth) — unless
+        the change was only the next move of a game this node has up to the one
+        before (the referee's news comes in its order; a gap means reading all)."""
         if number in self.keeper.held:
             return
         tid = f"T{number}"
+        replica = self.tables.get(tid)
+        if move is not None and isinstance(replica, Replica) and tid not in self.stale \
+                and replica.record.status == "playing" and len(replica.record.moves) == ply - 1:
+            replica.record.moves.append(move)
+            replica._board = None
+            self._lobby_changed()
+            return
         try:
             record = self.storage.load_table(number)
         except StorageUnavailable:
@@ -624,8 +641,24 @@ class NodeServer(GameServer):
         if record is None or record.status == "finished":
             self.tables.pop(tid, None)
         else:
-            replica = self.tables[tid] = Replica(record)
-            self._load_ratings(replica)
+            self._replica(record)
+        self._lobby_changed()
+
+    def _read_replicas(self) -> None:
+        """Every table another node referees, read again from the store at once."""
+        try:
+            records = self.storage.open_tables()
+        except StorageUnavailable:
+            self.stale.update(t for t in self.tables if _number(t) not in self.keeper.held)
+            return
+        open_now = {r.table_id for r in records}
+        for tid in [t for t in self.tables if t not in open_now]:
+            if _number(tid) not in self.keeper.held:
+                del self.tables[tid]
+        for record in records:
+            if record.id not in self.keeper.held:
+                self._replica(record)
+                self.stale.discard(record.table_id)
         self._lobby_changed()
 
     # --- every half second ---------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -280,3 +281,39 @@ def test_serve_migrate_says_one_line_and_a_bad_bus_is_one_line(postgres_dsn, tmp
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1
     assert "unknown bus address" in bad.stderr
+
+
+def test_a_paused_referee_that_lost_its_lease_acknowledges_nothing(nodes):
+    """The referee frozen (SIGSTOP) past its lease: another node takes the table; when
+    it wakes, a move its player sent meanwhile is either refused or refereed by the
+    new node — never stored by the old one — and the game goes on."""
+    n1, n2 = nodes(2)
+
+    async def scenario():
+        alice, bob, _, table = await game_across(n1, n2)
+        await play_line(alice, bob, table, CASTLE_GAME[:4])
+        n1.proc.send_signal(signal.SIGSTOP)
+        try:
+            deadline = time.monotonic() + 15
+            while n2.games() != 1 and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            assert n2.games() == 1                        # n2 referees the table now
+            sent = await alice.send(alice._seat_message("move", table, move=CASTLE_GAME[4]))
+        finally:
+            n1.proc.send_signal(signal.SIGCONT)
+        while True:
+            message = await alice.next(15)
+            if message.get("re") == sent and message["type"] == "error":
+                assert message["code"] in ("table_moved", "not_seated", "table_unavailable")
+                assert stored_moves(nodes.dsn, table) == CASTLE_GAME[:4]
+                await asyncio.sleep(0.5)
+                await move(alice, table, CASTLE_GAME[4])         # the same move, again
+                break
+            if message.get("type") == "moved" and message.get("ply") == 5:
+                break
+        await move(bob, table, CASTLE_GAME[5])
+        return table
+
+    table = run(scenario)
+    assert stored_moves(nodes.dsn, table) == CASTLE_GAME[:6]
+    assert n1.games() == 0 and n2.games() == 1
