@@ -92,8 +92,8 @@ def cmd_serve(args) -> int:
     from .game_server import log, run
     limits = Limits(waiting_close=args.waiting_close, waiting_per_player=args.tables_per_player,
                     connections_per_address=args.connections_per_address)
-    if args.migrate or args.store or args.bus:
-        from .node import cmd_node          # several nodes: the store and the bus given
+    if args.migrate or args.store or args.bus or args.node:
+        from .node_cli import cmd_node      # several nodes: the store and the bus given
         return cmd_node(args, limits)
     try:
         if args.make_moderator or args.remove_moderator:

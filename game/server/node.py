@@ -35,21 +35,17 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
-import socket
-import sys
 import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
 
-from ..camelot.board import CamelotBoard
-from ..net.protocol import CLIENT_MESSAGES, COLORS, ProtocolError, encode, error
-from .backends import is_shared_store, migrate_store, open_bus, open_store
+from ..net.protocol import CLIENT_MESSAGES, ProtocolError, encode, error
 from .bus import BusUnavailable, Gap, Message
-from .game_server import Connection, GameServer, StorageFailure, log, serve_until_stopped
+from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
 from .records import AccountRecord
+from .replica import RemoteSocket, Replica
 from .storage import StorageError, TableRecord
 from .table import Table
 
@@ -64,7 +60,6 @@ REMEMBERED = 20_000                # forwarded messages a referee remembers havi
 ROUTED = frozenset(kind for kind, fields in CLIENT_MESSAGES.items()
                    if "table" in fields and kind != "record")
 FENCED = frozenset({"add_move", "save_table", "take_back"})
-MAX_NODE_NAME = 64
 
 
 class NotStored(ProtocolError, StorageFailure):
@@ -72,55 +67,8 @@ class NotStored(ProtocolError, StorageFailure):
     (a StorageFailure too, so that timers and disconnections give up quietly)."""
 
 
-def node_name(text: str) -> str:
-    """A node's name as given on the command line (ValueError: why not)."""
-    if not 0 < len(text) <= MAX_NODE_NAME or not text.isprintable() or " " in text:
-        raise ValueError(f"a node name is 1 to {MAX_NODE_NAME} printable characters "
-                         f"without spaces, not {text!r}")
-    return text
-
-
 def _channel(node: str) -> str:
     return f"node:{node}"
-
-
-class RemoteSocket:
-    """Stands for a client's WebSocket on another node: what the referee writes to
-    it goes to that node on the bus (see :meth:`NodeServer._broadcast`)."""
-
-    remote_address = None
-    transport = None
-
-    def __init__(self, node: str, cid: int) -> None:
-        self.node, self.cid = node, cid
-
-
-class Replica(Table):
-    """A table another node referees, as the store last showed it: for the lobby,
-    the pages and this node's limits. No clock runs here and nobody sits here; the
-    board is rebuilt only if a page asks for it."""
-
-    def __init__(self, record: TableRecord) -> None:      # no Table.__init__: no replay
-        now = time.monotonic()
-        self.record = record
-        self.turn_started = now
-        self.seat_conn = {c: None for c in COLORS}
-        self.absent_since = {c: now for c in COLORS}
-        self.watchers = set()
-        self.draw_offer = self.takeback_offer = None
-        self.rematch = set()
-        self.ratings = {c: None for c in COLORS}
-        self.owner_address = None
-        self.timer = None
-        self._board: CamelotBoard | None = None
-
-    @property
-    def game(self) -> CamelotBoard:
-        if self._board is None:
-            self._board = CamelotBoard(self.record.start_position)
-            for notation in self.record.moves:
-                self._board.play(notation)
-        return self._board
 
 
 @dataclass
@@ -701,51 +649,3 @@ class NodeServer(GameServer):
                 for node, cid in [k for k in self.remote if k[0] == origin]:
                     self._drop_stand_in(node, cid)
                 self.missing_since.pop(origin, None)
-
-
-# --- the command line -----------------------------------------------------------------
-
-
-def _described(address: str) -> str:
-    """The store as the start-up line names it (never a password)."""
-    return "PostgreSQL" if is_shared_store(address) else f"SQLite {address}"
-
-
-async def run_node(args, limits, node: str) -> int:
-    address = args.store or args.db
-    try:
-        storage = open_store(address)
-        bus = open_bus(args.bus, node)
-    except (StorageError, ValueError, ImportError) as exc:
-        log(f"cannot start node {node}: {exc}")
-        return 1
-    server = NodeServer(storage, bus, node, grace=args.grace, abandon_after=args.abandon_after,
-                        limits=limits)
-    bus_name = "Redis" if args.bus else "no bus"
-    return await serve_until_stopped(server, args.host, args.port,
-                                     f"node {node}, {_described(address)}, {bus_name}", args.stats)
-
-
-def cmd_node(args, limits) -> int:
-    """``serve`` with ``--store``/``--bus``/``--migrate``: one node of several."""
-    address = args.store or args.db
-    if args.migrate:
-        try:
-            print(migrate_store(address), flush=True)
-            return 0
-        except (StorageError, ImportError) as exc:
-            print(f"error: cannot migrate {_described(address)}: {exc}", file=sys.stderr)
-            return 1
-    if args.make_moderator or args.remove_moderator:
-        print("error: --make-moderator/--remove-moderator take --db (the SQLite file)",
-              file=sys.stderr)
-        return 2
-    try:
-        node = node_name(args.node or f"{socket.gethostname()}-{os.getpid()}")
-    except ValueError as exc:
-        print(f"error: --node: {exc}", file=sys.stderr)
-        return 2
-    try:
-        return asyncio.run(run_node(args, limits, node))
-    except KeyboardInterrupt:
-        return 0
