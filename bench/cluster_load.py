@@ -245,7 +245,8 @@ def commits(dsn: str) -> int:
 def report(title: str, run: Run, seconds: float, killed: float | None, lost: int, wrong: int):
     trips = run.round_trips
     moves = len(trips)
-    calm = [t for at, t in trips if killed is None or not killed - 1 <= at <= killed + FAILOVER_WINDOW]
+    calm = [t for at, t in trips
+            if killed is None or not killed - 1 <= at <= killed + FAILOVER_WINDOW]
     ms = lambda v: f"{v * 1000:.1f} ms"  # noqa: E731
     print(f"{title}: {moves} moves in {seconds:.0f} s = {moves / seconds:.1f} moves/s; "
           f"round trip p50 {ms(percentile(calm, 0.5))}, p99 {ms(percentile(calm, 0.99))}"
@@ -333,8 +334,8 @@ def compare(args, postgres: PostgresServer, redis: RedisServer, env: dict) -> No
     sqlite = os.path.join(folder, "load.sqlite3")
     lines = scripted_lines(args.compare_games, seed=7)
     for title, options, where in (
-            ("one node, PostgreSQL + Redis", ["--store", dsn, "--bus", redis.url, "--node", "solo"],
-             dsn),
+            ("one node, PostgreSQL + Redis",
+             ["--store", dsn, "--bus", redis.url, "--node", "solo"], dsn),
             ("one server, SQLite (no bus)", ["--db", sqlite], sqlite)):
         proc, url = start_server(options, env)
         try:

@@ -50,7 +50,7 @@ from .storage import StorageError, TableRecord
 from .table import Table
 
 TABLES = "tables"                  # the bus channel every node hears: look, taken, chat, closed
-RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: its referee asked again
+RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: sent again
 GIVE_UP = 12.0                     # ... and refused after this long (no node could take the table)
 HOUSEKEEPING_EVERY = 0.5
 PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
@@ -98,7 +98,8 @@ class NodeServer(GameServer):
                                   on_change=self._lease_changed)
         self.referee_of: dict[int, str] = {}                # table → node, as last heard
         self.remote: dict[tuple[str, int], Connection] = {}   # (node, cid) → stand-in
-        self.attached: dict[str, dict[Connection, str | None]] = {}   # table → local conns, token
+        # table → this node's connections at it (wherever refereed), with their seat token
+        self.attached: dict[str, dict[Connection, str | None]] = {}
         self.by_cid: dict[int, Connection] = {}
         self.forwards: dict[int, Forward] = {}
         self.handled: OrderedDict[tuple[str, int], dict] = OrderedDict()
@@ -553,7 +554,8 @@ class NodeServer(GameServer):
                 self._look(body["table"])
                 self._reattach(f"T{body['table']}")
             elif kind == "chat":
-                listeners = [c for c in self.connections if c.in_lobby and body["key"] not in c.ignored]
+                listeners = [c for c in self.connections
+                             if c.in_lobby and body["key"] not in c.ignored]
                 self._broadcast([c.ws for c in listeners], encode(
                     {"type": "lobby_chat", "from": body["from"], "text": body["text"]}))
             elif kind == "closed":
