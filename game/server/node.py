@@ -362,8 +362,10 @@ class NodeServer(GameServer):
                "address": conn.address, "ignored": sorted(conn.ignored),
                "muted": conn.muted_until,
                "account": asdict(conn.account) if conn.account else None}
+        seat = self.attached.get(forward.message["table"], {}).get(conn)
         self.bus.publish(_channel(forward.node), {"k": "fwd", "seq": seq, "who": who,
-                                                  "m": forward.message, "quiet": forward.quiet})
+                                                  "m": forward.message, "quiet": forward.quiet,
+                                                  "seat": seat})
 
     def _retry_forwards(self) -> None:
         """Messages whose referee did not answer: sent again to the table's referee
@@ -447,6 +449,7 @@ class NodeServer(GameServer):
                 started = time.perf_counter()
 
                 def work():
+                    self._seat_again(conn, message, body.get("seat"))
                     replies = self._local(conn, message, time.monotonic())
                     return [r for r in replies if not (quiet and r.get("type") == "seated")]
                 replies = self._speak(conn, lambda: self._guarded(
@@ -463,6 +466,20 @@ class NodeServer(GameServer):
                 while len(self.handled) > REMEMBERED:
                     self.handled.popitem(last=False)
         self.bus.publish(_channel(origin), done)
+
+    def _seat_again(self, conn: Connection, message: dict, token: str | None) -> None:
+        """A client its node saw seated (with ``token``), whose message came here
+        before its node re-attached it (this node took the table over a moment ago):
+        seated first, as its resume would have."""
+        table = self.tables.get(message["table"])
+        if not token or table is None or message["type"] in ("resume", "sit"):
+            return
+        self._fresh(table.id)
+        color = table.color_of(token)
+        if color is not None and table.seat_conn[color] is not conn:
+            table.take_seat(conn, color, time.monotonic())
+            table.watchers.add(conn)
+            self._note_presence(table)
 
     def _drop_stand_in(self, origin: str, cid: int) -> None:
         conn = self.remote.pop((origin, cid), None)
