@@ -1,7 +1,7 @@
 """Several server nodes under load, one killed part-way: PostgreSQL + Redis on loopback.
 
-    python bench/cluster_load.py [--nodes 3] [--games 150] [--seconds 40] [--think 1.0]
-                                 [--kill-at 15] [--durable] [--compare-games 60]
+    python bench/cluster_load.py [--nodes 3] [--games 100] [--seconds 30] [--think 1.0]
+                                 [--kill-at 12] [--durable] [--compare-games 40]
 
 Starts PostgreSQL and Redis from their binaries in temporary folders (as the tests
 do, tests/services.py), ``--nodes`` processes of ``python -m game serve --store …
@@ -55,6 +55,18 @@ REPLY_SECONDS = 20.0
 FAILOVER_WINDOW = 10.0        # seconds after the kill left out of "outside the failover"
 
 
+def stop(proc: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL if it has not stopped within a minute."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            print("  (a server did not stop within 60 s of SIGTERM: killed)")
+            proc.kill()
+            proc.wait(15)
+
+
 def start_server(args: list[str], env: dict) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "game", "serve", "--host", "127.0.0.1",
                              "--port", "0", "--connections-per-address", "100000",
@@ -77,6 +89,7 @@ class Run:
         self.acked: dict[int, dict[int, str]] = {}            # game → ply → move
         self.errors: dict[str, int] = {}
         self.reconnections = 0
+        self.set_up = 0.0                                      # seconds to seat every game
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -190,13 +203,14 @@ async def load(urls: list[str], games: int, seconds: float, think: float,
     run = Run()
     lines = scripted_lines(games, seed=7)
     players: list[Player] = []
-    batch = 25
+    batch, setting_up = 25, time.monotonic()
     for start in range(0, games, batch):
         pairs = await asyncio.gather(*(
             set_up(g, urls, g % len(urls), len(urls), lines[g], run, think, 0.0)
             for g in range(start, min(games, start + batch))))
         players += [p for pair in pairs for p in pair]
     began = time.monotonic()
+    run.set_up = began - setting_up
     for p in players:
         p.end = began + seconds
     killer = None
@@ -260,16 +274,17 @@ def report(title: str, run: Run, seconds: float, killed: float | None, lost: int
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--nodes", type=int, default=3)
-    parser.add_argument("--games", type=int, default=150)
-    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--kill-at", type=float, default=15.0, help="seconds (0: no kill)")
+    parser.add_argument("--kill-at", type=float, default=12.0, help="seconds (0: no kill)")
     parser.add_argument("--durable", action="store_true",
                         help="PostgreSQL with fsync on and synchronous_commit on")
-    parser.add_argument("--compare-games", type=int, default=60,
+    parser.add_argument("--compare-games", type=int, default=40,
                         help="games for PostgreSQL vs SQLite, one node each (0: skip)")
-    parser.add_argument("--compare-seconds", type=float, default=15.0)
+    parser.add_argument("--compare-seconds", type=float, default=12.0)
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)
     print(f"load before: {os.getloadavg()[0]:.1f} (uptime's 1-minute average), "
           f"{os.cpu_count()} cores")
     postgres = PostgresServer(PostgresServer.find(), durable=args.durable)
@@ -298,10 +313,10 @@ def main() -> int:
         wall = time.monotonic() - wall0
         client = time.process_time() - client0
         cpu = [sum(server_cpu_seconds(p.pid)) - c for p, c in zip(procs, cpu0)]
+        stopped = time.monotonic()
         for p in procs:          # a stopped node's backends flush their statistics
-            if p.poll() is None:
-                p.terminate()
-                p.wait(15)
+            stop(p)
+        stopping = time.monotonic() - stopped
         time.sleep(1.0)
         rate = (commits(dsn) - commits0) / wall
         lost, wrong = check_store(dsn, tables, run, lines)
@@ -312,7 +327,8 @@ def main() -> int:
         print("  CPU (share of one core over the set-up and the run): " + ", ".join(
             f"n{i + 1} {c / wall * 100:.0f} %" + (" (killed)" if i == 0 and killed else "")
             for i, c in enumerate(cpu)) + f"; this bench's clients {client / wall * 100:.0f} %"
-            f"; PostgreSQL commits/s: {rate:.0f}")
+            f"; PostgreSQL commits/s: {rate:.0f}; set-up {run.set_up:.0f} s; the nodes' clean "
+            f"stop (SIGTERM) {stopping:.1f} s")
         if args.compare_games:
             compare(args, postgres, redis, env)
     finally:
@@ -344,8 +360,7 @@ def compare(args, postgres: PostgresServer, redis: RedisServer, env: dict) -> No
                                               args.think))
             cpu = sum(server_cpu_seconds(proc.pid)) - cpu0
         finally:
-            proc.terminate()
-            proc.wait(15)
+            stop(proc)
         lost, wrong = check_store(where, tables, run, lines)
         report(f"{title}, {args.compare_games} games", run, args.compare_seconds, None, lost,
                wrong)

@@ -46,7 +46,7 @@ from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
 from .records import AccountRecord
 from .replica import RemoteSocket, Replica
-from .storage import StorageError, TableRecord
+from .storage import Conflict, StorageError, TableRecord
 from .table import Table
 
 TABLES = "tables"                  # the bus channel every node hears: look, taken, chat, closed
@@ -95,7 +95,7 @@ class NodeServer(GameServer):
         super().__init__(storage, **options)
         self.bus = bus
         self.keeper = LeaseKeeper(storage, node, ttl=ttl, every=every,
-                                  on_change=self._lease_changed)
+                                  on_change=self._lease_changed, share=self._share)
         self.referee_of: dict[int, str] = {}                # table → node, as last heard
         self.remote: dict[tuple[str, int], Connection] = {}   # (node, cid) → stand-in
         # table → this node's connections at it (wherever refereed), with their seat token
@@ -153,10 +153,19 @@ class NodeServer(GameServer):
         return mine + theirs
 
     # --- leases ------------------------------------------------------------------
+    def _share(self) -> tuple[int, int]:
+        """This node's place among the live nodes (the bus's presence), and their number:
+        a dead node's tables are shared out among the others."""
+        live = sorted(set(self.others) | {self.node})
+        return live.index(self.node), len(live)
+
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(self.keeper.every)
-            self.keeper.step()
+            try:
+                self.keeper.step()
+            except Exception as exc:      # a bug of ours: one line, and the rounds go on
+                log(f"node {self.node}: a lease round failed: {exc!r}")
 
     def _lease_changed(self, change: LeaseChange) -> None:
         self.metrics.lease_changes.inc(change=change.change)
@@ -172,8 +181,8 @@ class NodeServer(GameServer):
         tid = f"T{number}"
         try:
             self._load(tid, taken=True)
-        except StorageUnavailable:
-            self.stale.add(tid)
+        except (StorageUnavailable, StorageFailure):
+            self.stale.add(tid)                  # read again once the database answers
         self.bus.publish(TABLES, {"k": "taken", "table": number})
         # After the handler that may be running now (a takeover can happen inside one).
         asyncio.get_running_loop().call_soon(self._reattach, tid)
@@ -223,7 +232,10 @@ class NodeServer(GameServer):
 
     def _replica(self, record: TableRecord) -> Replica:
         replica = self.tables[record.table_id] = Replica(record)
-        self._load_ratings(replica)
+        try:
+            self._load_ratings(replica)
+        except StorageUnavailable:
+            pass                                  # the lobby shows no ratings meanwhile
         return replica
 
     def _fresh(self, tid: str) -> None:
@@ -266,6 +278,12 @@ class NodeServer(GameServer):
             if record is not None and record.id:
                 self.stale.add(record.table_id)
             raise self._unavailable(exc) from None
+        except Conflict:          # stored already (a commit whose answer was lost): read it
+            if record is None:
+                raise
+            self.stale.add(record.table_id)
+            raise NotStored("table_changed", f"{record.table_id} changed meanwhile: it is "
+                                             f"read again; look and send that again") from None
         except (StorageError, OSError) as exc:
             self._fail(exc)
             raise StorageFailure from exc
@@ -274,6 +292,16 @@ class NodeServer(GameServer):
             if name == "add_move" and record.status == "playing":
                 look["move"] = record.moves[-1]        # the one change: no need to read
             self.bus.publish(TABLES, look)
+
+    def _guarded(self, conn: Connection, kind: str, re_id, work) -> list[dict]:
+        """As one server's, and a database that cannot be reached is the client's
+        clear refusal, not an internal error."""
+        def work_or_refusal():
+            try:
+                return work()
+            except StorageUnavailable as exc:
+                raise self._unavailable(exc) from None
+        return super()._guarded(conn, kind, re_id, work_or_refusal)
 
     # --- routing a client's message to its table's referee -----------------------------
     def _dispatch(self, conn: Connection, message: dict, now: float):
@@ -641,10 +669,12 @@ class NodeServer(GameServer):
                         self._fresh(tid)
                     else:
                         self._look(_number(tid))
+                if beat % 2 == 0:
+                    await self._presence()
             except (StorageFailure, StorageUnavailable):
-                pass
-            if beat % 2 == 0:
-                await self._presence()
+                pass                              # the next round tries again
+            except Exception as exc:              # a bug of ours: one line, and it goes on
+                log(f"node {self.node}: housekeeping failed: {exc!r}")
 
     async def _presence(self) -> None:
         """Who is online here, for the other nodes; theirs, for this one; and the

@@ -53,13 +53,15 @@ def nodes(tmp_path, postgres_dsn, redis_url):
     migrate_store(postgres_dsn)
     started: list[Node] = []
 
+    def one(name: str) -> Node:
+        node = Node(tmp_path, name, postgres_dsn, redis_url)
+        started.append(node)                  # stopped after, even if another fails to start
+        return node
+
     def start(count: int) -> list[Node]:
         names = [f"n{len(started) + i + 1}" for i in range(count)]
         with ThreadPoolExecutor(count) as pool:          # started at once (they race)
-            new = list(pool.map(lambda name: Node(tmp_path, name, postgres_dsn, redis_url),
-                                names))
-        started.extend(new)
-        return new
+            return list(pool.map(one, names))
     start.dsn = postgres_dsn
     yield start
     for node in started:
