@@ -13,11 +13,11 @@ from game.server.node import NodeServer
 from .helpers import CASTLE_GAME, play_line
 
 
-def run_nodes(tmp_path, scenario, count: int = 3):
+def run_nodes(tmp_path, scenario, count: int = 3, **options):
     async def main():
         hub, db = InProcessHub(), str(tmp_path / "nodes.sqlite3")
-        nodes = [NodeServer(SQLiteLeasedStorage(db), InProcessBus(f"n{i + 1}", hub), f"n{i + 1}")
-                 for i in range(count)]
+        nodes = [NodeServer(SQLiteLeasedStorage(db), InProcessBus(f"n{i + 1}", hub), f"n{i + 1}",
+                            **options) for i in range(count)]
         urls = [f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}" for node in nodes]
         try:
             return await asyncio.wait_for(scenario(nodes, urls), 30)
@@ -86,3 +86,34 @@ def test_a_node_stopped_cleanly_hands_its_tables_on_at_once(tmp_path):
         nodes.pop(0)
 
     run_nodes(tmp_path, scenario)
+
+
+def test_after_a_crash_the_side_to_move_is_charged_up_to_its_referee_s_last_sign_of_life(
+        tmp_path):
+    """n1 dies (no lease released) while Black thinks: the node that takes the table
+    charges Black's clock the time thought up to n1's last renewal, not the time the
+    table had no referee."""
+    async def scenario(nodes, urls):
+        alice = await Client.connect(urls[0], "Alice")
+        bob = await Client.connect(urls[1], "Bob")
+        table = (await alice.create_table(time={"base": 300, "increment": 0}))["table"]
+        await alice.sit(table, "white")
+        await bob.sit(table, "black")
+        await alice.start(table)
+        await alice.move(table, CASTLE_GAME[0])
+        await asyncio.sleep(1.0)                      # Black thinks for a second, then
+        crashed = nodes.pop(0)                        # n1 stops dead: leases kept,
+        for task in crashed._tasks:                   # nothing more stored or said
+            task.cancel()
+        crashed.storage.close()
+        crashed.bus.publish = lambda channel, body: None
+        crashed._server.close()
+        state = await bob.expect("table", 10, table=table,        # re-attached at n2
+                                 where=lambda m: m["moves"] == CASTLE_GAME[:1])
+        assert any(sorted(n.keeper.held) == [1] for n in nodes)
+        return state["clocks"]["black"] / 1000, crashed
+
+    clocks, crashed = run_nodes(tmp_path, scenario, ttl=0.6, every=0.2)
+    crashed.hasher.shutdown()
+    # Thought ≈ 1 s before the crash; the table then had no referee for ≥ 0.6 s, not charged.
+    assert 300 - 2.5 < clocks < 300 - 0.5
