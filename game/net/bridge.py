@@ -32,7 +32,7 @@ import itertools
 import queue
 import threading
 
-from .client import Client, ConnectionLost, ServerRefused, rotated
+from .client import Client, ConnectionLost, ServerRefused, lost_last
 
 RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)   # then 4 s between tries
 FATAL_CODES = ("bad_field", "bad_version")  # retrying the same hello cannot help
@@ -59,7 +59,6 @@ class NetBridge:
         self._online = False
         self._started = threading.Event()
         self._thread: threading.Thread | None = None
-        self._turns = 0            # connections lost: where the list of servers starts
 
     # --- the frame loop's side -------------------------------------------------------
     def start(self) -> None:
@@ -126,14 +125,13 @@ class NetBridge:
 
     async def _open(self) -> Client:
         """A connection that has said who this is: a kept session, a sign-in, or a guest."""
-        url = rotated(self.url, self._turns)
         if self.session:
-            client = await Client.with_session(url, self.session, ids=self.ids)
+            client = await Client.with_session(self.url, self.session, ids=self.ids)
         elif self.password is not None:
-            client = await Client.account(url, self.name, self.password,
+            client = await Client.account(self.url, self.name, self.password,
                                           register=self.register, ids=self.ids)
         else:
-            return await Client.connect(url, self.name, ids=self.ids)
+            return await Client.connect(self.url, self.name, ids=self.ids)
         self.session, self.password, self.name = client.session, None, client.name
         return client
 
@@ -170,7 +168,7 @@ class NetBridge:
             else:
                 failures = 0
                 await self._session(client)
-                self._turns += 1
+                self.url = lost_last(self.url, client.url)
                 self._link("offline", "the connection was lost; retrying")
             delay = self.retry_delays[min(failures, len(self.retry_delays) - 1)]
             failures += 1

@@ -49,17 +49,20 @@ def server_addresses(url: str) -> list[str]:
     return found
 
 
-def rotated(url: str, turns: int) -> str:
-    """The same servers, starting ``turns`` further on (after a lost connection the
-    next try begins with another node)."""
+def lost_last(url: str, lost: str) -> str:
+    """The same servers, ``lost`` moved to the end with those before it: after a lost
+    connection the next try begins with the node after it."""
     found = server_addresses(url)
-    turns %= len(found)
-    return ",".join(found[turns:] + found[:turns])
+    if lost not in found:
+        return url
+    at = found.index(lost) + 1
+    return ",".join(found[at:] + found[:at])
 
 
 class Client:
     def __init__(self, ws, ids=None) -> None:
         self.ws = ws
+        self.url: str | None = None          # of the addresses given, the one that answered
         # Message ids: a count of its own, or one a NetBridge shares across reconnections.
         self.ids = itertools.count(1) if ids is None else ids
         self.name: str | None = None
@@ -86,6 +89,7 @@ class Client:
         if ws is None:
             raise failure
         client = cls(ws, ids)
+        client.url = address                 # the server that answered
         if name is not None:
             try:
                 client.welcome = await client.request(

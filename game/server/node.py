@@ -35,26 +35,22 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
-import socket
-import sys
 import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
 
-from ..camelot.board import CamelotBoard
-from ..net.protocol import CLIENT_MESSAGES, COLORS, ProtocolError, encode, error
-from .backends import is_shared_store, migrate_store, open_bus, open_store
+from ..net.protocol import CLIENT_MESSAGES, ProtocolError, encode, error
 from .bus import BusUnavailable, Gap, Message
-from .game_server import Connection, GameServer, StorageFailure, log, serve_until_stopped
+from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
 from .records import AccountRecord
-from .storage import StorageError, TableRecord
+from .replica import RemoteSocket, Replica
+from .storage import Conflict, StorageError, TableRecord
 from .table import Table
 
 TABLES = "tables"                  # the bus channel every node hears: look, taken, chat, closed
-RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: its referee asked again
+RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: sent again
 GIVE_UP = 12.0                     # ... and refused after this long (no node could take the table)
 HOUSEKEEPING_EVERY = 0.5
 PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
@@ -64,7 +60,6 @@ REMEMBERED = 20_000                # forwarded messages a referee remembers havi
 ROUTED = frozenset(kind for kind, fields in CLIENT_MESSAGES.items()
                    if "table" in fields and kind != "record")
 FENCED = frozenset({"add_move", "save_table", "take_back"})
-MAX_NODE_NAME = 64
 
 
 class NotStored(ProtocolError, StorageFailure):
@@ -72,55 +67,8 @@ class NotStored(ProtocolError, StorageFailure):
     (a StorageFailure too, so that timers and disconnections give up quietly)."""
 
 
-def node_name(text: str) -> str:
-    """A node's name as given on the command line (ValueError: why not)."""
-    if not 0 < len(text) <= MAX_NODE_NAME or not text.isprintable() or " " in text:
-        raise ValueError(f"a node name is 1 to {MAX_NODE_NAME} printable characters "
-                         f"without spaces, not {text!r}")
-    return text
-
-
 def _channel(node: str) -> str:
     return f"node:{node}"
-
-
-class RemoteSocket:
-    """Stands for a client's WebSocket on another node: what the referee writes to
-    it goes to that node on the bus (see :meth:`NodeServer._broadcast`)."""
-
-    remote_address = None
-    transport = None
-
-    def __init__(self, node: str, cid: int) -> None:
-        self.node, self.cid = node, cid
-
-
-class Replica(Table):
-    """A table another node referees, as the store last showed it: for the lobby,
-    the pages and this node's limits. No clock runs here and nobody sits here; the
-    board is rebuilt only if a page asks for it."""
-
-    def __init__(self, record: TableRecord) -> None:      # no Table.__init__: no replay
-        now = time.monotonic()
-        self.record = record
-        self.turn_started = now
-        self.seat_conn = {c: None for c in COLORS}
-        self.absent_since = {c: now for c in COLORS}
-        self.watchers = set()
-        self.draw_offer = self.takeback_offer = None
-        self.rematch = set()
-        self.ratings = {c: None for c in COLORS}
-        self.owner_address = None
-        self.timer = None
-        self._board: CamelotBoard | None = None
-
-    @property
-    def game(self) -> CamelotBoard:
-        if self._board is None:
-            self._board = CamelotBoard(self.record.start_position)
-            for notation in self.record.moves:
-                self._board.play(notation)
-        return self._board
 
 
 @dataclass
@@ -147,10 +95,11 @@ class NodeServer(GameServer):
         super().__init__(storage, **options)
         self.bus = bus
         self.keeper = LeaseKeeper(storage, node, ttl=ttl, every=every,
-                                  on_change=self._lease_changed)
+                                  on_change=self._lease_changed, share=self._share)
         self.referee_of: dict[int, str] = {}                # table → node, as last heard
         self.remote: dict[tuple[str, int], Connection] = {}   # (node, cid) → stand-in
-        self.attached: dict[str, dict[Connection, str | None]] = {}   # table → local conns, token
+        # table → this node's connections at it (wherever refereed), with their seat token
+        self.attached: dict[str, dict[Connection, str | None]] = {}
         self.by_cid: dict[int, Connection] = {}
         self.forwards: dict[int, Forward] = {}
         self.handled: OrderedDict[tuple[str, int], dict] = OrderedDict()
@@ -166,7 +115,7 @@ class NodeServer(GameServer):
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         self._subscription = await self.bus.subscribe(TABLES, _channel(self.node))
         for record in self.storage.open_tables():
-            self.tables[record.table_id] = Replica(record)
+            self._replica(record)
         self.keeper.step()           # the lapsed tables (all of them, for the first node)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._hear()), loop.create_task(self._keep()),
@@ -204,10 +153,19 @@ class NodeServer(GameServer):
         return mine + theirs
 
     # --- leases ------------------------------------------------------------------
+    def _share(self) -> tuple[int, int]:
+        """This node's place among the live nodes (the bus's presence), and their number:
+        a dead node's tables are shared out among the others."""
+        live = sorted(set(self.others) | {self.node})
+        return live.index(self.node), len(live)
+
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(self.keeper.every)
-            self.keeper.step()
+            try:
+                self.keeper.step()
+            except Exception as exc:      # a bug of ours: one line, and the rounds go on
+                log(f"node {self.node}: a lease round failed: {exc!r}")
 
     def _lease_changed(self, change: LeaseChange) -> None:
         self.metrics.lease_changes.inc(change=change.change)
@@ -223,8 +181,8 @@ class NodeServer(GameServer):
         tid = f"T{number}"
         try:
             self._load(tid, taken=True)
-        except StorageUnavailable:
-            self.stale.add(tid)
+        except (StorageUnavailable, StorageFailure):
+            self.stale.add(tid)                  # read again once the database answers
         self.bus.publish(TABLES, {"k": "taken", "table": number})
         # After the handler that may be running now (a takeover can happen inside one).
         asyncio.get_running_loop().call_soon(self._reattach, tid)
@@ -236,7 +194,7 @@ class NodeServer(GameServer):
         if table is not None and not isinstance(table, Replica):
             if table.timer is not None:
                 table.timer.cancel()
-            self.tables[tid] = Replica(table.record)     # other nodes' clients: theirs
+            self._replica(table.record)                   # other nodes' clients: theirs
             self.stale.add(tid)                           # re-attach them to the new one
 
     def _load(self, tid: str, taken: bool = False) -> Table | None:
@@ -271,6 +229,14 @@ class NodeServer(GameServer):
         self._schedule_flag(table)
         self._lobby_changed()
         return table
+
+    def _replica(self, record: TableRecord) -> Replica:
+        replica = self.tables[record.table_id] = Replica(record)
+        try:
+            self._load_ratings(replica)
+        except StorageUnavailable:
+            pass                                  # the lobby shows no ratings meanwhile
+        return replica
 
     def _fresh(self, tid: str) -> None:
         if tid in self.stale and _number(tid) in self.keeper.held:
@@ -312,11 +278,30 @@ class NodeServer(GameServer):
             if record is not None and record.id:
                 self.stale.add(record.table_id)
             raise self._unavailable(exc) from None
+        except Conflict:          # stored already (a commit whose answer was lost): read it
+            if record is None:
+                raise
+            self.stale.add(record.table_id)
+            raise NotStored("table_changed", f"{record.table_id} changed meanwhile: it is "
+                                             f"read again; look and send that again") from None
         except (StorageError, OSError) as exc:
             self._fail(exc)
             raise StorageFailure from exc
         if record is not None:
-            self.bus.publish(TABLES, {"k": "look", "table": record.id, "ply": len(record.moves)})
+            look = {"k": "look", "table": record.id, "ply": len(record.moves)}
+            if name == "add_move" and record.status == "playing":
+                look["move"] = record.moves[-1]        # the one change: no need to read
+            self.bus.publish(TABLES, look)
+
+    def _guarded(self, conn: Connection, kind: str, re_id, work) -> list[dict]:
+        """As one server's, and a database that cannot be reached is the client's
+        clear refusal, not an internal error."""
+        def work_or_refusal():
+            try:
+                return work()
+            except StorageUnavailable as exc:
+                raise self._unavailable(exc) from None
+        return super()._guarded(conn, kind, re_id, work_or_refusal)
 
     # --- routing a client's message to its table's referee -----------------------------
     def _dispatch(self, conn: Connection, message: dict, now: float):
@@ -330,7 +315,7 @@ class NodeServer(GameServer):
             except StorageUnavailable as exc:
                 raise self._unavailable(exc) from None
             if record is not None and record.status != "finished":
-                self.tables[tid] = Replica(record)
+                self._replica(record)
         if tid not in self.tables:
             return self._local(conn, message, now)     # "there is no open table"
         node = self._referee(number)
@@ -405,8 +390,10 @@ class NodeServer(GameServer):
                "address": conn.address, "ignored": sorted(conn.ignored),
                "muted": conn.muted_until,
                "account": asdict(conn.account) if conn.account else None}
+        seat = self.attached.get(forward.message["table"], {}).get(conn)
         self.bus.publish(_channel(forward.node), {"k": "fwd", "seq": seq, "who": who,
-                                                  "m": forward.message, "quiet": forward.quiet})
+                                                  "m": forward.message, "quiet": forward.quiet,
+                                                  "seat": seat})
 
     def _retry_forwards(self) -> None:
         """Messages whose referee did not answer: sent again to the table's referee
@@ -490,6 +477,7 @@ class NodeServer(GameServer):
                 started = time.perf_counter()
 
                 def work():
+                    self._seat_again(conn, message, body.get("seat"))
                     replies = self._local(conn, message, time.monotonic())
                     return [r for r in replies if not (quiet and r.get("type") == "seated")]
                 replies = self._speak(conn, lambda: self._guarded(
@@ -506,6 +494,20 @@ class NodeServer(GameServer):
                 while len(self.handled) > REMEMBERED:
                     self.handled.popitem(last=False)
         self.bus.publish(_channel(origin), done)
+
+    def _seat_again(self, conn: Connection, message: dict, token: str | None) -> None:
+        """A client its node saw seated (with ``token``), whose message came here
+        before its node re-attached it (this node took the table over a moment ago):
+        seated first, as its resume would have."""
+        table = self.tables.get(message["table"])
+        if not token or table is None or message["type"] in ("resume", "sit"):
+            return
+        self._fresh(table.id)
+        color = table.color_of(token)
+        if color is not None and table.seat_conn[color] is not conn:
+            table.take_seat(conn, color, time.monotonic())
+            table.watchers.add(conn)
+            self._note_presence(table)
 
     def _drop_stand_in(self, origin: str, cid: int) -> None:
         conn = self.remote.pop((origin, cid), None)
@@ -577,8 +579,8 @@ class NodeServer(GameServer):
         if isinstance(event, Gap):
             self.metrics.bus_gaps.inc()
             if event.channel == TABLES:
-                self.stale.update(t for t in self.tables if _number(t) not in self.keeper.held)
                 self.referee_of.clear()
+                self._read_replicas()
             for tid in list(self.attached):      # this node's clients: their tables again
                 if _number(tid) not in self.keeper.held:
                     self._reattach(tid)
@@ -591,13 +593,14 @@ class NodeServer(GameServer):
             if sender == self.node:
                 return
             if kind == "look":
-                self._look(body["table"])
+                self._look(body["table"], body.get("ply"), body.get("move"))
             elif kind == "taken":
                 self.referee_of[body["table"]] = sender
                 self._look(body["table"])
                 self._reattach(f"T{body['table']}")
             elif kind == "chat":
-                listeners = [c for c in self.connections if c.in_lobby and body["key"] not in c.ignored]
+                listeners = [c for c in self.connections
+                             if c.in_lobby and body["key"] not in c.ignored]
                 self._broadcast([c.ws for c in listeners], encode(
                     {"type": "lobby_chat", "from": body["from"], "text": body["text"]}))
             elif kind == "closed":
@@ -610,11 +613,20 @@ class NodeServer(GameServer):
         elif kind == "done":
             self._on_done(body)
 
-    def _look(self, number: int) -> None:
-        """Another node changed a table: read it from the store (the truth)."""
+    def _look(self, number: int, ply: int | None = None, move: str | None = None) -> None:
+        """Another node changed a table: read it from the store (the truth) — unless
+        the change was only the next move of a game this node has up to the one
+        before (the referee's news comes in its order; a gap means reading all)."""
         if number in self.keeper.held:
             return
         tid = f"T{number}"
+        replica = self.tables.get(tid)
+        if move is not None and isinstance(replica, Replica) and tid not in self.stale \
+                and replica.record.status == "playing" and len(replica.record.moves) == ply - 1:
+            replica.record.moves.append(move)
+            replica._board = None
+            self._lobby_changed()
+            return
         try:
             record = self.storage.load_table(number)
         except StorageUnavailable:
@@ -624,8 +636,24 @@ class NodeServer(GameServer):
         if record is None or record.status == "finished":
             self.tables.pop(tid, None)
         else:
-            replica = self.tables[tid] = Replica(record)
-            self._load_ratings(replica)
+            self._replica(record)
+        self._lobby_changed()
+
+    def _read_replicas(self) -> None:
+        """Every table another node referees, read again from the store at once."""
+        try:
+            records = self.storage.open_tables()
+        except StorageUnavailable:
+            self.stale.update(t for t in self.tables if _number(t) not in self.keeper.held)
+            return
+        open_now = {r.table_id for r in records}
+        for tid in [t for t in self.tables if t not in open_now]:
+            if _number(tid) not in self.keeper.held:
+                del self.tables[tid]
+        for record in records:
+            if record.id not in self.keeper.held:
+                self._replica(record)
+                self.stale.discard(record.table_id)
         self._lobby_changed()
 
     # --- every half second ---------------------------------------------------------------
@@ -641,10 +669,12 @@ class NodeServer(GameServer):
                         self._fresh(tid)
                     else:
                         self._look(_number(tid))
+                if beat % 2 == 0:
+                    await self._presence()
             except (StorageFailure, StorageUnavailable):
-                pass
-            if beat % 2 == 0:
-                await self._presence()
+                pass                              # the next round tries again
+            except Exception as exc:              # a bug of ours: one line, and it goes on
+                log(f"node {self.node}: housekeeping failed: {exc!r}")
 
     async def _presence(self) -> None:
         """Who is online here, for the other nodes; theirs, for this one; and the
@@ -668,51 +698,3 @@ class NodeServer(GameServer):
                 for node, cid in [k for k in self.remote if k[0] == origin]:
                     self._drop_stand_in(node, cid)
                 self.missing_since.pop(origin, None)
-
-
-# --- the command line -----------------------------------------------------------------
-
-
-def _described(address: str) -> str:
-    """The store as the start-up line names it (never a password)."""
-    return "PostgreSQL" if is_shared_store(address) else f"SQLite {address}"
-
-
-async def run_node(args, limits, node: str) -> int:
-    address = args.store or args.db
-    try:
-        storage = open_store(address)
-        bus = open_bus(args.bus, node)
-    except (StorageError, ValueError, ImportError) as exc:
-        log(f"cannot start node {node}: {exc}")
-        return 1
-    server = NodeServer(storage, bus, node, grace=args.grace, abandon_after=args.abandon_after,
-                        limits=limits)
-    bus_name = "Redis" if args.bus else "no bus"
-    return await serve_until_stopped(server, args.host, args.port,
-                                     f"node {node}, {_described(address)}, {bus_name}", args.stats)
-
-
-def cmd_node(args, limits) -> int:
-    """``serve`` with ``--store``/``--bus``/``--migrate``: one node of several."""
-    address = args.store or args.db
-    if args.migrate:
-        try:
-            print(migrate_store(address), flush=True)
-            return 0
-        except (StorageError, ImportError) as exc:
-            print(f"error: cannot migrate {_described(address)}: {exc}", file=sys.stderr)
-            return 1
-    if args.make_moderator or args.remove_moderator:
-        print("error: --make-moderator/--remove-moderator take --db (the SQLite file)",
-              file=sys.stderr)
-        return 2
-    try:
-        node = node_name(args.node or f"{socket.gethostname()}-{os.getpid()}")
-    except ValueError as exc:
-        print(f"error: --node: {exc}", file=sys.stderr)
-        return 2
-    try:
-        return asyncio.run(run_node(args, limits, node))
-    except KeyboardInterrupt:
-        return 0

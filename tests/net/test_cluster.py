@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -25,6 +26,7 @@ SCENARIO_SECONDS = 60
 
 
 class Node(ServerProcess):
+    START_SECONDS = 30.0        # a node loads the database and bus drivers; CI is busy
     def __init__(self, tmp_path, name: str, dsn: str, redis: str) -> None:
         super().__init__(str(tmp_path / f"{name}.unused"), 60.0, "--store", dsn, "--bus", redis,
                          "--node", name)
@@ -51,13 +53,15 @@ def nodes(tmp_path, postgres_dsn, redis_url):
     migrate_store(postgres_dsn)
     started: list[Node] = []
 
+    def one(name: str) -> Node:
+        node = Node(tmp_path, name, postgres_dsn, redis_url)
+        started.append(node)                  # stopped after, even if another fails to start
+        return node
+
     def start(count: int) -> list[Node]:
         names = [f"n{len(started) + i + 1}" for i in range(count)]
-        with ThreadPoolExecutor(count) as pool:          # started at once: they race
-            new = list(pool.map(lambda name: Node(tmp_path, name, postgres_dsn, redis_url),
-                                names))
-        started.extend(new)
-        return new
+        with ThreadPoolExecutor(count) as pool:          # started at once (they race)
+            return list(pool.map(one, names))
     start.dsn = postgres_dsn
     yield start
     for node in started:
@@ -279,3 +283,39 @@ def test_serve_migrate_says_one_line_and_a_bad_bus_is_one_line(postgres_dsn, tmp
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1
     assert "unknown bus address" in bad.stderr
+
+
+def test_a_paused_referee_that_lost_its_lease_acknowledges_nothing(nodes):
+    """The referee frozen (SIGSTOP) past its lease: another node takes the table; when
+    it wakes, a move its player sent meanwhile is either refused or refereed by the
+    new node — never stored by the old one — and the game goes on."""
+    n1, n2 = nodes(2)
+
+    async def scenario():
+        alice, bob, _, table = await game_across(n1, n2)
+        await play_line(alice, bob, table, CASTLE_GAME[:4])
+        n1.proc.send_signal(signal.SIGSTOP)
+        try:
+            deadline = time.monotonic() + 15
+            while n2.games() != 1 and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            assert n2.games() == 1                        # n2 referees the table now
+            sent = await alice.send(alice._seat_message("move", table, move=CASTLE_GAME[4]))
+        finally:
+            n1.proc.send_signal(signal.SIGCONT)
+        while True:
+            message = await alice.next(15)
+            if message.get("re") == sent and message["type"] == "error":
+                assert message["code"] in ("table_moved", "table_unavailable")
+                assert stored_moves(nodes.dsn, table) == CASTLE_GAME[:4]
+                await asyncio.sleep(0.5)
+                await move(alice, table, CASTLE_GAME[4])         # the same move, again
+                break
+            if message.get("type") == "moved" and message.get("ply") == 5:
+                break
+        await move(bob, table, CASTLE_GAME[5])
+        return table
+
+    table = run(scenario)
+    assert stored_moves(nodes.dsn, table) == CASTLE_GAME[:6]
+    assert n1.games() == 0 and n2.games() == 1
