@@ -63,7 +63,7 @@ def store_run(store, node: str, tables: int, moves: int) -> dict:
         record.moves.append(f"M{len(record.moves) + 1}")
         record.clocks = {"white": 300000 - k, "black": 300000}
         t = time.perf_counter()
-        store.add_move(record, fences[record.id])
+        store.add_move(record, fence=fences[record.id])
         times.append(time.perf_counter() - t)
     elapsed = time.perf_counter() - start
     t = time.perf_counter()

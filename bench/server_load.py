@@ -2,6 +2,7 @@
 
     python bench/server_load.py [--games 200] [--seconds 20] [--think 1.0]
                                 [--waiting 1000] [--finished 10000]
+                                [--store sqlite|postgresql|both|postgresql://…]
 
 First the restart: a database holding ``--finished`` finished games (40 moves
 each) is opened by ``python -m game serve`` and the time to its listening line is
@@ -25,6 +26,15 @@ the replies are written; with the client's own stamps (one system-wide
 monotonic clock) each round trip splits into to server / engine / store /
 replies written / back to client. Both event loops' lateness and the server's
 garbage-collection pauses are printed too (game/server/probe.py).
+
+``--store``: the node's store. ``sqlite`` (today's default, a fresh file);
+``postgresql`` starts a real PostgreSQL in a temporary folder, as the tests do
+(tests/services.py; its defaults, fsync on) and runs ``serve --store
+postgresql://…`` on a fresh database with ``synchronous_commit`` as ``--pg-sync``
+says (``off`` by default: SQLite's promise, see docs/cluster.md); a
+``postgresql://`` address uses that database (migrated first); ``both`` runs the
+load once on each, SQLite first, and ends with the two side by side. The restart
+is timed on SQLite only.
 """
 from __future__ import annotations
 
@@ -322,10 +332,11 @@ def time_start(db: str, runs: int = 3) -> float:
     return statistics.median(times)
 
 
-def start_server(db: str, stats: str | None) -> tuple[subprocess.Popen, str]:
+def start_server(db: str, stats: str | None, store: str | None = None) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
-         *(["--stats", stats] if stats else [])],
+         *(["--stats", stats] if stats else []),
+         *(["--store", store, "--node", "bench"] if store else [])],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -346,22 +357,74 @@ def main() -> int:
     parser.add_argument("--waiting", type=int, default=1000,
                         help="tables waiting for players opened before the games (memory)")
     parser.add_argument("--finished", type=int, default=10000,
-                        help="finished games in the database whose restart is timed")
+                        help="finished games in the database whose restart is timed (0: none)")
+    parser.add_argument("--store", default="sqlite",
+                        help="sqlite, postgresql (a temporary server), both, or a postgresql:// address")
+    parser.add_argument("--pg-sync", choices=("on", "off"), default="off",
+                        help="PostgreSQL's synchronous_commit for the node (default off)")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.finished:
+        time_restart(args.finished)
+    stores = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
+    results = []
+    postgres = None
+    try:
+        for store in stores:
+            address = None
+            if store.startswith(("postgresql://", "postgres://")):
+                address = store
+            elif store == "postgresql":
+                if postgres is None:
+                    from tests.services import PostgresServer
+                    postgres = PostgresServer(PostgresServer.find(), durable=True)
+                    postgres.start()
+                address = postgres.create_database(f"load_{len(results)}")
+            elif store != "sqlite":
+                raise SystemExit(f"--store: sqlite, postgresql, both or postgresql://…, not {store!r}")
+            if address:
+                from game.server.backends import migrate_store
+                migrate_store(address)
+                address += ("&" if "?" in address else "?") + \
+                    f"options=-csynchronous_commit%3D{args.pg_sync}"
+            name = "SQLite" if address is None else f"PostgreSQL (synchronous_commit={args.pg_sync})"
+            results.append((name, load(args, address)))
+    finally:
+        if postgres is not None:
+            postgres.remove()
+    errors = 0
+    for name, out in results:
+        print(f"\n=== one node on {name} ===")
+        errors += report(args, out)
+    if len(results) > 1:
+        print("\nside by side (the same load, one after the other):")
+        print("| store | moves/s | round trip p50 / p99 / max | server CPU per move | load |")
+        print("|---|---|---|---|---|")
+        for name, out in results:
+            print(f"| {name} | {out['moves_per_s']:.1f} | {out['p50_ms']:.1f} / {out['p99_ms']:.1f} / "
+                  f"{out['max_ms']:.1f} ms | {1000 * out['server_cpu_s'] / max(1, out['moves']):.2f} ms | "
+                  f"{out['load']:.1f} |")
+    return 1 if errors else 0
+
+
+def time_restart(finished: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         empty, full = str(Path(folder) / "empty.sqlite3"), str(Path(folder) / "full.sqlite3")
         SQLiteStorage(empty).close()
         filled = time.perf_counter()
-        fill_finished_games(full, args.finished)
+        fill_finished_games(full, finished)
         filled = time.perf_counter() - filled
         bare_start, full_start = time_start(empty), time_start(full)
-        print(f"restart with {args.finished} finished games stored: {full_start:.2f} s to listening "
+        print(f"restart with {finished} finished games stored: {full_start:.2f} s to listening "
               f"(an empty database: {bare_start:.2f} s, ratio {full_start / bare_start:.2f}; "
               f"filled in {filled:.1f} s; load {os.getloadavg()[0]:.1f})")
+
+
+def load(args, store: str | None) -> dict:
+    """One node under the load; ``store``: a PostgreSQL address, or None (SQLite)."""
     with tempfile.TemporaryDirectory() as folder:
         stats = Path(folder) / "stats.json"
-        proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats))
+        proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats), store)
         try:
             out = asyncio.run(asyncio.wait_for(
                 run(url, proc.pid, args.games, args.seconds, args.think, args.seed, args.waiting),
@@ -375,6 +438,14 @@ def main() -> int:
             server_errors = proc.stderr.read()
         server_stats = json.loads(stats.read_text()) if stats.exists() else {}
         inside = server_stats.get("move_seconds", [])
+    out.update(url=url, server_errors=server_errors, server_stats=server_stats, inside=inside)
+    return out
+
+
+def report(args, out: dict) -> int:
+    """Print one run's numbers; the number of errors."""
+    url, server_errors = out["url"], out["server_errors"]
+    server_stats, inside = out["server_stats"], out["inside"]
     print("python bench/server_load.py " + " ".join(sys.argv[1:]))
     print(f"{out['games']} games, {out['connections']} connections on {url} "
           f"(registered in {out['register_s']:.1f} s, set up in {out['setup_s']:.1f} s), think {args.think:g} s ± 50 %, "
@@ -415,7 +486,7 @@ def main() -> int:
     if "Traceback" in server_errors:
         errors.append("the server printed a traceback")
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:20]))
-    return 1 if errors else 0
+    return len(errors)
 
 
 if __name__ == "__main__":

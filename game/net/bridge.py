@@ -12,7 +12,9 @@ loop and trades plain dicts with the caller through two thread-safe queues.
 Besides the server's messages it reports its link as
 ``{"type": "link", "state": "connecting" | "online" | "offline", "detail": …}``.
 When the connection drops it retries with growing pauses and, once back,
-says hello again and resumes every seat it holds (it learns the tokens from
+says hello again and resumes every seat it holds (``url`` may name several
+servers, comma-separated — a site's nodes: each try starts with the one after the
+server last lost) (it learns the tokens from
 the ``seated`` messages passing through). A message sent while offline is
 answered at once by a local ``{"type": "error", "code": "offline"}``.
 
@@ -30,7 +32,7 @@ import itertools
 import queue
 import threading
 
-from .client import Client, ConnectionLost, ServerRefused
+from .client import Client, ConnectionLost, ServerRefused, lost_last
 
 RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)   # then 4 s between tries
 FATAL_CODES = ("bad_field", "bad_version")  # retrying the same hello cannot help
@@ -166,6 +168,7 @@ class NetBridge:
             else:
                 failures = 0
                 await self._session(client)
+                self.url = lost_last(self.url, client.url)
                 self._link("offline", "the connection was lost; retrying")
             delay = self.retry_delays[min(failures, len(self.retry_delays) - 1)]
             failures += 1

@@ -21,7 +21,7 @@ import json
 import time
 
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from .protocol import PROTOCOL_VERSION, encode
 
@@ -41,9 +41,28 @@ class ConnectionLost(Exception):
     """The connection closed while a reply was awaited."""
 
 
+def server_addresses(url: str) -> list[str]:
+    """``"ws://a:8765,ws://b:8765"``: the servers to try, in order (a site's nodes)."""
+    found = [part.strip() for part in url.split(",") if part.strip()]
+    if not found:
+        raise ValueError("no server address given")
+    return found
+
+
+def lost_last(url: str, lost: str) -> str:
+    """The same servers, ``lost`` moved to the end with those before it: after a lost
+    connection the next try begins with the node after it."""
+    found = server_addresses(url)
+    if lost not in found:
+        return url
+    at = found.index(lost) + 1
+    return ",".join(found[at:] + found[:at])
+
+
 class Client:
     def __init__(self, ws, ids=None) -> None:
         self.ws = ws
+        self.url: str | None = None          # of the addresses given, the one that answered
         # Message ids: a count of its own, or one a NetBridge shares across reconnections.
         self.ids = itertools.count(1) if ids is None else ids
         self.name: str | None = None
@@ -57,10 +76,20 @@ class Client:
     async def connect(cls, url: str, name: str | None, *, timeout: float = TIMEOUT,
                       ids=None, **options) -> "Client":
         """Open a connection and, with a ``name``, say hello (ServerRefused if refused).
-        ``ids``: the counter numbering its messages (a fresh one if None)."""
-        ws = await asyncio.wait_for(
-            connect(url, proxy=None, compression=None, open_timeout=timeout, **options), timeout)
+        ``ids``: the counter numbering its messages (a fresh one if None). ``url`` may
+        name several servers, comma-separated: each is tried in turn until one answers."""
+        ws = failure = None
+        for address in server_addresses(url):
+            try:
+                ws = await asyncio.wait_for(connect(address, proxy=None, compression=None,
+                                                    open_timeout=timeout, **options), timeout)
+                break
+            except (OSError, asyncio.TimeoutError, WebSocketException) as exc:
+                failure = exc
+        if ws is None:
+            raise failure
         client = cls(ws, ids)
+        client.url = address                 # the server that answered
         if name is not None:
             try:
                 client.welcome = await client.request(

@@ -48,29 +48,47 @@ def add_serve_parser(sub, number) -> None:
                    type=number("--connections-per-address", 1, 100_000, parse_int),
                    default=Limits.connections_per_address,
                    help="connections one address may hold open (default 20)")
+    s.add_argument("--store", metavar="ADDRESS",
+                   help="the store: postgresql://… (shared by several nodes) or a SQLite file "
+                        "(default: --db)")
+    s.add_argument("--bus", metavar="ADDRESS",
+                   help="redis://host:port/db: the bus between nodes (default: none, one node)")
+    s.add_argument("--node", metavar="NAME",
+                   help="this node's name among the nodes (default: host name and process id)")
+    s.add_argument("--migrate", action="store_true",
+                   help="create or upgrade the --store's schema, then exit")
     s.add_argument("--make-moderator", metavar="NAME",
                    help="make the account NAME a moderator, then exit (no server runs)")
     s.add_argument("--remove-moderator", metavar="NAME",
                    help="take moderation away from the account NAME, then exit")
 
 
-def set_moderator(db: str, name: str, moderator: bool) -> int:
-    """The moderator flag of an account, from the server's command line."""
+def set_moderator(address: str, name: str, moderator: bool) -> int:
+    """The moderator flag of an account, from the server's command line, in the
+    store ``serve`` runs on (a SQLite file, or PostgreSQL's address)."""
+    import sqlite3
+
     from .accounts import name_key
+    from .backends import is_shared_store, open_store
     from ..net.protocol import ProtocolError
-    from .storage import SQLiteStorage
+    from .storage import StorageError
     try:
         key = name_key(name)
     except ProtocolError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    storage = SQLiteStorage(db)
+    where = "the database" if is_shared_store(address) else address   # never a password
     try:
-        account = storage.set_moderator(key, moderator)
-    finally:
-        storage.close()
+        storage = open_store(address)
+        try:
+            account = storage.set_moderator(key, moderator)
+        finally:
+            storage.close()
+    except (StorageError, sqlite3.Error, ImportError) as exc:
+        print(f"error: cannot open {where}: {exc}", file=sys.stderr)
+        return 1
     if account is None:
-        print(f"error: there is no account named {name!r} in {db}", file=sys.stderr)
+        print(f"error: there is no account named {name!r} in {where}", file=sys.stderr)
         return 1
     print(f"{account.name} is {'now' if moderator else 'no longer'} a moderator")
     return 0
@@ -83,10 +101,13 @@ def cmd_serve(args) -> int:
     from .game_server import log, run
     limits = Limits(waiting_close=args.waiting_close, waiting_per_player=args.tables_per_player,
                     connections_per_address=args.connections_per_address)
+    if (args.make_moderator or args.remove_moderator) and not args.migrate:
+        return set_moderator(args.store or args.db, args.make_moderator or args.remove_moderator,
+                             bool(args.make_moderator))
+    if args.migrate or args.store or args.bus or args.node:
+        from .node_cli import cmd_node      # several nodes: the store and the bus given
+        return cmd_node(args, limits)
     try:
-        if args.make_moderator or args.remove_moderator:
-            return set_moderator(args.db, args.make_moderator or args.remove_moderator,
-                                 bool(args.make_moderator))
         return asyncio.run(run(args.host, args.port, args.db, args.grace, args.stats,
                                args.abandon_after, limits))
     except KeyboardInterrupt:

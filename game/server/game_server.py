@@ -37,6 +37,7 @@ from ..errors import BadPositionError
 from .limits import Limits
 from .lobby import LobbyView
 from .members import Members
+from .metrics import NodeMetrics
 from .probe import LoadProbe
 from ..net.protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
 from ..net.protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_client_message
@@ -148,10 +149,17 @@ class GameServer(Members):
         self._move_marks: tuple | None = None
         self._server = None
         self.port: int | None = None
+        self.metrics = NodeMetrics(getattr(self, "node", "local"))
 
     # --- life ------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Load the open tables, listen, return the port (useful with port 0)."""
+        self._load_tables()
+        self._beat()
+        self._sweep()                              # tables deserted while we were down
+        return await self._listen(host, port)
+
+    def _load_tables(self) -> None:
         now, wall = time.monotonic(), time.time()
         alive = self.storage.last_alive()
         for record in self.storage.open_tables():
@@ -171,11 +179,11 @@ class GameServer(Members):
             if table.note_presence(wall) or charged:   # every seat is empty after a restart
                 self.storage.save_table(table.record)
             self._schedule_flag(table)
-        self._beat()
-        self._sweep()                              # tables deserted while we were down
+
+    async def _listen(self, host: str, port: int) -> int:
         # The pages on the same port (game/server/web.py): plain HTTP GETs and watchers'
         # WebSockets (/api/watch/ID) are answered there; game connections pass on.
-        self.web = WebSite(ServerSiteData(self))
+        self.web = WebSite(ServerSiteData(self), health=self.health, metrics=self.render_metrics)
         self._server = await serve(
             self.web.handler(self._serve_connection), host, port, max_size=MAX_FRAME_BYTES,
             compression=None, logger=_quiet_logger(), ping_interval=20, ping_timeout=20,
@@ -261,6 +269,10 @@ class GameServer(Members):
             if self.names.get(conn.key) is conn:
                 del self.names[conn.key]
             self._lobby_changed()
+        self._leave_tables(conn)
+
+    def _leave_tables(self, conn: Connection) -> None:
+        """A connection is gone: the seats it held become absent, it watches no more."""
         now = time.monotonic()
         for table in list(self.tables.values()):
             if conn in table.watchers or conn in table.seat_conn.values():
@@ -270,6 +282,26 @@ class GameServer(Members):
                 except StorageFailure:
                     pass                           # the server is stopping; nothing was said
                 self._after_leaving(table, now)
+
+    def people_online(self) -> list[tuple[str, bool]]:
+        """(name, is a guest) of everyone online (a node adds the other nodes')."""
+        return [(c.name, c.account is None) for c in self.names.values()]
+
+    # --- operations: /healthz and /metrics -------------------------------------------
+    def health(self) -> str | None:
+        """None while this server can serve; else why not (one line)."""
+        return "the server is stopping" if self.failure is not None else None
+
+    def render_metrics(self) -> str:
+        games = Counter(t.record.status for t in self.refereed())
+        for status in ("waiting", "playing", "finished"):
+            self.metrics.games.set(games.get(status, 0), status=status)
+        self.metrics.connections.set(len(self.connections))
+        return self.metrics.render()
+
+    def refereed(self) -> list[Table]:
+        """The tables this server referees (all of them, for one server alone)."""
+        return list(self.tables.values())
 
     def _note_presence(self, table: Table) -> None:
         """Seats changed hands: store since when the table is deserted (or that
@@ -283,7 +315,7 @@ class GameServer(Members):
         leaves the lobby; its record says why), then look again later."""
         wall, now = time.time(), time.monotonic()
         close_waiting = self.limits.waiting_close
-        for table in list(self.tables.values()):
+        for table in self.refereed():
             away = table.deserted_for(wall)
             if away is None:
                 continue
@@ -298,7 +330,7 @@ class GameServer(Members):
                     table.close(now, "Closed: its creator left and nobody sat down")
                 self._finished(table)
             except StorageFailure:
-                return
+                break                             # stopping, or (a node) the database is away
             if not table.watchers:
                 self.tables.pop(table.id, None)   # its record stays in storage
         every = min(SWEEP_MAX_SECONDS, max(0.05, min(self.abandon_after, close_waiting) / 4))
@@ -317,6 +349,9 @@ class GameServer(Members):
         started, stamp = time.perf_counter(), time.monotonic()
         self._kind, self._move_marks = None, None
         replies = self._speak(conn, lambda: self._handle(conn, frame))
+        if self._kind == "move" and self._move_marks is not None:
+            self.metrics.moves.inc()
+            self.metrics.move_round_trip.observe(time.perf_counter() - started)
         if self._kind == "move" and len(self.move_seconds) < MAX_TIMINGS:
             self.move_seconds.append(time.perf_counter() - started)
             if self.keep_stamps and self._move_marks is not None:
@@ -330,10 +365,14 @@ class GameServer(Members):
         replies = work()
         pending, self._pending = self._pending, None
         for reply in replies:
-            broadcast([conn.ws], encode(reply))
+            self._broadcast([conn.ws], encode(reply))
         for targets, text in pending:
-            broadcast(targets, text)
+            self._broadcast(targets, text)
         return replies
+
+    def _broadcast(self, targets, text: str) -> None:
+        """Write ``text`` to these WebSockets (a node also reaches other nodes' here)."""
+        broadcast(targets, text)
 
     def _handle(self, conn: Connection, frame) -> list[dict]:
         now = time.monotonic()
@@ -350,8 +389,11 @@ class GameServer(Members):
         if conn.name is None and kind not in IDENTIFYING:
             return [error("not_hello", "say who you are first: hello, register or sign_in",
                           re_id, kind)]
-        return self._guarded(conn, kind, re_id,
-                             lambda: getattr(self, f"_on_{kind}")(conn, message, now))
+        return self._guarded(conn, kind, re_id, lambda: self._dispatch(conn, message, now))
+
+    def _dispatch(self, conn: Connection, message: dict, now: float):
+        """The handler of a checked message (a node forwards some to another node)."""
+        return getattr(self, f"_on_{message['type']}")(conn, message, now)
 
     def _guarded(self, conn: Connection, kind: str, re_id: int | None, work) -> list[dict]:
         """``work()``'s replies, or the error that refuses the message (nothing changed)."""
@@ -375,7 +417,7 @@ class GameServer(Members):
         """Send now, or — inside a handler — right after its direct replies."""
         text = encode(message)
         if self._pending is None:
-            broadcast(targets, text)
+            self._broadcast(targets, text)
         else:
             self._pending.append((list(targets), text))
 
@@ -400,7 +442,7 @@ class GameServer(Members):
             mine = tuple(t.id for t in view.own(c))
             groups.setdefault((c.lobby_offset, mine), []).append(c)
         for (offset, _), group in groups.items():
-            broadcast([c.ws for c in group], encode(view.page(offset, group[0])))
+            self._broadcast([c.ws for c in group], encode(view.page(offset, group[0])))
 
     def _lobby(self, conn: Connection) -> dict:
         return LobbyView(self).page(conn.lobby_offset, conn)
@@ -721,13 +763,20 @@ async def run(host: str, port: int, db: str, grace: float = GRACE_SECONDS,
               limits: Limits = Limits()) -> int:
     server = GameServer(SQLiteStorage(db), grace=grace, abandon_after=abandon_after,
                         limits=limits)
+    return await serve_until_stopped(server, host, port, f"database {db}", stats)
+
+
+async def serve_until_stopped(server: GameServer, host: str, port: int, where: str,
+                              stats: str | None = None) -> int:
+    """Start ``server``, say where it listens, run until SIGINT/SIGTERM; the exit status."""
     try:
         bound = await server.start(host, port)
     except OSError as exc:
         log(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        await server.close()
         return 1
     tune_garbage_collector()
-    print(f"Round Table server listening on ws://{host}:{bound} (database {db})", flush=True)
+    print(f"Round Table server listening on ws://{host}:{bound} ({where})", flush=True)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:

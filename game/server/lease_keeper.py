@@ -39,12 +39,19 @@ class LeaseChange:
 class LeaseKeeper:
     def __init__(self, store: LeasedStorage, node: str, *, ttl: float = TTL,
                  every: float = EVERY, take_over: bool = True,
-                 on_change: Callable[[LeaseChange], None] | None = None) -> None:
+                 on_change: Callable[[LeaseChange], None] | None = None,
+                 share: Callable[[], tuple[int, int]] | None = None) -> None:
+        """``share()``: (this node's place, how many nodes are live) — lapsed tables are
+        then shared out: a node takes those whose number falls to its place, and the
+        rest only if they are still lapsed a round later (their node may be dead too).
+        Without it the first node to look takes them all."""
         if not 0 < every < ttl:
             raise ValueError(f"renew more often than a lease lasts: every {every} s, ttl {ttl} s")
         self.store, self.node, self.ttl, self.every = store, node, ttl, every
         self.take_over = take_over
         self.on_change = on_change
+        self.share = share
+        self._left: set[int] = set()              # lapsed tables left to others last round
         self.held: dict[int, int] = {}            # table -> fence, as far as this node knows
         self.unavailable: StorageUnavailable | None = None   # the last round's failure
 
@@ -75,7 +82,7 @@ class LeaseKeeper:
             # a node of the same name. Taken afresh, so a new fence shuts that one out.
             wanted = set(still) - set(self.held)
             if self.take_over:
-                wanted.update(self.store.unleased_tables())
+                wanted.update(self._to_take(self.store.unleased_tables()))
             if wanted:        # one statement; a table another node was quicker to is left out
                 taken = self.store.acquire_leases(sorted(wanted), self.node, self.ttl)
                 for table, fence in sorted(taken.items()):
@@ -85,6 +92,14 @@ class LeaseKeeper:
         except StorageUnavailable as error:
             self.unavailable = error                  # try again next round
         return changes
+
+    def _to_take(self, lapsed: list[int]) -> list[int]:
+        if self.share is None:
+            return lapsed
+        place, count = self.share()
+        mine = [t for t in lapsed if t % max(1, count) == place or t in self._left]
+        self._left = set(lapsed) - set(mine)
+        return mine
 
     async def run(self) -> None:
         """Rounds every ``every`` seconds until cancelled."""

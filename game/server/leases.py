@@ -10,19 +10,18 @@ was declared dead can never commit a move after another node took the table over
 however late its write arrives. (The store's clock decides expiry, so the nodes'
 clocks may disagree.)
 
-:class:`LeasedStorage` is :class:`~game.server.storage.TableStore` plus the lease calls;
+:class:`LeasedStorage` is :class:`~game.server.storage.Storage` plus the lease calls;
 :class:`SQLiteLeasedStorage` gives the embedded store the same calls (one node:
 trivially its own referee, but correct, so the one contract suite runs on both),
 and :class:`game.server.pg_storage.PostgresStorage` is the shared one.
 """
 from __future__ import annotations
 
-import sqlite3
 import time
 from abc import abstractmethod
 from dataclasses import dataclass
 
-from .storage import Conflict, SQLiteStorage, StorageError, TableRecord, TableStore
+from .storage import MoveConflict, SQLiteStorage, Storage, StorageError  # noqa: F401 - MoveConflict: re-exported
 
 
 @dataclass(frozen=True)
@@ -49,16 +48,9 @@ class LeaseLost(StorageError):
         self.table, self.fence = table, fence
 
 
-class MoveConflict(Conflict):
-    """That ply of that table is already stored (by another writer or a retry)."""
-
-    def __init__(self, table: int, ply: int) -> None:
-        super().__init__(f"table T{table}: move {ply} is already stored")
-        self.table, self.ply = table, ply
-
-
-class LeasedStorage(TableStore):
-    """A store several nodes can share: table writes carry the writer's fence."""
+class LeasedStorage(Storage):
+    """A store several nodes can share: the whole :class:`Storage`, and table writes
+    carry the writer's fence (``add_move(…, fence=F)``, ``save_table(…, fence=F)``)."""
 
     def acquire_lease(self, table: int, node: str, ttl: float) -> int | None:
         """Take the table's lease for ``ttl`` seconds if it is free, lapsed or already
@@ -94,15 +86,6 @@ class LeasedStorage(TableStore):
     @abstractmethod
     def unleased_tables(self) -> list[int]:
         """Tables not finished whose lease is missing or lapsed: to take over."""
-
-    @abstractmethod
-    def add_move(self, record: TableRecord, fence: int | None = None) -> None:
-        """As :meth:`Storage.add_move`; with ``fence``, refused (:class:`LeaseLost`)
-        unless it is the table's live lease. A ply stored already: :class:`MoveConflict`."""
-
-    @abstractmethod
-    def save_table(self, record: TableRecord, fence: int | None = None) -> None:
-        """As :meth:`Storage.save_table`, fenced like :meth:`add_move`."""
 
 
 _LEASES = """
@@ -175,24 +158,11 @@ class SQLiteLeasedStorage(SQLiteStorage, LeasedStorage):
         return [number for (number,) in rows]
 
     def _check_fence(self, table: int, fence: int | None) -> None:
+        """Inside the write's transaction: a fence that is not the live lease
+        refuses the write (:class:`LeaseLost`), which then changes nothing."""
         if fence is None:
             return
         live = self._db.execute("SELECT 1 FROM leases WHERE table_id=? AND fence=?"
                                 " AND expires_at>?", (table, fence, self._clock())).fetchone()
         if live is None:
             raise LeaseLost(table, fence)
-
-    def add_move(self, record: TableRecord, fence: int | None = None) -> None:
-        with self._transaction():
-            self._check_fence(record.id, fence)
-            try:
-                self._db.execute("INSERT INTO moves (table_id, ply, notation) VALUES (?, ?, ?)",
-                                 (record.id, len(record.moves), record.moves[-1]))
-            except sqlite3.IntegrityError:
-                raise MoveConflict(record.id, len(record.moves)) from None
-            self._update(record)
-
-    def save_table(self, record: TableRecord, fence: int | None = None) -> None:
-        with self._transaction():
-            self._check_fence(record.id, fence)
-            self._update(record)

@@ -25,9 +25,10 @@ class LobbyView:
             owners |= {c.identity for c in table.seat_conn.values() if c is not None}
             for owner in owners - {None}:
                 self.owned.setdefault(owner, []).append(table)
-        names = sorted((c.name for c in server.names.values()), key=str.casefold)
+        people = server.people_online()
+        names = sorted({name for name, _ in people}, key=str.casefold)
         shown = names[:self.limits.lobby_names]
-        guests = {c.name for c in server.names.values() if c.account is None}
+        guests = {name for name, guest in people if guest}
         self.common = {"users": shown, "guests": [n for n in shown if n in guests],
                        "online": len(names), "seeks": server._seek_rows()}
         self._rows: dict[str, dict] = {}

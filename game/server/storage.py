@@ -7,9 +7,11 @@ nothing before that — so a ``kill -9`` loses at most a move that nobody was
 told about. (SQLite in WAL mode with ``synchronous=NORMAL`` keeps every commit
 through a process crash; only a power cut could cost the last few.)
 
-A shared database for several server instances would be a second class with
-the same methods (see docs/design-notes.md): nothing SQLite-specific leaves
-this module, and each method is one transaction.
+The shared database for several server nodes is the second implementation,
+:class:`game.server.pg_storage.PostgresStorage` (PostgreSQL): the same methods,
+each one transaction, held to one contract suite with this one
+(tests/net/test_storage_contract.py, test_storage_people.py). Nothing
+SQLite-specific leaves this module.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
+from typing import Callable
 
 from .accounts import name_key
 from .ratings import TIME_CLASSES, Rating
@@ -37,13 +40,24 @@ class Conflict(StorageError):
     """A write broke a uniqueness rule (a ply stored twice, a name taken): nothing changed."""
 
 
+class MoveConflict(Conflict):
+    """That ply of that table is already stored (by another writer or a retry)."""
+
+    def __init__(self, table: int, ply: int) -> None:
+        super().__init__(f"table T{table}: move {ply} is already stored")
+        self.table, self.ply = table, ply
+
+
 class NameTaken(Exception):
     """An account with that name (or one that looks the same) exists."""
 
 
 class TableStore(ABC):
-    """Tables and their moves: the part of the store every backend has (SQLite, and
-    PostgreSQL for several nodes). Each method is one transaction."""
+    """Tables and their moves. Each method is one transaction.
+
+    ``fence`` (keyword): with several nodes sharing a store, the writer's fencing
+    number (game/server/leases.py); the write is refused, changing nothing, unless
+    it is still the table's live lease. None: one node, no leases."""
 
     @abstractmethod
     def create_table(self, record: TableRecord) -> int:
@@ -51,19 +65,26 @@ class TableStore(ABC):
 
     @abstractmethod
     def save_table(self, record: TableRecord, ratings: tuple[RatingChange, ...] = (),
-                   action: ModAction | None = None) -> None:
+                   action: ModAction | None = None, *, fence: int | None = None) -> None:
         """Store the table's seats, status, clocks, result and since when it is
         deserted (not its moves) — with the rating changes its result made and the
         moderator's action that made it, all in the one transaction."""
 
     @abstractmethod
-    def add_move(self, record: TableRecord, ratings: tuple[RatingChange, ...] = ()) -> None:
+    def add_move(self, record: TableRecord, ratings: tuple[RatingChange, ...] = (), *,
+                 fence: int | None = None) -> None:
         """Store ``record.moves[-1]`` as the next move, with the table's new state
-        (and the rating changes, when the move ended a rated game), in one transaction."""
+        (and the rating changes, when the move ended a rated game), in one transaction.
+        That ply stored already: :class:`MoveConflict`, nothing changed."""
+
+    @abstractmethod
+    def take_back(self, record: TableRecord, *, fence: int | None = None) -> None:
+        """Forget the stored moves after ``len(record.moves)`` and store the state."""
 
     @abstractmethod
     def open_tables(self) -> list[TableRecord]:
-        """The tables not finished (to resume after a restart), moves included."""
+        """The tables not finished (to resume after a restart), moves included.
+        Reads the open tables only, however many finished ones are stored."""
 
     @abstractmethod
     def load_table(self, number: int) -> TableRecord | None:
@@ -76,11 +97,10 @@ class TableStore(ABC):
 class Storage(TableStore):
     """The server's only way to persist anything: the tables, and the accounts,
     ratings and moderation that go with them. Each method is one transaction.
-    (The PostgreSQL store has the tables' part so far: ``TableStore``.)"""
-
-    @abstractmethod
-    def take_back(self, record: TableRecord) -> None:
-        """Forget the stored moves after ``len(record.moves)`` and store the state."""
+    Every method a server calls is declared here, abstract: a store that lacks
+    one cannot be made (TypeError when it is opened, not an AttributeError
+    mid-game). SQLiteStorage (one node) and pg_storage.PostgresStorage (several)
+    pass one contract suite (tests/net/test_storage_contract.py)."""
 
     # --- accounts ----------------------------------------------------------------
     @abstractmethod
@@ -114,7 +134,8 @@ class Storage(TableStore):
     @abstractmethod
     def moderate(self, action: ModAction, account: int | None = None,
                  banned: bool | None = None, muted_until: float | None = None) -> None:
-        """Change an account's ban or mute (if given) and log ``action``, at once."""
+        """Change an account's ban or mute (if given) and log ``action``, at once.
+        A ban ends the account's sessions."""
 
     @abstractmethod
     def moderation_log(self, count: int = PAGE) -> list[ModAction]:
@@ -139,15 +160,69 @@ class Storage(TableStore):
     @abstractmethod
     def last_alive(self) -> float | None: ...
 
-    # --- what the pages show (docs/http-api.md's shapes) ----------------------------------
+    # --- what the pages read: each store's queries, shaped here once -----------------------
     @abstractmethod
-    def player_profile(self, name: str, offset: int = 0) -> dict | None: ...
+    def _finished_games(self, account: int | None, offset: int) -> list[tuple]:
+        """Up to PAGE + 1 finished public games (of ``account``, or everybody's),
+        newest first: (id, seats {colour: {"name": …}}, winner, deserted_since,
+        rated, time_class, ended, ply, reason)."""
 
     @abstractmethod
-    def leaderboard(self, time_class: str | None = None, offset: int = 0) -> dict: ...
+    def _ratings_of(self, account: int) -> list[tuple]:
+        """(time_class, rating, rd, games) for each class the account is rated in."""
 
     @abstractmethod
-    def archive(self, player: str | None = None, offset: int = 0) -> dict: ...
+    def _rated_classes(self) -> set[str]:
+        """The time classes somebody has a rating in."""
+
+    @abstractmethod
+    def _board_rows(self, time_class: str, offset: int) -> list[tuple]:
+        """Up to PAGE + 1 (name, rating, rd, games), best first, banned accounts left out."""
+
+    def _games_page(self, account: int | None, offset: int) -> dict:
+        rows = self._finished_games(account, offset)
+        games = [{"id": number, "white": seats.get("white", {}).get("name", "?"),
+                  "black": seats.get("black", {}).get("name", "?"),
+                  "result": None if deserted is not None and winner is None
+                  else _RESULTS[winner],
+                  "reason": reason or None, "rated": bool(rated),
+                  "time_class": kind or "untimed", "ended": _iso(ended), "moves": ply}
+                 for number, seats, winner, deserted, rated, kind, ended, ply, reason
+                 in rows[:PAGE]]
+        return {"games": games, "next": offset + PAGE if len(rows) > PAGE else None}
+
+    def _named(self, name: str) -> AccountRecord | None:
+        try:
+            return self.find_account(name_key(name))
+        except ValueError:              # not a name anybody can have
+            return None
+
+    def player_profile(self, name: str, offset: int = 0) -> dict | None:
+        account = self._named(name)
+        if account is None:
+            return None
+        ratings = {kind: {"rating": r, "rd": rd, "games": games,
+                          "provisional": Rating(r, rd).provisional}
+                   for kind, r, rd, games in self._ratings_of(account.id)}
+        return {"name": account.name, "guest": False, "created": _iso(account.created),
+                "ratings": ratings, **self._games_page(account.id, offset)}
+
+    def leaderboard(self, time_class: str | None = None, offset: int = 0) -> dict:
+        rated = self._rated_classes()
+        kind = time_class or next((k for k in TIME_CLASSES if k in rated), TIME_CLASSES[0])
+        rows = self._board_rows(kind, offset)
+        return {"time_class": kind, "time_classes": list(TIME_CLASSES),
+                "rows": [{"rank": offset + n + 1, "name": name, "rating": rating, "rd": rd,
+                          "games": games} for n, (name, rating, rd, games) in enumerate(rows[:PAGE])],
+                "next": offset + PAGE if len(rows) > PAGE else None}
+
+    def archive(self, player: str | None = None, offset: int = 0) -> dict:
+        if player is None:
+            return self._games_page(None, offset)
+        account = self._named(player)
+        if account is None:
+            return {"games": [], "next": None}
+        return self._games_page(account.id, offset)
 
 
 _SCHEMA = """
@@ -242,16 +317,25 @@ _COLUMNS = ("id, private, invite, start_position, time_base, time_increment, sea
             "clocks, winner, reason, record_text, created, deserted_since, rated, owner, "
             "turn_wall, ended")
 _ACCOUNT = "id, name, name_key, password_hash, created, moderator, banned, muted_until"
-_GAME_ROW = "id, seats, winner, status, deserted_since, rated, time_class, ended, ply"
+_GAME_ROW = "id, seats, winner, deserted_since, rated, time_class, ended, ply, reason"
 _RESULTS = {"white": "1-0", "black": "0-1", None: "1/2-1/2"}
+_OPEN = "'waiting', 'playing'"        # every status but finished (an index search, not a scan)
 _FAULT = os.environ.get("ROUNDTABLE_FAULT", "")   # tests: die at a named point (below)
 
 
-def _fault(point: str) -> None:
-    """The crash tests' hook: with ROUNDTABLE_FAULT=point the process is killed
-    here (SIGKILL, as a power cut or an OOM kill would), inside a transaction."""
+# The crash tests' in-process hooks: point → what to do there (kill the database).
+FAULT_HOOKS: dict[str, Callable[[], None]] = {}
+
+
+def crash_point(point: str) -> None:
+    """A named point inside a transaction where the crash tests strike: with
+    ROUNDTABLE_FAULT=point the process is killed here (SIGKILL, as a power cut or
+    an OOM kill would); a hook in FAULT_HOOKS runs here (a test kills the database)."""
     if _FAULT == point:
         os.kill(os.getpid(), signal.SIGKILL)
+    hook = FAULT_HOOKS.get(point)
+    if hook is not None:
+        hook()
 
 
 def _iso(wall: float | None) -> str | None:
@@ -341,7 +425,7 @@ class SQLiteStorage(Storage):
 
     def _write_ratings(self, table: int, ratings) -> None:
         for change in ratings:
-            _fault("between_result_and_rating")
+            crash_point("between_result_and_rating")
             after = change.after
             self._db.execute(
                 "INSERT INTO ratings (account, time_class, rating, rd, sigma, games)"
@@ -361,22 +445,33 @@ class SQLiteStorage(Storage):
                          (action.at, action.moderator, action.action, action.target,
                           action.detail))
 
-    def save_table(self, record, ratings=(), action=None) -> None:
+    def _check_fence(self, table: int, fence: int | None) -> None:
+        """Leases are SQLiteLeasedStorage's (game/server/leases.py): here a fence is a mistake."""
+        if fence is not None:
+            raise StorageError("this store keeps no leases: open it with open_store")
+
+    def save_table(self, record, ratings=(), action=None, *, fence=None) -> None:
         with self._transaction():
+            self._check_fence(record.id, fence)
             self._update(record)
             self._write_ratings(record.id, ratings)
             if action is not None:
                 self._log(action)
 
-    def add_move(self, record, ratings=()) -> None:
+    def add_move(self, record, ratings=(), *, fence=None) -> None:
         with self._transaction():
-            self._db.execute("INSERT INTO moves (table_id, ply, notation) VALUES (?, ?, ?)",
-                             (record.id, len(record.moves), record.moves[-1]))
+            self._check_fence(record.id, fence)
+            try:
+                self._db.execute("INSERT INTO moves (table_id, ply, notation) VALUES (?, ?, ?)",
+                                 (record.id, len(record.moves), record.moves[-1]))
+            except sqlite3.IntegrityError:
+                raise MoveConflict(record.id, len(record.moves)) from None
             self._update(record)
             self._write_ratings(record.id, ratings)
 
-    def take_back(self, record) -> None:
+    def take_back(self, record, *, fence=None) -> None:
         with self._transaction():
+            self._check_fence(record.id, fence)
             self._db.execute("DELETE FROM moves WHERE table_id=? AND ply>?",
                              (record.id, len(record.moves)))
             self._update(record)
@@ -397,7 +492,7 @@ class SQLiteStorage(Storage):
 
     def open_tables(self) -> list[TableRecord]:
         rows = self._db.execute(
-            f"SELECT {_COLUMNS} FROM tables WHERE status != 'finished' ORDER BY id").fetchall()
+            f"SELECT {_COLUMNS} FROM tables WHERE status IN ({_OPEN}) ORDER BY id").fetchall()
         return [self._record(row) for row in rows]
 
     def load_table(self, number: int) -> TableRecord | None:
@@ -507,68 +602,27 @@ class SQLiteStorage(Storage):
         return None if row is None else row[0]
 
     # --- pages ------------------------------------------------------------------------------
-    def _game_rows(self, where: str, params: tuple, offset: int) -> dict:
+    def _finished_games(self, account, offset):
+        where, params = ("", ()) if account is None else (
+            " AND (white_account=? OR black_account=?)", (account, account))
         rows = self._db.execute(
             f"SELECT {_GAME_ROW} FROM tables WHERE status='finished' AND private=0{where}"
-            f" ORDER BY ended DESC, id DESC LIMIT ? OFFSET ?",
-            (*params, PAGE + 1, offset)).fetchall()
-        games = []
-        for number, seats, winner, _, deserted, rated, kind, ended, ply in rows[:PAGE]:
-            names = {c: v["name"] for c, v in json.loads(seats).items()}
-            games.append({"id": number, "white": names.get("white", "?"),
-                          "black": names.get("black", "?"),
-                          "result": None if deserted is not None and winner is None
-                          else _RESULTS[winner],
-                          "reason": None, "rated": bool(rated),
-                          "time_class": kind or "untimed", "ended": _iso(ended), "moves": ply})
-        reasons = dict(self._db.execute(
-            f"SELECT id, reason FROM tables WHERE id IN ({','.join('?' * len(games))})",
-            [g["id"] for g in games])) if games else {}
-        for game in games:
-            game["reason"] = reasons.get(game["id"]) or None
-        return {"games": games, "next": offset + PAGE if len(rows) > PAGE else None}
+            f" ORDER BY ended DESC, id DESC LIMIT ? OFFSET ?", (*params, PAGE + 1, offset))
+        return [(number, json.loads(seats), *rest) for number, seats, *rest in rows]
 
-    def player_profile(self, name, offset=0):
-        try:
-            account = self.find_account(name_key(name))
-        except ValueError:
-            return None
-        if account is None:
-            return None
-        ratings = {kind: {"rating": r, "rd": rd, "games": games,
-                          "provisional": Rating(r, rd).provisional}
-                   for kind, r, rd, games in self._db.execute(
-                       "SELECT time_class, rating, rd, games FROM ratings WHERE account=?",
-                       (account.id,))}
-        page = self._game_rows(" AND (white_account=? OR black_account=?)",
-                               (account.id, account.id), offset)
-        return {"name": account.name, "guest": False, "created": _iso(account.created),
-                "ratings": ratings, **page}
+    def _ratings_of(self, account):
+        return self._db.execute("SELECT time_class, rating, rd, games FROM ratings"
+                                " WHERE account=?", (account,)).fetchall()
 
-    def leaderboard(self, time_class=None, offset=0):
-        rated = {k for (k,) in self._db.execute("SELECT DISTINCT time_class FROM ratings")}
-        kind = time_class or next((k for k in TIME_CLASSES if k in rated), TIME_CLASSES[0])
-        rows = self._db.execute(
+    def _rated_classes(self):
+        return {k for (k,) in self._db.execute("SELECT DISTINCT time_class FROM ratings")}
+
+    def _board_rows(self, time_class, offset):
+        return self._db.execute(
             "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a"
             " ON a.id = r.account WHERE r.time_class=? AND a.banned=0"
             " ORDER BY r.rating DESC, a.id LIMIT ? OFFSET ?",
-            (kind, PAGE + 1, offset)).fetchall()
-        return {"time_class": kind, "time_classes": list(TIME_CLASSES),
-                "rows": [{"rank": offset + n + 1, "name": name, "rating": rating, "rd": rd,
-                          "games": games} for n, (name, rating, rd, games) in enumerate(rows[:PAGE])],
-                "next": offset + PAGE if len(rows) > PAGE else None}
-
-    def archive(self, player=None, offset=0):
-        if player is None:
-            return self._game_rows("", (), offset)
-        try:
-            account = self.find_account(name_key(player))
-        except ValueError:
-            account = None
-        if account is None:
-            return {"games": [], "next": None}
-        return self._game_rows(" AND (white_account=? OR black_account=?)",
-                               (account.id, account.id), offset)
+            (time_class, PAGE + 1, offset)).fetchall()
 
     def close(self) -> None:
         self._stop.set()

@@ -65,6 +65,9 @@ PAGE_NAMES = {"": ("lobby", "Lobby"), "table": ("table", "Table"), "player": ("p
               "leaderboard": ("leaderboard", "Leaderboard"), "archive": ("archive", "Archive")}
 
 
+METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8"     # Prometheus's text format
+
+
 class BadRequest(ValueError):
     """A request we refuse: the HTTP status and one line for a person."""
 
@@ -117,8 +120,12 @@ def load_pages(folder: Path = PAGES) -> dict[str, bytes]:
 class WebSite:
     """Answers plain HTTP GETs from a :class:`SiteData`; lets WebSocket upgrades through."""
 
-    def __init__(self, data: SiteData, folder: Path = PAGES) -> None:
+    def __init__(self, data: SiteData, folder: Path = PAGES, *, health=None,
+                 metrics=None) -> None:
+        """``health()``: None while the server can serve, else why not (``/healthz``
+        answers 503 with it); ``metrics()``: the Prometheus text ``/metrics`` serves."""
         self.data = data
+        self.health, self.metrics = health, metrics
         self.files = load_files(folder)
         self.pages = load_pages(folder)
         self.waiting = 0                         # long polls held now
@@ -201,7 +208,13 @@ class WebSite:
             segments.pop()                       # /leaderboard/ is /leaderboard
         head, rest = segments[0], segments[1:]
         if head == "healthz" and not rest:
+            why = self.health() if self.health else None
+            if why:
+                return respond(http.HTTPStatus.SERVICE_UNAVAILABLE, f"{why}\n".encode(),
+                               "text/plain; charset=utf-8")
             return respond(http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+        if head == "metrics" and not rest and self.metrics is not None:
+            return respond(http.HTTPStatus.OK, self.metrics().encode(), METRICS_TYPE)
         if head == "static" and len(rest) == 1 and rest[0] in self.files:
             body, kind = self.files[rest[0]]
             return respond(http.HTTPStatus.OK, body, kind)

@@ -34,7 +34,10 @@ def lan_address() -> str:
 
 
 def normalise_address(text: str) -> str:
-    """"host", "host:port" or a ws:// URL → a ws:// URL (the default port if none)."""
+    """"host", "host:port" or a ws:// URL → a ws:// URL (the default port if none);
+    several, comma-separated (a site's nodes), each so."""
+    if "," in text:
+        return ",".join(normalise_address(part) for part in text.split(",") if part.strip())
     text = text.strip()
     if not text.startswith(("ws://", "wss://")):
         text = "ws://" + text

@@ -79,6 +79,8 @@ class ServerProcess:
     """``python -m game serve`` as a subprocess on an ephemeral port (``engine``:
     another program for ``python -m game``, e.g. the built app's ``roundtable game``)."""
 
+    START_SECONDS = 10.0
+
     def __init__(self, db: str, grace: float = 60.0, *options: str, fault: str = "",
                  engine: list[str] | None = None) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "ROUNDTABLE_FAULT": fault}
@@ -86,7 +88,7 @@ class ServerProcess:
             [*(engine or [sys.executable, "-m", "game"]), "serve", "--host", "127.0.0.1",
              "--port", "0", "--db", db, "--grace", str(grace), *options],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self._first_line(10.0)
+        line = self._first_line(self.START_SECONDS)
         match = re.search(r"ws://127\.0\.0\.1:(\d+)", line)
         if not match:
             self.kill()

@@ -25,7 +25,7 @@ def test_a_postgresql_address_is_migrated_then_opened(postgres_dsn):
     from game.server.pg_storage import PostgresStorage, SchemaMismatch
     with pytest.raises(SchemaMismatch):
         open_store(postgres_dsn)
-    assert migrate_store(postgres_dsn) == "the database's schema is at version 2"
+    assert migrate_store(postgres_dsn) == "the database's schema is at version 3"
     store = open_store(postgres_dsn)
     assert isinstance(store, PostgresStorage)
     store.close()

@@ -90,3 +90,31 @@ def test_a_bridge_to_nowhere_reports_offline_and_closes_promptly():
         assert time.monotonic() - started < 2.0
     link.send({"type": "lobby"})                   # after close: refused locally, no hang
     assert link.poll()[-1]["code"] == "offline"
+
+
+def test_several_addresses_a_dead_one_is_passed_over_and_a_lost_one_rotated_away(tmp_path):
+    from game.net.client import lost_last, server_addresses
+    assert server_addresses(" ws://a:1 ,ws://b:2,") == ["ws://a:1", "ws://b:2"]
+    assert lost_last("ws://a:1,ws://b:2,ws://c:3", "ws://b:2") == "ws://c:3,ws://a:1,ws://b:2"
+    first = ServerThread(str(tmp_path / "a.sqlite3"))
+    second = ServerThread(str(tmp_path / "b.sqlite3"))
+    first.start()
+    second.start()
+    # Nothing listens on port 9: the bridge goes on to the first server, then — once
+    # that one is lost — starts with the one after it (and the lost one comes last).
+    link = NetBridge(f"ws://127.0.0.1:9,{first.url},{second.url}", "Alice", retry_delays=(0.1,))
+    try:
+        link.start()
+        wait_for(link, of("welcome", name="Alice"))
+        link.send({"type": "create_table", "id": 1})
+        wait_for(link, of("table_created", re=1))
+        first.stop()
+        wait_for(link, of("link", state="offline"))
+        wait_for(link, of("welcome", name="Alice"))
+        asked = link.send({"type": "lobby"})
+        assert wait_for(link, of("lobby", re=asked))["total"] == 0    # the second server's
+        assert link.url.split(",") == [second.url, "ws://127.0.0.1:9", first.url]
+    finally:
+        link.close()
+        first.stop()
+        second.stop()

@@ -197,7 +197,7 @@ def _referee(store):
 
     def move(bus, notation):
         record.moves.append(notation)
-        store.add_move(record, fence)               # the database first ...
+        store.add_move(record, fence=fence)               # the database first ...
         bus.publish(f"table:{record.id}", {"ply": len(record.moves), "move": notation})
     return record, move                             # ... then the bus says "look"
 

@@ -36,7 +36,7 @@ def test_a_dead_node_s_tables_are_taken_over_and_it_learns_it_lost_them(stores):
     record = n1.store.load_table(tables[0])
     record.moves.append("D6-C5")
     with pytest.raises(LeaseLost):
-        n1.store.add_move(record, fences[tables[0]])
+        n1.store.add_move(record, fence=fences[tables[0]])
 
 
 def test_a_clean_stop_hands_its_tables_on_at_once(stores):
@@ -59,7 +59,7 @@ def test_a_node_restarted_under_its_name_takes_its_tables_afresh(stores):
     record = before.store.load_table(table)
     record.moves.append("D6-C5")
     with pytest.raises(LeaseLost):
-        before.store.add_move(record, old)
+        before.store.add_move(record, fence=old)
 
 
 def test_running_keepers_take_a_killed_node_s_tables(stores):
@@ -105,3 +105,23 @@ def test_after_the_database_was_down_longer_than_a_lease_the_node_retakes_its_ta
     # again at once (reload, referee on the new one).
     assert keeper.step() == [LeaseChange(table, 1, "lost"), LeaseChange(table, 2, "taken")]
     assert keeper.unavailable is None
+
+
+def test_lapsed_tables_are_shared_out_and_a_share_left_untaken_goes_a_round_later(stores):
+    dead = LeaseKeeper(stores.open(), "n1", ttl=SHORT, every=0.1)
+    n2 = LeaseKeeper(stores.open(), "n2", ttl=30, every=1, share=lambda: (0, 2))
+    n3 = LeaseKeeper(stores.open(), "n3", ttl=30, every=1, share=lambda: (1, 2))
+    tables = [new_table(dead.store).id for _ in range(4)]
+    for table in tables:
+        dead.claim(table)
+    wait_until_lapsed(n2.store, tables)
+    assert sorted(n2.step() and n2.held) == [t for t in tables if t % 2 == 0]
+    assert sorted(n3.step() and n3.held) == [t for t in tables if t % 2 == 1]
+    more = [new_table(dead.store).id for _ in range(2)]      # n3 dies too, with its share
+    for table in more:
+        dead.claim(table)
+    wait_until_lapsed(n2.store, more)
+    assert sorted(n2.step() and n2.held) == sorted([t for t in tables if t % 2 == 0]
+                                                   + [t for t in more if t % 2 == 0])
+    n2.step()                                                   # a round later: the rest
+    assert sorted(n2.held) == sorted([t for t in tables if t % 2 == 0] + more)

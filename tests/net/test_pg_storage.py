@@ -41,11 +41,11 @@ def test_migrate_creates_then_upgrades_keeping_the_data_and_runs_again_harmlessl
         db.execute("INSERT INTO tables (private, invite, start_position, time_increment, seats,"
                    " status, clocks, reason, record_text, created) VALUES (false, NULL, %s, 0,"
                    " '{}', 'waiting', '{}', '', '', 0)", (START_POSITION,))
-    with pytest.raises(pg.SchemaMismatch, match="version 1, this server needs version 2: run"):
+    with pytest.raises(pg.SchemaMismatch, match="version 1, this server needs version 3: run"):
         pg.PostgresStorage(postgres_dsn)                       # refused until migrated
-    assert pg.migrate(postgres_dsn) == pg.LATEST == 2
-    assert pg.migrate(postgres_dsn) == 2                       # again: nothing to do
-    assert _version(postgres_dsn) == [1, 2]
+    assert pg.migrate(postgres_dsn) == pg.LATEST == 3
+    assert pg.migrate(postgres_dsn) == 3                       # again: nothing to do
+    assert _version(postgres_dsn) == [1, 2, 3]
     store = pg.PostgresStorage(postgres_dsn)
     assert [t.id for t in store.open_tables()] == [1]
     assert store.acquire_lease(1, "n1", 30) == 1               # the upgrade's table is there
@@ -67,20 +67,20 @@ def test_nodes_migrating_at_once_apply_each_migration_once(postgres_dsn):
         t.start()
     for t in threads:
         t.join(30)
-    assert errors == [] and results == [2, 2, 2, 2]
-    assert _version(postgres_dsn) == [1, 2]
+    assert errors == [] and results == [3, 3, 3, 3]
+    assert _version(postgres_dsn) == [1, 2, 3]
 
 
 def test_a_database_with_no_schema_or_a_newer_one_is_refused_in_one_line(postgres_dsn):
     pg = _pg()
     with pytest.raises(pg.SchemaMismatch, match=r"^the database has no schema, this server"
-                                                r" needs version 2: run `python -m game serve"):
+                                                r" needs version 3: run `python -m game serve"):
         pg.PostgresStorage(postgres_dsn)
     pg.migrate(postgres_dsn)
     import psycopg
     with psycopg.connect(postgres_dsn, autocommit=True) as db:
-        db.execute("INSERT INTO schema_migrations (version, name) VALUES (3, 'from the future')")
-    with pytest.raises(pg.SchemaMismatch, match="schema version 3; this server knows up to 2"):
+        db.execute("INSERT INTO schema_migrations (version, name) VALUES (4, 'from the future')")
+    with pytest.raises(pg.SchemaMismatch, match="schema version 4; this server knows up to 3"):
         pg.migrate(postgres_dsn)
 
 
@@ -98,7 +98,7 @@ def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_bac
         postgres_server, postgres_dsn, hard):
     store, record, fence = _leased_table(postgres_dsn)
     record.moves.append("D6-C5")
-    store.add_move(record, fence)
+    store.add_move(record, fence=fence)
 
     if hard:
         postgres_server.kill()
@@ -107,14 +107,14 @@ def test_while_postgres_is_down_writes_are_refused_and_work_again_when_it_is_bac
     record.moves.append("D11-C12")
     for attempt in range(2):            # the broken connection, then no server at all
         with pytest.raises(StorageUnavailable) as refusal:
-            store.add_move(record, fence)
+            store.add_move(record, fence=fence)
         assert "\n" not in str(refusal.value)
     with pytest.raises(StorageUnavailable):
         store.load_table(record.id)
 
     postgres_server.start()
     assert store.load_table(record.id).moves == ["D6-C5"]     # nothing half-written
-    store.add_move(record, fence)                              # the same store, reconnected
+    store.add_move(record, fence=fence)                              # the same store, reconnected
     assert store.load_table(record.id).moves == ["D6-C5", "D11-C12"]
     store.close()
 
@@ -157,6 +157,64 @@ def test_a_database_restarted_while_the_node_was_idle_costs_no_refusal(
     store, record, fence = _leased_table(postgres_dsn)
     postgres_server.restart(hard=hard)
     record.moves.append("D6-C5")
-    store.add_move(record, fence)
+    store.add_move(record, fence=fence)
     assert store.load_table(record.id).moves == ["D6-C5"]
+    store.close()
+
+
+def test_the_database_killed_between_a_result_and_its_rating_change_keeps_neither(
+        postgres_server, postgres_dsn):
+    """The transaction is cut by the server's death (kill -9) after the result was
+    written and before the ratings: the writer is told the database went away,
+    and after the restart neither is there."""
+    from game.server.ratings import Rating
+    from game.server.storage import FAULT_HOOKS, RatingChange, SeatRecord
+    pg = _pg()
+    pg.migrate(postgres_dsn)
+    store = pg.PostgresStorage(postgres_dsn, timeout=2)
+    alice = store.create_account("Alice", "alice", "scrypt$a", "s1", 1.0)
+    bob = store.create_account("Bob", "bob", "scrypt$b", "s2", 1.0)
+    record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION,
+                         rated=True, status="playing",
+                         seats={"white": SeatRecord("Alice", "h", alice.id),
+                                "black": SeatRecord("Bob", "h", bob.id)})
+    store.create_table(record)
+    record.status, record.winner = "finished", "white"
+    FAULT_HOOKS["between_result_and_rating"] = postgres_server.kill
+    try:
+        with pytest.raises(StorageUnavailable):
+            store.save_table(record, (RatingChange(alice.id, "untimed", Rating(), Rating(1600)),
+                                      RatingChange(bob.id, "untimed", Rating(), Rating(1400))))
+    finally:
+        del FAULT_HOOKS["between_result_and_rating"]
+    postgres_server.start()
+    assert store.load_table(record.id).status == "playing"
+    assert store.rating(alice.id, "untimed") == Rating() == store.rating(bob.id, "untimed")
+    store.close()
+
+
+def test_a_database_of_the_previous_version_is_upgraded_with_its_games_and_leases(postgres_dsn):
+    """Version 2 (tables, moves, leases) to 3 (accounts and the rest): the games
+    stay, with their moves counted, and the people's tables are there to use."""
+    import psycopg
+    pg = _pg()
+    assert pg.migrate(postgres_dsn, target=2) == 2
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        db.execute("INSERT INTO tables (private, invite, start_position, time_increment, seats,"
+                   " status, clocks, reason, record_text, created) VALUES (false, NULL, %s, 0,"
+                   " '{\"white\": {\"name\": \"Ann\", \"token_hash\": \"h\"}}', 'playing',"
+                   " '{}', '', '', 5)", (START_POSITION,))
+        db.execute("INSERT INTO moves VALUES (1, 1, 'D6-C5'), (1, 2, 'D11-C12')")
+        db.execute("INSERT INTO leases VALUES (1, 'n1', 4, now() + interval '1 hour')")
+    assert pg.migrate(postgres_dsn) == 3
+    store = pg.PostgresStorage(postgres_dsn)
+    (record,) = store.open_tables()
+    assert (record.moves, record.seats["white"].name, record.seats["white"].account,
+            record.rated, record.owner, record.ended) == (["D6-C5", "D11-C12"], "Ann", None,
+                                                          False, None, None)
+    assert store.lease_of(1).fence == 4
+    with psycopg.connect(postgres_dsn) as db:
+        assert db.execute("SELECT ply FROM tables").fetchone() == (2,)
+    alice = store.create_account("Alice", "alice", "scrypt$a", "s1", 1.0)
+    assert store.session_account("s1") == alice
     store.close()

@@ -1,0 +1,700 @@
+"""A server node among several: ``serve --store postgresql://… --bus redis://… --node NAME``.
+
+Every node serves any client. Each open table is *refereed* by exactly one node
+at a time, the one holding its lease (game/server/leases.py, kept by
+game/server/lease_keeper.py); every write about it carries that lease's fence, so
+a node that lost the lease can never store — nor acknowledge — a move. The other
+nodes keep a *replica* of the table (its record as the store last showed it) for
+their lobby and pages, and *forward* their clients' messages about it to the
+referee on the bus; the referee handles them as it handles its own clients',
+through a stand-in connection whose writes go back over the bus, and reports each
+one done. So the rules, the clocks and the order of events live in one place per
+table, as with one server.
+
+The database is the truth, the bus only says "look": after every write the
+referee publishes the table's number, and the others read the table from the
+store. A gap on the bus (Redis restarted, a subscriber fell behind) is answered
+by reading again: the replicas from the store, and this node's clients' tables
+from their referees (each client is re-attached: resumed in its seat, or
+watching again).
+
+Failover: a node killed loses its leases within their time (3 s); another node
+takes them (its keeper looks every second), loads each table — the replay a
+restart does — and announces it; the nodes whose clients were there re-attach
+them, and the killed node's own clients reconnect (to any node: the client
+library takes several addresses) and resume with their seat tokens. A message
+forwarded to a node that never answered is sent again once the table has a new
+referee; a referee recognises a message it already handled (by its sender and
+number) and repeats only its report, so nothing is applied twice.
+
+While the database cannot be reached a node refuses what would change a table
+(one clear error; nothing is acknowledged that was not stored) and ``/healthz``
+says 503; the table is read again once it is back.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import OrderedDict
+from dataclasses import asdict, dataclass
+
+from ..net.protocol import CLIENT_MESSAGES, ProtocolError, encode, error
+from .bus import BusUnavailable, Gap, Message
+from .game_server import Connection, GameServer, StorageFailure, log
+from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
+from .leases import LeasedStorage, LeaseLost, StorageUnavailable
+from .records import AccountRecord
+from .replica import RemoteSocket, Replica
+from .storage import Conflict, StorageError, TableRecord
+from .table import Table
+
+TABLES = "tables"                  # the bus channel every node hears: look, taken, chat, closed
+RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: sent again
+GIVE_UP = 12.0                     # ... and refused after this long (no node could take the table)
+HOUSEKEEPING_EVERY = 0.5
+PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
+REMEMBERED = 20_000                # forwarded messages a referee remembers having handled
+# The messages about one table, handled by its referee (a record of a finished game is
+# read from the store by any node).
+ROUTED = frozenset(kind for kind, fields in CLIENT_MESSAGES.items()
+                   if "table" in fields and kind != "record")
+FENCED = frozenset({"add_move", "save_table", "take_back"})
+
+
+class NotStored(ProtocolError, StorageFailure):
+    """A write the store refused or could not take: the client is told, the node goes on
+    (a StorageFailure too, so that timers and disconnections give up quietly)."""
+
+
+def _channel(node: str) -> str:
+    return f"node:{node}"
+
+
+@dataclass
+class Forward:
+    """A client's message sent to its table's referee, not yet reported done."""
+
+    conn: Connection
+    message: dict
+    number: int
+    node: str
+    first: float               # monotonic: when the client's frame was read
+    sent: float                # ... when it was last sent
+    quiet: bool = False        # a re-attachment: the client is not told "seated" again
+
+
+def _number(table_id: str) -> int:
+    return int(table_id[1:])
+
+
+class NodeServer(GameServer):
+    def __init__(self, storage: LeasedStorage, bus, node: str, *, ttl: float = TTL,
+                 every: float = EVERY, **options) -> None:
+        self.node = node
+        super().__init__(storage, **options)
+        self.bus = bus
+        self.keeper = LeaseKeeper(storage, node, ttl=ttl, every=every,
+                                  on_change=self._lease_changed, share=self._share)
+        self.referee_of: dict[int, str] = {}                # table → node, as last heard
+        self.remote: dict[tuple[str, int], Connection] = {}   # (node, cid) → stand-in
+        # table → this node's connections at it (wherever refereed), with their seat token
+        self.attached: dict[str, dict[Connection, str | None]] = {}
+        self.by_cid: dict[int, Connection] = {}
+        self.forwards: dict[int, Forward] = {}
+        self.handled: OrderedDict[tuple[str, int], dict] = OrderedDict()
+        self.stale: set[str] = set()                        # tables to read again from the store
+        self.others: dict[str, frozenset[str]] = {}         # other nodes' people (presence)
+        self.missing_since: dict[str, float] = {}           # origin nodes gone from presence
+        self._seq = itertools.count(1)
+        self._cids = itertools.count(1)
+        self._tasks: list[asyncio.Task] = []
+        self._subscription = None
+
+    # --- life ------------------------------------------------------------------
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        self._subscription = await self.bus.subscribe(TABLES, _channel(self.node))
+        for record in self.storage.open_tables():
+            self._replica(record)
+        self.keeper.step()           # the lapsed tables (all of them, for the first node)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._hear()), loop.create_task(self._keep()),
+                       loop.create_task(self._housekeeping())]
+        self._sweep()
+        return await self._listen(host, port)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._server is not None:            # no client is served once the leases go
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+        self.keeper.release_all()               # the other nodes take the tables at once
+        await self.bus.close()
+        await super().close()
+
+    def _beat(self) -> None:
+        """A node's sign of life is its leases' renewal (the keeper's rounds)."""
+
+    def health(self) -> str | None:
+        if self.keeper.unavailable is not None:
+            return f"the database cannot be reached: {self.keeper.unavailable}"
+        return super().health()
+
+    def refereed(self) -> list[Table]:
+        return [t for t in self.tables.values() if t.record.id in self.keeper.held]
+
+    def people_online(self) -> list[tuple[str, bool]]:
+        mine = super().people_online()
+        theirs = [(member[2:], member[0] == "g") for members in self.others.values()
+                  for member in members if member[:2] in ("g:", "a:")]
+        return mine + theirs
+
+    # --- leases ------------------------------------------------------------------
+    def _share(self) -> tuple[int, int]:
+        """This node's place among the live nodes (the bus's presence), and their number:
+        a dead node's tables are shared out among the others."""
+        live = sorted(set(self.others) | {self.node})
+        return live.index(self.node), len(live)
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(self.keeper.every)
+            try:
+                self.keeper.step()
+            except Exception as exc:      # a bug of ours: one line, and the rounds go on
+                log(f"node {self.node}: a lease round failed: {exc!r}")
+
+    def _lease_changed(self, change: LeaseChange) -> None:
+        self.metrics.lease_changes.inc(change=change.change)
+        if change.change == "taken":
+            self._take(change.table)
+        elif change.change == "lost":
+            self._lose(change.table)
+
+    def _take(self, number: int) -> None:
+        """This node referees the table now: read it, announce it, re-attach the
+        clients here that were at it."""
+        self.referee_of[number] = self.node
+        tid = f"T{number}"
+        try:
+            self._load(tid, taken=True)
+        except (StorageUnavailable, StorageFailure):
+            self.stale.add(tid)                  # read again once the database answers
+        self.bus.publish(TABLES, {"k": "taken", "table": number})
+        # After the handler that may be running now (a takeover can happen inside one).
+        asyncio.get_running_loop().call_soon(self._reattach, tid)
+
+    def _lose(self, number: int) -> None:
+        tid = f"T{number}"
+        self.referee_of.pop(number, None)
+        table = self.tables.get(tid)
+        if table is not None and not isinstance(table, Replica):
+            if table.timer is not None:
+                table.timer.cancel()
+            self._replica(table.record)                   # other nodes' clients: theirs
+            self.stale.add(tid)                           # re-attach them to the new one
+
+    def _load(self, tid: str, taken: bool = False) -> Table | None:
+        """Read a table this node referees from the store (after a takeover, or a
+        write the store could not take); the connections at it stay at it."""
+        number = _number(tid)
+        record = self.storage.load_table(number)
+        old = self.tables.get(tid)
+        self.stale.discard(tid)
+        if record is None or record.status == "finished" and not (old and old.watchers):
+            self.tables.pop(tid, None)
+            return None
+        now, wall = time.monotonic(), time.time()
+        used, charged = 0.0, False
+        if taken and record.status == "playing" and record.turn_wall is not None:
+            # As after a restart: the side to move is charged what it had used up to
+            # its old referee's last sign of life (a lease renewal, at least ``ttl``
+            # before it lapsed); the time the table had no referee, to nobody.
+            alive = wall - self.keeper.ttl
+            used = max(0.0, min(alive, wall) - record.turn_wall)
+            record.turn_wall, charged = wall - used, True
+        table = Table(record, now, used)
+        if old is not None and not isinstance(old, Replica):
+            table.watchers, table.seat_conn = old.watchers, old.seat_conn
+            table.absent_since, table.owner_address = old.absent_since, old.owner_address
+            if old.timer is not None:
+                old.timer.cancel()
+        self.tables[tid] = table
+        self._load_ratings(table)
+        if table.note_presence(wall) or charged:
+            self._store(self.storage.save_table, table.record)
+        self._schedule_flag(table)
+        self._lobby_changed()
+        return table
+
+    def _replica(self, record: TableRecord) -> Replica:
+        replica = self.tables[record.table_id] = Replica(record)
+        try:
+            self._load_ratings(replica)
+        except StorageUnavailable:
+            pass                                  # the lobby shows no ratings meanwhile
+        return replica
+
+    def _fresh(self, tid: str) -> None:
+        if tid in self.stale and _number(tid) in self.keeper.held:
+            try:
+                self._load(tid)
+            except StorageUnavailable as exc:
+                raise self._unavailable(exc) from None
+
+    # --- storing: fenced, refused while the database is away -----------------------
+    def _unavailable(self, exc: Exception) -> NotStored:
+        self.metrics.storage_errors.inc()
+        return NotStored("storage_unavailable", "the database cannot be reached, so nothing "
+                                                f"was saved: try again in a moment ({exc})")
+
+    def _store(self, method, *args) -> None:
+        name = getattr(method, "__name__", "")
+        record = args[0] if args and isinstance(args[0], TableRecord) else None
+        options = {}
+        if name in FENCED:
+            fence = self.keeper.held.get(record.id)
+            if fence is None:
+                self.stale.add(record.table_id)
+                raise NotStored("table_moved", f"{record.table_id} is refereed by another "
+                                               f"node now: send that again")
+            options["fence"] = fence
+        try:
+            method(*args, **options)
+            if name == "create_table":          # the node that makes a table referees it
+                fence = self.storage.acquire_lease(record.id, self.node, self.keeper.ttl)
+                self.keeper.held[record.id] = fence
+                self.referee_of[record.id] = self.node
+                self.metrics.lease_changes.inc(change="taken")
+        except LeaseLost:
+            self.keeper.held.pop(record.id, None)
+            self._lose(record.id)
+            raise NotStored("table_moved", f"{record.table_id} is refereed by another node "
+                                           f"now: send that again") from None
+        except StorageUnavailable as exc:
+            if record is not None and record.id:
+                self.stale.add(record.table_id)
+            raise self._unavailable(exc) from None
+        except Conflict:          # stored already (a commit whose answer was lost): read it
+            if record is None:
+                raise
+            self.stale.add(record.table_id)
+            raise NotStored("table_changed", f"{record.table_id} changed meanwhile: it is "
+                                             f"read again; look and send that again") from None
+        except (StorageError, OSError) as exc:
+            self._fail(exc)
+            raise StorageFailure from exc
+        if record is not None:
+            look = {"k": "look", "table": record.id, "ply": len(record.moves)}
+            if name == "add_move" and record.status == "playing":
+                look["move"] = record.moves[-1]        # the one change: no need to read
+            self.bus.publish(TABLES, look)
+
+    def _guarded(self, conn: Connection, kind: str, re_id, work) -> list[dict]:
+        """As one server's, and a database that cannot be reached is the client's
+        clear refusal, not an internal error."""
+        def work_or_refusal():
+            try:
+                return work()
+            except StorageUnavailable as exc:
+                raise self._unavailable(exc) from None
+        return super()._guarded(conn, kind, re_id, work_or_refusal)
+
+    # --- routing a client's message to its table's referee -----------------------------
+    def _dispatch(self, conn: Connection, message: dict, now: float):
+        if message["type"] not in ROUTED or isinstance(conn.ws, RemoteSocket):
+            return self._local(conn, message, now)
+        tid = message["table"]
+        number = _number(tid)
+        if tid not in self.tables:              # made on another node a moment ago?
+            try:
+                record = self.storage.load_table(number)
+            except StorageUnavailable as exc:
+                raise self._unavailable(exc) from None
+            if record is not None and record.status != "finished":
+                self._replica(record)
+        if tid not in self.tables:
+            return self._local(conn, message, now)     # "there is no open table"
+        node = self._referee(number)
+        if node == self.node:
+            return self._local(conn, message, now)
+        self._forward(conn, message, number, node, now)
+        return []
+
+    def _local(self, conn: Connection, message: dict, now: float):
+        """Handle a message here (this node referees its table, if it has one)."""
+        tid = message.get("table")
+        if tid is not None and message["type"] in ROUTED:
+            self._fresh(tid)
+        replies = super()._dispatch(conn, message, now) or []
+        if tid is not None and message["type"] in ROUTED and not isinstance(conn.ws, RemoteSocket):
+            self._note_attached(conn, tid, *self._attachment(conn, tid, message, replies))
+        return replies
+
+    def _attachment(self, conn: Connection, tid: str, message: dict,
+                    replies: list) -> tuple[bool, str | None]:
+        """Whether ``conn`` is at the table after ``message``, and its seat token."""
+        table = self.tables.get(tid)
+        at = table is not None and conn in table.watchers
+        token = next((r["token"] for r in replies if r.get("type") == "seated"), None)
+        if token is None and at and message.get("token") and table.color_of(message["token"]):
+            token = message["token"]
+        return at, token
+
+    def _note_attached(self, conn: Connection, tid: str, at: bool, token: str | None) -> None:
+        there = self.attached.setdefault(tid, {})
+        if at and conn in self.connections:
+            there[conn] = token or there.get(conn)
+        else:
+            there.pop(conn, None)
+            if not there:
+                del self.attached[tid]
+
+    def _referee(self, number: int) -> str | None:
+        """The node refereeing a table (this one, if nobody did and it could take it)."""
+        if number in self.keeper.held:
+            return self.node
+        node = self.referee_of.get(number)
+        if node is not None and node != self.node:
+            return node
+        lease = self.storage.lease_of(number)
+        if lease is None:
+            self.keeper.claim(number)           # nobody referees it: this node does
+            return self.node if number in self.keeper.held else None
+        self.referee_of[number] = lease.node
+        return lease.node
+
+    def _cid(self, conn: Connection) -> int:
+        cid = getattr(conn, "cid", None)
+        if cid is None:
+            cid = conn.cid = next(self._cids)
+            self.by_cid[cid] = conn
+        return cid
+
+    def _forward(self, conn: Connection, message: dict, number: int, node: str | None,
+                 now: float, quiet: bool = False) -> None:
+        seq = next(self._seq)
+        forward = Forward(conn, message, number, node or "", now, now, quiet)
+        self.forwards[seq] = forward
+        if message["type"] in ("watch", "sit", "resume"):
+            conn.in_lobby = False
+        if node:
+            self._send_forward(seq, forward)
+
+    def _send_forward(self, seq: int, forward: Forward) -> None:
+        conn = forward.conn
+        who = {"cid": self._cid(conn), "name": conn.name, "key": conn.key,
+               "address": conn.address, "ignored": sorted(conn.ignored),
+               "muted": conn.muted_until,
+               "account": asdict(conn.account) if conn.account else None}
+        seat = self.attached.get(forward.message["table"], {}).get(conn)
+        self.bus.publish(_channel(forward.node), {"k": "fwd", "seq": seq, "who": who,
+                                                  "m": forward.message, "quiet": forward.quiet,
+                                                  "seat": seat})
+
+    def _retry_forwards(self) -> None:
+        """Messages whose referee did not answer: sent again to the table's referee
+        now (the same node again is harmless: it recognises them), refused at last."""
+        now = time.monotonic()
+        for seq, forward in list(self.forwards.items()):
+            if now - forward.first > GIVE_UP:
+                del self.forwards[seq]
+                m = forward.message
+                self._reply(forward.conn, error(
+                    "table_unavailable", f"no server answers for {m['table']} now: "
+                                         f"try again in a moment", m.get("id"), m["type"]))
+                continue
+            if now - forward.sent < RETRY_AFTER:
+                continue
+            self.referee_of.pop(forward.number, None)
+            try:
+                node = self._referee(forward.number)
+            except StorageUnavailable:
+                continue
+            forward.sent = now
+            if node == self.node:
+                del self.forwards[seq]
+                self._run_as(forward.conn, forward.message, forward.quiet)
+            elif node is not None:
+                forward.node = node
+                self._send_forward(seq, forward)
+
+    def _reply(self, conn: Connection, message: dict) -> None:
+        self._broadcast([conn.ws], encode(message))
+
+    def _run_as(self, conn: Connection, message: dict, quiet: bool = False) -> None:
+        """Handle ``message`` as if ``conn`` had sent it now (its replies go to it)."""
+        def work():
+            replies = self._dispatch(conn, message, time.monotonic()) or []
+            return [r for r in replies if not (quiet and r.get("type") == "seated")]
+        self._speak(conn, lambda: self._guarded(conn, message["type"], message.get("id"), work))
+
+    def _reattach(self, tid: str) -> None:
+        """This node's clients at ``tid`` join it again at its (new) referee: in their
+        seats, or watching; they get the whole table again."""
+        table = self.tables.get(tid)
+        for conn, token in list(self.attached.get(tid, {}).items()):
+            if token:
+                message = {"type": "resume", "table": tid, "token": token}
+            else:
+                message = {"type": "watch", "table": tid}
+                if table is not None and table.record.invite:
+                    message["invite"] = table.record.invite
+            number = _number(tid)
+            node = self.referee_of.get(number)
+            if node == self.node:
+                self._run_as(conn, message, quiet=True)
+            else:
+                self._forward(conn, message, number, node, time.monotonic(), quiet=True)
+
+    # --- what a referee does for other nodes' clients ---------------------------------
+    def _stand_in(self, origin: str, who: dict) -> Connection:
+        key = (origin, who["cid"])
+        conn = self.remote.get(key)
+        if conn is None:
+            conn = self.remote[key] = Connection(RemoteSocket(origin, who["cid"]),
+                                                 float("inf"), 1 << 30, who["address"])
+        conn.name, conn.key = who["name"], who["key"]
+        conn.account = AccountRecord(**who["account"]) if who["account"] else None
+        conn.ignored, conn.muted_until = set(who["ignored"]), who["muted"]
+        return conn
+
+    def _on_forwarded(self, origin: str, body: dict) -> None:
+        seq, message = body["seq"], body["m"]
+        key = (origin, seq)
+        done = self.handled.get(key)
+        if done is None:
+            number = _number(message["table"])
+            if number not in self.keeper.held:
+                done = {"k": "done", "seq": seq, "elsewhere": True}
+            else:
+                conn = self._stand_in(origin, body["who"])
+                self._kind, self._move_marks = None, None
+                quiet = body.get("quiet")
+                started = time.perf_counter()
+
+                def work():
+                    self._seat_again(conn, message, body.get("seat"))
+                    replies = self._local(conn, message, time.monotonic())
+                    return [r for r in replies if not (quiet and r.get("type") == "seated")]
+                replies = self._speak(conn, lambda: self._guarded(
+                    conn, message["type"], message.get("id"), work))
+                seated = next((r for r in replies if r.get("type") == "seated"), None)
+                at, token = self._attachment(conn, message["table"], message,
+                                             [seated] if seated else [])
+                stored = self._move_marks is not None
+                if stored:
+                    self.metrics.moves.inc()
+                    self.metrics.move_round_trip.observe(time.perf_counter() - started)
+                done = {"k": "done", "seq": seq, "at": at, "token": token, "stored": stored}
+                self.handled[key] = done
+                while len(self.handled) > REMEMBERED:
+                    self.handled.popitem(last=False)
+        self.bus.publish(_channel(origin), done)
+
+    def _seat_again(self, conn: Connection, message: dict, token: str | None) -> None:
+        """A client its node saw seated (with ``token``), whose message came here
+        before its node re-attached it (this node took the table over a moment ago):
+        seated first, as its resume would have."""
+        table = self.tables.get(message["table"])
+        if not token or table is None or message["type"] in ("resume", "sit"):
+            return
+        self._fresh(table.id)
+        color = table.color_of(token)
+        if color is not None and table.seat_conn[color] is not conn:
+            table.take_seat(conn, color, time.monotonic())
+            table.watchers.add(conn)
+            self._note_presence(table)
+
+    def _drop_stand_in(self, origin: str, cid: int) -> None:
+        conn = self.remote.pop((origin, cid), None)
+        if conn is not None:
+            try:
+                self._leave_tables(conn)
+            except StorageFailure:
+                pass
+
+    # --- this node's own clients -------------------------------------------------------
+    def _on_done(self, body: dict) -> None:
+        forward = self.forwards.pop(body["seq"], None)
+        if forward is None:
+            return                               # a repeat
+        if body.get("elsewhere"):                # its referee changed: ask the new one
+            self.referee_of.pop(forward.number, None)
+            forward.sent = 0.0
+            self.forwards[body["seq"]] = forward
+            self._retry_forwards()
+            return
+        conn, message = forward.conn, forward.message
+        if conn not in self.connections:
+            return
+        self._note_attached(conn, message["table"], body["at"], body["token"])
+        if message["type"] == "leave":
+            conn.in_lobby = True
+        if body.get("stored") and message["type"] == "move":
+            self.metrics.move_round_trip.observe(time.monotonic() - forward.first)
+
+    def _disconnect(self, conn: Connection) -> None:
+        super()._disconnect(conn)
+        for tid in [t for t, there in self.attached.items() if conn in there]:
+            self._note_attached(conn, tid, False, None)
+        for seq in [s for s, f in self.forwards.items() if f.conn is conn]:
+            del self.forwards[seq]
+        cid = getattr(conn, "cid", None)
+        if cid is not None:
+            del self.by_cid[cid]
+            self.bus.publish(TABLES, {"k": "closed", "cid": cid})
+
+    def _broadcast(self, targets, text: str) -> None:
+        local, elsewhere = [], {}
+        for ws in targets:
+            if isinstance(ws, RemoteSocket):
+                elsewhere.setdefault(ws.node, []).append(ws.cid)
+            else:
+                local.append(ws)
+        if local:
+            super()._broadcast(local, text)
+        for node, cids in elsewhere.items():
+            self.bus.publish(_channel(node), {"k": "out", "cids": cids, "text": text})
+
+    def _on_lobby_chat(self, conn, m, now):
+        super()._on_lobby_chat(conn, m, now)
+        self.bus.publish(TABLES, {"k": "chat", "from": conn.name, "key": conn.key,
+                                  "text": m["text"]})
+
+    # --- the bus -------------------------------------------------------------------------
+    async def _hear(self) -> None:
+        async for event in self._subscription:
+            try:
+                self._heard(event)
+            except StorageFailure:
+                pass
+            except Exception as exc:     # a bug of ours: one line, and the node goes on
+                log(f"node {self.node}: bus event {event!r} failed: {exc!r}")
+
+    def _heard(self, event: Message | Gap) -> None:
+        if isinstance(event, Gap):
+            self.metrics.bus_gaps.inc()
+            if event.channel == TABLES:
+                self.referee_of.clear()
+                self._read_replicas()
+            for tid in list(self.attached):      # this node's clients: their tables again
+                if _number(tid) not in self.keeper.held:
+                    self._reattach(tid)
+            return
+        body, sender = event.body, event.sender
+        if sender != self.node:
+            self.metrics.bus_lag.observe(max(0.0, time.time() - event.sent_at))
+        kind = body["k"]
+        if event.channel == TABLES:
+            if sender == self.node:
+                return
+            if kind == "look":
+                self._look(body["table"], body.get("ply"), body.get("move"))
+            elif kind == "taken":
+                self.referee_of[body["table"]] = sender
+                self._look(body["table"])
+                self._reattach(f"T{body['table']}")
+            elif kind == "chat":
+                listeners = [c for c in self.connections
+                             if c.in_lobby and body["key"] not in c.ignored]
+                self._broadcast([c.ws for c in listeners], encode(
+                    {"type": "lobby_chat", "from": body["from"], "text": body["text"]}))
+            elif kind == "closed":
+                self._drop_stand_in(sender, body["cid"])
+        elif kind == "fwd":
+            self._on_forwarded(sender, body)
+        elif kind == "out":
+            targets = [self.by_cid[c].ws for c in body["cids"] if c in self.by_cid]
+            super()._broadcast(targets, body["text"])
+        elif kind == "done":
+            self._on_done(body)
+
+    def _look(self, number: int, ply: int | None = None, move: str | None = None) -> None:
+        """Another node changed a table: read it from the store (the truth) — unless
+        the change was only the next move of a game this node has up to the one
+        before (the referee's news comes in its order; a gap means reading all)."""
+        if number in self.keeper.held:
+            return
+        tid = f"T{number}"
+        replica = self.tables.get(tid)
+        if move is not None and isinstance(replica, Replica) and tid not in self.stale \
+                and replica.record.status == "playing" and len(replica.record.moves) == ply - 1:
+            replica.record.moves.append(move)
+            replica._board = None
+            self._lobby_changed()
+            return
+        try:
+            record = self.storage.load_table(number)
+        except StorageUnavailable:
+            self.stale.add(tid)
+            return
+        self.stale.discard(tid)
+        if record is None or record.status == "finished":
+            self.tables.pop(tid, None)
+        else:
+            self._replica(record)
+        self._lobby_changed()
+
+    def _read_replicas(self) -> None:
+        """Every table another node referees, read again from the store at once."""
+        try:
+            records = self.storage.open_tables()
+        except StorageUnavailable:
+            self.stale.update(t for t in self.tables if _number(t) not in self.keeper.held)
+            return
+        open_now = {r.table_id for r in records}
+        for tid in [t for t in self.tables if t not in open_now]:
+            if _number(tid) not in self.keeper.held:
+                del self.tables[tid]
+        for record in records:
+            if record.id not in self.keeper.held:
+                self._replica(record)
+                self.stale.discard(record.table_id)
+        self._lobby_changed()
+
+    # --- every half second ---------------------------------------------------------------
+    async def _housekeeping(self) -> None:
+        beat = 0
+        while True:
+            await asyncio.sleep(HOUSEKEEPING_EVERY)
+            beat += 1
+            try:
+                self._retry_forwards()
+                for tid in sorted(self.stale):
+                    if _number(tid) in self.keeper.held:
+                        self._fresh(tid)
+                    else:
+                        self._look(_number(tid))
+                if beat % 2 == 0:
+                    await self._presence()
+            except (StorageFailure, StorageUnavailable):
+                pass                              # the next round tries again
+            except Exception as exc:              # a bug of ours: one line, and it goes on
+                log(f"node {self.node}: housekeeping failed: {exc!r}")
+
+    async def _presence(self) -> None:
+        """Who is online here, for the other nodes; theirs, for this one; and the
+        stand-ins of nodes gone from it (dead) dropped."""
+        mine = [f"~{self.node}"] + [f"{'g' if c.account is None else 'a'}:{c.name}"
+                                    for c in self.names.values()]
+        try:
+            await self.bus.set_presence(mine, PRESENCE_TTL)
+            everyone = await self.bus.presence()
+        except BusUnavailable:
+            return
+        before = self.others
+        self.others = {n: m for n, m in everyone.items() if n != self.node}
+        if self.others != before:
+            self._lobby_changed()
+        now = time.monotonic()
+        for origin in {node for node, _ in self.remote}:
+            if origin in everyone:
+                self.missing_since.pop(origin, None)
+            elif now - self.missing_since.setdefault(origin, now) > PRESENCE_TTL:
+                for node, cid in [k for k in self.remote if k[0] == origin]:
+                    self._drop_stand_in(node, cid)
+                self.missing_since.pop(origin, None)

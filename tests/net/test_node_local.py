@@ -1,0 +1,119 @@
+"""Nodes without PostgreSQL or Redis: three node servers in one process on one SQLite
+file and the in-process bus — the same routing as across machines (the real
+servers' tests are in test_cluster.py)."""
+from __future__ import annotations
+
+import asyncio
+
+from game.net.client import Client, ServerRefused
+from game.server.bus import InProcessBus, InProcessHub
+from game.server.leases import SQLiteLeasedStorage
+from game.server.node import NodeServer
+
+from .helpers import CASTLE_GAME, play_line
+
+
+def run_nodes(tmp_path, scenario, count: int = 3, **options):
+    async def main():
+        hub, db = InProcessHub(), str(tmp_path / "nodes.sqlite3")
+        nodes = [NodeServer(SQLiteLeasedStorage(db), InProcessBus(f"n{i + 1}", hub), f"n{i + 1}",
+                            **options) for i in range(count)]
+        urls = [f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}" for node in nodes]
+        try:
+            return await asyncio.wait_for(scenario(nodes, urls), 30)
+        finally:
+            for node in nodes:
+                await node.close()
+    return asyncio.run(main())
+
+
+def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_game(tmp_path):
+    async def scenario(nodes, urls):
+        alice = await Client.connect(urls[0], "Alice")
+        bob = await Client.connect(urls[1], "Bob")
+        carol = await Client.connect(urls[2], "Carol")
+        table = (await alice.create_table())["table"]
+        assert [sorted(n.keeper.held) for n in nodes] == [[1], [], []]    # its maker referees
+        await alice.sit(table, "white")
+        await bob.sit(table, "black")                # n2 forwards to n1 and relays the answer
+        state = await carol.watch(table)
+        assert state["seats"]["black"]["name"] == "Bob" and state["spectators"] == ["Carol"]
+        await alice.start(table)
+        await play_line(alice, bob, table, CASTLE_GAME[:10])
+        with_moves = await carol.expect("moved", table=table, ply=10)
+        assert with_moves["move"] == CASTLE_GAME[9]
+        # Refusals come back from the referee as they would from one server.
+        try:
+            await bob.move(table, CASTLE_GAME[11])
+        except ServerRefused as refused:
+            assert refused.code == "not_your_turn"
+        else:
+            raise AssertionError("a move out of turn was played")
+        # n3's replica follows the game without refereeing it.
+        replica = nodes[2].tables[table]
+        assert replica.record.moves == CASTLE_GAME[:10] and nodes[2].refereed() == []
+        await bob.leave(table)                       # Bob's seat is absent at the referee
+        await asyncio.sleep(0.05)
+        assert nodes[0].tables[table].seat_conn["black"] is None
+        return table
+
+    run_nodes(tmp_path, scenario)
+    store = SQLiteLeasedStorage(str(tmp_path / "nodes.sqlite3"))
+    assert store.load_table(1).moves == CASTLE_GAME[:10]
+    store.close()
+
+
+def test_a_node_stopped_cleanly_hands_its_tables_on_at_once(tmp_path):
+    async def scenario(nodes, urls):
+        alice = await Client.connect(urls[0], "Alice")
+        bob = await Client.connect(urls[1], "Bob")
+        table = (await alice.create_table())["table"]
+        await alice.sit(table, "white")
+        await bob.sit(table, "black")
+        await alice.start(table)
+        await play_line(alice, bob, table, CASTLE_GAME[:2])
+        token = alice.token(table)
+        await nodes[0].close()                       # its leases released
+        alice = await Client.connect(",".join(urls), "Alice")
+        assert alice.url == urls[1]
+        seated = await alice.request({"type": "resume", "table": table, "token": token},
+                                     "seated", timeout=10, direct=True, table=table)
+        alice.tokens[table] = (seated["color"], token)
+        assert sorted(nodes[1].keeper.held) == [1] or sorted(nodes[2].keeper.held) == [1]
+        moved = await alice.request(alice._seat_message("move", table, move=CASTLE_GAME[2]),
+                                    "moved", timeout=10, table=table)
+        assert moved["ply"] == 3
+        nodes.pop(0)
+
+    run_nodes(tmp_path, scenario)
+
+
+def test_after_a_crash_the_side_to_move_is_charged_up_to_its_referee_s_last_sign_of_life(
+        tmp_path):
+    """n1 dies (no lease released) while Black thinks: the node that takes the table
+    charges Black's clock the time thought up to n1's last renewal, not the time the
+    table had no referee."""
+    async def scenario(nodes, urls):
+        alice = await Client.connect(urls[0], "Alice")
+        bob = await Client.connect(urls[1], "Bob")
+        table = (await alice.create_table(time={"base": 300, "increment": 0}))["table"]
+        await alice.sit(table, "white")
+        await bob.sit(table, "black")
+        await alice.start(table)
+        await alice.move(table, CASTLE_GAME[0])
+        await asyncio.sleep(1.0)                      # Black thinks for a second, then
+        crashed = nodes.pop(0)                        # n1 stops dead: leases kept,
+        for task in crashed._tasks:                   # nothing more stored or said
+            task.cancel()
+        crashed.storage.close()
+        crashed.bus.publish = lambda channel, body: None
+        crashed._server.close()
+        state = await bob.expect("table", 10, table=table,        # re-attached at n2
+                                 where=lambda m: m["moves"] == CASTLE_GAME[:1])
+        assert any(sorted(n.keeper.held) == [1] for n in nodes)
+        return state["clocks"]["black"] / 1000, crashed
+
+    clocks, crashed = run_nodes(tmp_path, scenario, ttl=0.6, every=0.2)
+    crashed.hasher.shutdown()
+    # Thought ≈ 1 s before the crash; the table then had no referee for ≥ 0.6 s, not charged.
+    assert 300 - 2.5 < clocks < 300 - 0.5
