@@ -5,8 +5,7 @@ file (one node, today's default). ``--bus``: a ``redis://`` address, or none (on
 process). PostgreSQL's and Redis's drivers are the server extra's
 (``pip install '.[server]'``) and load only when such an address is given.
 
-Not wired yet: ``serve`` still opens its SQLite store itself (the accounts work
-changes the same command; the options come after it lands).
+``serve --store … --bus …`` opens them here (game/server/node_cli.py).
 """
 from __future__ import annotations
 

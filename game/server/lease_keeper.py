@@ -12,8 +12,8 @@ the fence and the store refuses a stale one (game/server/leases.py). While the s
 cannot be reached the keeper keeps trying; the leases lapse meanwhile, and the
 first answer after that reports them lost.
 
-Not wired into the server yet; the store calls are the blocking ones the server
-makes (a renewal of every lease is one statement).
+Each node runs one (game/server/node.py); the store calls are the blocking ones
+the server makes (a renewal of every lease is one statement).
 """
 from __future__ import annotations
 

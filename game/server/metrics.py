@@ -5,8 +5,8 @@ Small on purpose: recording is a dict update (a histogram adds a bisect), cheap
 enough for a handler to do on every move; rendering happens only when scraped.
 :class:`NodeMetrics` names what a server node reports (see docs/cluster.md).
 
-Not wired yet: nothing in the server records into these (the HTTP pages and the
-server's wiring come with the accounts work).
+Every server records into one (``GameServer.metrics``) and serves it on its port
+(game/server/web.py).
 """
 from __future__ import annotations
 

@@ -669,12 +669,15 @@ class NodeServer(GameServer):
                         self._fresh(tid)
                     else:
                         self._look(_number(tid))
-                if beat % 2 == 0:
-                    await self._presence()
             except (StorageFailure, StorageUnavailable):
                 pass                              # the next round tries again
             except Exception as exc:              # a bug of ours: one line, and it goes on
                 log(f"node {self.node}: housekeeping failed: {exc!r}")
+            if beat % 2 == 0:
+                try:
+                    await self._presence()
+                except Exception as exc:          # a bug of ours: one line, and it goes on
+                    log(f"node {self.node}: presence failed: {exc!r}")
 
     async def _presence(self) -> None:
         """Who is online here, for the other nodes; theirs, for this one; and the

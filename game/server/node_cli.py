@@ -53,10 +53,6 @@ def cmd_node(args, limits) -> int:
         except (StorageError, ImportError) as exc:
             print(f"error: cannot migrate {_described(address)}: {exc}", file=sys.stderr)
             return 1
-    if args.make_moderator or args.remove_moderator:
-        print("error: --make-moderator/--remove-moderator take --db (the SQLite file)",
-              file=sys.stderr)
-        return 2
     try:
         node = node_name(args.node or f"{socket.gethostname()}-{os.getpid()}")
     except ValueError as exc:

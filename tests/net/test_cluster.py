@@ -142,8 +142,12 @@ def test_a_game_across_three_nodes_with_lobby_chat_health_and_metrics(nodes, tmp
 
     async def scenario():
         alice, bob, carol, table = await game_across(n1, n2, n3)
-        await asyncio.sleep(1.5)                     # the nodes' presence rounds
-        lobby = await carol.lobby()                  # n3 referees nothing, shows everything
+        deadline = time.monotonic() + 10             # the nodes' presence rounds (each 1 s)
+        while True:
+            lobby = await carol.lobby()              # n3 referees nothing, shows everything
+            if set(lobby["users"]) >= {"Alice", "Bob", "Carol"} or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.3)
         assert [row["table"] for row in lobby["tables"]] == [table]
         assert {"Alice", "Bob", "Carol"} <= set(lobby["users"])
         played = await play_line(alice, bob, table, CASTLE_GAME)
