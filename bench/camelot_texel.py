@@ -180,7 +180,7 @@ def held_out(x, r, k, args) -> float:
     return error(x[1::2], r[1::2], v / scale, k)
 
 
-def main() -> int:
+def main_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     g = sub.add_parser("games")
@@ -195,7 +195,11 @@ def main() -> int:
     t.add_argument("--same-near", action="store_true",
                    help="one weight for one and two steps from the castle")
     t.add_argument("--rate", type=float, default=2000.0)
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> int:
+    args = main_parser().parse_args()
     random.seed(0)
     if args.command == "games":
         make_games(args)
