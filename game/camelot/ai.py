@@ -49,6 +49,12 @@ plays the engine against itself to tell the levels apart. Expert's five
 seconds buy about three plies over hard but, in ten games, no clear edge yet
 (60 %, 95 % interval 31–83 %).
 
+Easy gives away a man or more in about one move of five (13 of 60 quiet
+positions, judged by a 5-ply search: ``bench/camelot_blunders.py``), medium in
+one of ten: a beginner who takes what is offered beats easy. No level searches
+on more than one core: two processes (``threads=2``, :mod:`game.camelot.smp`)
+lost their match on this 2-core machine shared with other work (README).
+
 Every level answers within its time: the search checks the clock every 32
 nodes, stops at 95 % of the limit (less 30 ms, at most a tenth, kept back for
 load) and does not begin an iteration it is unlikely to finish.
@@ -166,9 +172,9 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
 
     ``threads``: searches run at once (lazy SMP: helper processes and a table in
     shared memory, see :mod:`game.camelot.smp`; the table then replaces
-    ``table``); None: one a core (at most MAX_THREADS) for hard and expert, one
-    for the others and for any search limited by nodes (its length would
-    depend on the helpers' speed).
+    ``table``); None: the level's (one a core, at most MAX_THREADS, for a level
+    whose ``smp`` is set: none is, see above), and one for any search limited
+    by nodes (its length would depend on the helpers' speed).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
