@@ -69,14 +69,16 @@ class Limit:
     seconds: float | None = None
 
     def go(self, native_nodes: bool, extra: str = "") -> str:
-        words = ["go"] + extra.split()
+        """The go line; ``extra`` words come last, so they override the limit's
+        (the protocol reads the last value given)."""
+        words = ["go"]
         if self.nodes is not None:
             words += ["nodes", str(self.nodes)] if native_nodes else ["depth", "64"]
         if self.depth is not None:
             words += ["depth", str(self.depth)]
         if self.seconds is not None:
             words += ["movetime", str(max(1, round(self.seconds * 1000)))]
-        return " ".join(words)
+        return " ".join(words + extra.split())
 
     def answer_seconds(self) -> float:
         """How long to wait for a move before the engine is called stuck."""
