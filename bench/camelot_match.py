@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from camelot_plain import PlainSearch  # noqa: E402
 from game.base import Status  # noqa: E402
 from game.camelot.ai import LEVELS, choose_move  # noqa: E402
+from engine_match import load_average  # noqa: E402
 from game.camelot.board import CamelotBoard, position_from_pieces  # noqa: E402
 from game.camelot.record import from_game, write  # noqa: E402
 from game.cli import wilson_interval  # noqa: E402
@@ -172,13 +173,14 @@ def sample_positions() -> dict[str, list[str]]:
     return {"opening": openings, "middlegame": middle, "endgame": ends}
 
 
-def depth_report(seconds: float, level: str = "hard") -> None:
+def depth_report(seconds: float, level: str = "hard", threads: int | None = None) -> None:
     print(f"| phase | positions | depth reached at {seconds:g} s (min–max, mean) | nodes/s (mean) "
           f"| longest answer |")
     print("|---|---|---|---|---|")
     for phase, positions in sample_positions().items():
         results = [choose_move(CamelotBoard(p), level, seed=1, time_limit=seconds,
-                               book=False)   # the search's depth, not the book's answer
+                               book=False,   # the search's depth, not the book's answer
+                               threads=threads)
                    for p in positions]
         depths = [r.depth for r in results]
         print(f"| {phase} | {len(results)} | {min(depths)}–{max(depths)}, "
@@ -197,9 +199,13 @@ def main() -> None:
     ap.add_argument("--records", help="write each game's record into this folder")
     ap.add_argument("--depths", action="store_true", help="only the depth/speed report")
     ap.add_argument("--seconds", type=float, default=1.0, help="time for --depths")
+    ap.add_argument("--threads", type=int,
+                    help="searches at once for --depths (default: the level's, one a core)")
     args = ap.parse_args()
     if args.depths:
-        depth_report(args.seconds)
+        print(f"{load_average()}; threads {args.threads or 'the level default'}", flush=True)
+        depth_report(args.seconds, threads=args.threads)
+        print(load_average(), flush=True)
         return
     levels = args.levels.split(",")
     for level in levels:

@@ -68,7 +68,9 @@ class Limit:
     depth: int | None = None
     seconds: float | None = None
 
-    def go(self, native_nodes: bool) -> str:
+    def go(self, native_nodes: bool, extra: str = "") -> str:
+        """The go line; ``extra`` words come last, so they override the limit's
+        (the protocol reads the last value given)."""
         words = ["go"]
         if self.nodes is not None:
             words += ["nodes", str(self.nodes)] if native_nodes else ["depth", "64"]
@@ -76,7 +78,7 @@ class Limit:
             words += ["depth", str(self.depth)]
         if self.seconds is not None:
             words += ["movetime", str(max(1, round(self.seconds * 1000)))]
-        return " ".join(words)
+        return " ".join(words + extra.split())
 
     def answer_seconds(self) -> float:
         """How long to wait for a move before the engine is called stuck."""
@@ -133,8 +135,9 @@ def knows_nodes(tree: Path) -> bool:
 class EngineProcess:
     """One engine version thinking in its own process (its folder ``tree``)."""
 
-    def __init__(self, tree: Path, limit: Limit) -> None:
+    def __init__(self, tree: Path, limit: Limit, extra: str = "") -> None:
         self.limit = limit
+        self.extra = extra    # more words for every go (``threads 2``)
         self.native = knows_nodes(tree)
         env = dict(os.environ)
         if limit.nodes is not None and not self.native:
@@ -192,7 +195,7 @@ class EngineProcess:
         """Its move after ``moves`` from the start, and what its last ``info``
         line said (depth, score, nodes)."""
         self.send("position start" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(self.limit.go(self.native))
+        self.send(self.limit.go(self.native, self.extra))
         lines = self._read_until("bestmove", self.limit.answer_seconds())
         info = {}
         for line in lines:

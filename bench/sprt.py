@@ -5,6 +5,7 @@ probability ratio test and Elo with its 95 % interval.
     python bench/sprt.py --base 130f0c3 [--test WORKTREE|COMMIT] (--nodes N | --depth D | --seconds S)
                          [--elo0 0 --elo1 10 --alpha 0.05 --beta 0.05]
                          [--max-pairs 200] [--minutes 60] [--jobs 2] [--cap 400]
+                         [--test-go 'threads 2'] [--base-go 'threads 1']
 
 Each pair plays one opening of the suite (``data/camelot-openings.txt``, in
 order, round again when used up) twice, the tested version White in one game
@@ -53,10 +54,11 @@ class PairResult:
 
 
 def play_pair(task: tuple) -> PairResult:
-    index, opening, test_tree, base_tree, limit, cap = task
+    index, opening, test_tree, base_tree, limit, cap, test_go, base_go = task
     points, reasons, plies = [], [], []
     for test_white in (True, False):
-        engines = [EngineProcess(Path(test_tree), limit), EngineProcess(Path(base_tree), limit)]
+        engines = [EngineProcess(Path(test_tree), limit, test_go),
+                   EngineProcess(Path(base_tree), limit, base_go)]
         try:
             white, black = engines if test_white else engines[::-1]
             result = play_game(white, black, list(opening), cap)
@@ -109,7 +111,9 @@ def run(args) -> dict:
         test_name = commit_name(args.test)
     else:
         test_tree, test_name = ROOT, "the working tree"
-    print(f"SPRT: {test_name} against {commit_name(args.base)}, {limit}, {args.jobs} jobs, "
+    sides = "".join(f"; {name} go: {words!r}" for name, words in
+                    (("tested", args.test_go), ("base", args.base_go)) if words)
+    print(f"SPRT: {test_name} against {commit_name(args.base)}, {limit}{sides}, {args.jobs} jobs, "
           f"{len(openings)} openings; elo0 {args.elo0:g}, elo1 {args.elo1:g} (logistic), "
           f"alpha {args.alpha:g}, beta {args.beta:g}: LLR bounds "
           f"({bounds[0]:.3f}, {bounds[1]:.3f}); at most {args.max_pairs} pairs, "
@@ -127,7 +131,8 @@ def run(args) -> dict:
             while (not decided and len(pending) < args.jobs and submitted < args.max_pairs
                    and time.monotonic() < stop_at):
                 opening = openings[submitted % len(openings)]
-                task = (submitted, tuple(opening), str(test_tree), str(base_tree), limit, args.cap)
+                task = (submitted, tuple(opening), str(test_tree), str(base_tree), limit, args.cap,
+                        args.test_go, args.base_go)
                 pending.append(pool.apply_async(play_pair, (task,)))
                 submitted += 1
             if not pending:
@@ -177,6 +182,9 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", required=True, help="the reference version: a git commit")
     ap.add_argument("--test", help="the tested version: a git commit (default: this working tree)")
+    ap.add_argument("--test-go", default="", help="more words for the tested side's go "
+                    "(e.g. 'threads 2'): two settings of one version")
+    ap.add_argument("--base-go", default="", help="more words for the base side's go")
     ap.add_argument("--nodes", type=int, help="nodes a move")
     ap.add_argument("--depth", type=int, help="plies a move")
     ap.add_argument("--seconds", type=float, help="seconds a move")

@@ -49,6 +49,12 @@ plays the engine against itself to tell the levels apart. Expert's five
 seconds buy about three plies over hard but, in ten games, no clear edge yet
 (60 %, 95 % interval 31–83 %).
 
+Easy gives away a man or more in about one move of five (13 of 60 quiet
+positions, judged by a 5-ply search: ``bench/camelot_blunders.py``), medium in
+one of ten: a beginner who takes what is offered beats easy. No level searches
+on more than one core: two processes (``threads=2``, :mod:`game.camelot.smp`)
+lost their match on this 2-core machine shared with other work (README).
+
 Every level answers within its time: the search checks the clock every 32
 nodes, stops at 95 % of the limit (less 30 ms, at most a tenth, kept back for
 load) and does not begin an iteration it is unlikely to finish.
@@ -66,11 +72,13 @@ from .position import Position
 from .search import MATE, WIN_THRESHOLD, Search
 from .eval import pst_total, race_score
 from .book import shared as book_shared
+from . import smp
 
 # Entries (about 30 MB) a table kept between moves may hold; beyond, it is
 # emptied before the next search (emptying 400k entries took 70 ms and more
 # under load, counted in that move's time).
 KEPT_TABLE_LIMIT = 150_000
+MAX_THREADS = 4         # searches (processes) a level runs at once, at most: one a core
 DEADLINE_SHARE = 0.95   # of the time limit; the rest covers building the answer
 RESERVE = 0.03          # seconds more kept back (at most a tenth of the limit): load
 
@@ -82,6 +90,7 @@ class Level:
     noise: int  # random score added to each root move (weak levels)
     tablebase: bool = True   # knows the three-piece endings exactly
     book: bool = True        # plays the opening book's moves
+    smp: bool = False        # searches on every core (lazy SMP, game.camelot.smp)
 
 
 LEVELS = {
@@ -142,7 +151,8 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
                 time_limit: float | None = None, stop_event=None,
                 max_depth: int | None = None, on_iteration=None,
                 table: dict | None = None, max_nodes: int | None = None,
-                tablebase: bool | None = None, book: bool | None = None) -> SearchResult:
+                tablebase: bool | None = None, book: bool | None = None,
+                threads: int | None = None) -> SearchResult:
     """The computer's move for the side to move.
 
     ``board`` is a CamelotBoard (or a Position); it is not changed. ``level`` is
@@ -159,12 +169,18 @@ def choose_move(board, level: str = "medium", seed: int | None = None,
     fewer nodes, two plies later); None: a fresh table. One table may serve
     both sides (a hint, an engine asked for either): each side's entries are
     kept apart, as a draw is scored for the side searched for.
+
+    ``threads``: searches run at once (lazy SMP: helper processes and a table in
+    shared memory, see :mod:`game.camelot.smp`; the table then replaces
+    ``table``); None: the level's (one a core, at most MAX_THREADS, for a level
+    whose ``smp`` is set: none is, see above), and one for any search limited
+    by nodes (its length would depend on the helpers' speed).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     with _collector_paused():
         return _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration, table,
-                       max_nodes, tablebase, book)
+                       max_nodes, tablebase, book, threads)
 
 
 @contextmanager
@@ -183,7 +199,8 @@ def _collector_paused():
 
 
 def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
-            table, max_nodes=None, use_tablebase=None, use_book=None) -> SearchResult:
+            table, max_nodes=None, use_tablebase=None, use_book=None,
+            threads=None) -> SearchResult:
     lv = LEVELS[level]
     seconds = lv.seconds if time_limit is None else time_limit
     depth_cap = lv.max_depth if max_depth is None else max_depth
@@ -233,12 +250,27 @@ def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
     noise = {k: rng.randint(-lv.noise, lv.noise) for k in keys} if lv.noise else {}
     deadline = None if seconds is None else (
         started + seconds * DEADLINE_SHARE - min(RESERVE, seconds * 0.1))
-    if table is not None and len(table) > KEPT_TABLE_LIMIT:
+    if threads is None:
+        threads = min(smp.cores(), MAX_THREADS) if lv.smp and max_nodes is None else 1
+    pool = smp.helpers(threads - 1) if threads > 1 else None
+    if pool is not None:
+        if table is None:
+            pool.table.clear()   # a fresh table was asked for
+        table = pool.table
+    elif table is not None and len(table) > KEPT_TABLE_LIMIT:
         table.clear()   # a kept table grows by a search's worth a move: bounded memory
     search = Search(pos, deadline, stop_event, table, max_nodes, tb)
     search.started = started
     keys.sort(key=lambda k: -len(k[2]))  # captures first at depth 1 (stable: seeded order)
-    done = search.run(keys, depth_cap, noise, budget=seconds, on_iteration=on_iteration)
+    try:
+        if pool is not None:
+            left = (smp.NO_DEADLINE if deadline is None
+                    else max(0.0, deadline - time.perf_counter()))
+            pool.start(pos, left, depth_cap, tb is not None)
+        done = search.run(keys, depth_cap, noise, budget=seconds, on_iteration=on_iteration)
+    finally:
+        if pool is not None:
+            pool.stop()
     if done is None:  # not even one root move searched in time: the best-ordered one
         return finish(keys[0], 0, 0, search.nodes, (keys[0],))
     return finish(done.best, done.score, done.depth, search.nodes, done.pv)

@@ -7,12 +7,14 @@ One command a line; answers are lines too. Commands:
     isready                      "readyok" (at once, even while thinking)
     position start [moves M …]   the usual start, then these moves (WCF notation)
     position fen P [moves M …]   a position string (4 or 6 fields), then moves
-    go [depth D] [nodes N] [movetime MS] [seconds S] [level L] [infinite] [nobook]
+    go [depth D] [nodes N] [movetime MS] [seconds S] [level L] [threads T] [infinite] [nobook]
                                  think (nodes: stop after about N nodes, the
                                  same answer whatever the machine's load;
                                  nobook: search even where the opening book
                                  has a move, as infinite does; so does a set
-                                 depth or node count); "info depth … score …
+                                 depth or node count; threads: searches at
+                                 once, 1-4, default one a core for hard and
+                                 expert); "info depth … score …
                                  nodes … nps … time … pv …" after each depth, then "bestmove M" ("bestmove none"
                                  when the game is over). Without limits: the level's
                                  time (hard: 1 s); infinite: until stop.
@@ -35,7 +37,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from .ai import LEVELS, choose_move, pv_text
+from .ai import LEVELS, MAX_THREADS, choose_move, pv_text
 from .board import START_POSITION, CamelotBoard
 from .search import MATE, WIN_THRESHOLD
 from ..errors import RoundTableError
@@ -149,7 +151,7 @@ class Engine:
         self.game = game   # only a whole, legal command changes the position
 
     def go(self, args: list[str]) -> None:
-        level, depth, seconds, nodes, book = "hard", None, None, None, None
+        level, depth, seconds, nodes, book, threads = "hard", None, None, None, None, None
         it = iter(args)
         for word in it:
             word = word.lower()
@@ -174,24 +176,28 @@ class Engine:
                     depth = min(number, MAX_DEPTH)
                 else:
                     nodes = number
+            elif word == "threads":
+                threads = parse_int(value, "go threads", 1, MAX_THREADS, ProtocolError)
             elif word in ("movetime", "seconds"):
                 number = positive_float(value, f"go {word}", 0, ASKED_LIMIT, ProtocolError)
                 seconds = min(number / 1000 if word == "movetime" else number, MAX_SECONDS)
             else:
                 raise ProtocolError(f"go: unknown option {word!r} "
-                                    f"(depth, nodes, movetime, seconds, level, infinite, nobook)")
+                                    f"(depth, nodes, movetime, seconds, level, threads, infinite, "
+                                    f"nobook)")
         if nodes is not None and depth is None:
             depth = MAX_DEPTH
         if depth is not None and seconds is None:
             seconds = MAX_SECONDS
         self._stop.clear()
         self._thread = threading.Thread(target=self._think,
-                                        args=(level, depth, seconds, nodes, book),
+                                        args=(level, depth, seconds, nodes, book, threads),
                                         daemon=True)
         self._thread.start()
 
     def _think(self, level: str, depth: int | None, seconds: float | None,
-               nodes: int | None = None, book: bool | None = None) -> None:
+               nodes: int | None = None, book: bool | None = None,
+               threads: int | None = None) -> None:
         game = self.game
         pos = game.position
 
@@ -204,7 +210,7 @@ class Engine:
         try:
             result = choose_move(game, level, time_limit=seconds, max_depth=depth,
                                  stop_event=self._stop, on_iteration=info, seed=0,
-                                 table=self._table, max_nodes=nodes, book=book)
+                                 table=self._table, max_nodes=nodes, book=book, threads=threads)
         except Exception as exc:  # the protocol must answer whatever happens
             self.send(f"error the search failed: {exc}")
             self.send("bestmove none")

@@ -558,8 +558,9 @@ class Search:
                 return result
 
     def run(self, keys: list, max_depth: int, noise: dict | None = None, budget: float | None = None,
-            on_iteration=None) -> Iteration | None:
-        """Iterative deepening over the root moves ``keys``. Stops at ``max_depth``,
+            on_iteration=None, first_depth: int = 1) -> Iteration | None:
+        """Iterative deepening over the root moves ``keys``, from ``first_depth``
+        (a lazy-SMP helper may start a ply deeper). Stops at ``max_depth``,
         at a forced result, at the deadline, or (with ``budget`` seconds) when the next
         iteration would likely not finish. Returns the last (or partial) iteration."""
         noise = noise or {}
@@ -569,7 +570,7 @@ class Search:
         # within bounds); one that would end past the budget is not started.
         last = previous = 0.0
         growth = GROWTH_MAX
-        for depth in range(1, max_depth + 1):
+        for depth in range(min(first_depth, max_depth), max_depth + 1):
             partial: list = []
             stack = self.pos.ply_depth
             try:

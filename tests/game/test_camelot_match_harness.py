@@ -138,3 +138,18 @@ def test_an_old_commit_keeps_to_a_node_limit_through_the_shim(tmp_path):
         engine.close()
     assert move.count("-") >= 1
     assert 0 < info["nodes"] <= 300
+
+
+def test_a_sides_extra_go_words_override_the_common_limit():
+    # Two settings of one version (sprt.py --test-go): the protocol reads the
+    # last value given, so the side's own words must come after the limit's.
+    from game.camelot.engine import Engine
+    line = Limit(seconds=0.2).go(True, "level expert movetime 1000")
+    assert line == "go movetime 200 level expert movetime 1000"
+    seen = []
+    engine = Engine(out=None)
+    engine._think = lambda *args: seen.append(args)   # what go would search with
+    engine.go(line.split()[1:])
+    engine.wait()
+    level, depth, seconds = seen[0][:3]
+    assert (level, seconds) == ("expert", 1.0)

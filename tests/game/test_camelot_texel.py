@@ -1,0 +1,44 @@
+"""bench/camelot_texel.py: its linear model is the engine's evaluation (so the
+weights it fits are the evaluation's own), and a tiny self-play run writes
+quiet positions with the game's result."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import camelot_texel  # noqa: E402
+from game.camelot.board import CamelotBoard  # noqa: E402
+from game.camelot.eval import pst_total, race_score  # noqa: E402
+
+POSITIONS = [
+    "2/8/10/12/12/2nmmmm1mn2/3nmmmmn3/12/6MN2N1/3NMMMMN3/3MMM1MM3/12/12/10/8/2 b 2 2",
+    "2/8/10/12/12/5mmmm1n1/3nmmm1nm2/2m1nm6/6MN1M2/3NM1MMNM2/2NMMMM5/12/12/10/8/2 w 2 2",
+]
+
+
+def test_features_times_todays_weights_is_the_evaluation():
+    weights = camelot_texel.current_weights()
+    boards = [CamelotBoard(p) for p in POSITIONS] + [CamelotBoard()]
+    game = CamelotBoard()
+    for move in ("F7-F8", "G10-G9", "F8-F9"):   # a piece nearer Black's castle than the rest
+        game.play(move)
+    boards.append(game)
+    for board in boards:
+        pos = board.position
+        model = sum(w * f for w, f in zip(weights, camelot_texel.features(pos)))
+        assert round(model) == pst_total(pos.board) + race_score(pos.bits)
+
+
+def test_tiny_self_play_writes_quiet_positions_with_the_result(tmp_path):
+    out = tmp_path / "positions.txt"
+    camelot_texel.make_games(camelot_texel.main_parser().parse_args(
+        ["games", "--out", str(out), "--games", "1", "--nodes", "50", "--cap", "30"]))
+    lines = [line for line in out.read_text().splitlines() if not line.startswith("#")]
+    assert lines
+    for line in lines:
+        text, points = line.split("\t")
+        assert points == "0.5"          # the cap ends the game undecided: a draw
+        pos = CamelotBoard(text).position
+        assert camelot_texel.quiet(pos)
