@@ -115,7 +115,7 @@ class OnlineSession:
     @property
     def mine(self) -> list[dict]:
         """The tables this player created or sits at (every one, whatever the page)."""
-        return self.lobby.get("mine") or []
+        return self.state.pages.mine
 
     @property
     def lobby_chat(self):

@@ -36,7 +36,6 @@ from .online_asks import my_games, quick_game, seek_line, show_history
 from ..store.settings import data_dir
 
 TABLES_SHOWN = 8       # rows at most (fewer when the screen is short)
-MINE_SHOWN = 3         # one's own tables first, always (docs/protocol.md: ``mine``)
 NAME_LIMIT = 24
 TIME_CONTROLS = (("No clock", None), ("10 minutes + 5 s a move", {"base": 600, "increment": 5}),
                  ("5 minutes + 3 s a move", {"base": 300, "increment": 3}),
@@ -119,8 +118,6 @@ class OnlineScene(Scene):
         self.fields = [self.name_field, self.password_field, self.address_field,
                        self.invite_field, self.chat_field]
         self._tables_key = None
-        self.page_start = 0                   # the first row shown of the server's page
-        self.offsets: list[int] = []          # the server pages gone past (for "Newer")
         self.seeking: dict | None = None      # our seek as the server lists it, while it waits
         self.seek_asked = False               # a seek sent, not yet listed nor paired
         self._build_focus()
@@ -396,64 +393,40 @@ class OnlineScene(Scene):
         if self._rows_key() != self._tables_key:
             self._build_focus()
 
-    # --- the lobby's pages ---------------------------------------------------------------
-    def _public(self, mine: list[dict]) -> list[dict]:
-        """The server's page of public tables, less the own ones listed above them."""
-        ids = {t["table"] for t in mine}
-        return [t for t in self.session.tables if t["table"] not in ids]
+    # --- the lobby's pages (kept in the session's view: game.net.view.LobbyPages) ----------
+    def _room(self) -> int:
+        return getattr(self, "rows_fit", TABLES_SHOWN)
 
     def rows(self) -> tuple[list[dict], list[dict]]:
         """(one's own tables, the public ones of this page shown): own ones first, always."""
-        mine = self.session.mine[:MINE_SHOWN]
-        public = self._public(mine)
-        room = max(1, getattr(self, "rows_fit", TABLES_SHOWN) - len(mine))
-        self.page_start = min(self.page_start, max(0, len(public) - 1))
-        return mine, public[self.page_start:self.page_start + room]
+        return self.session.state.pages.rows(self._room())
 
     def _rows_key(self):
         mine, shown = self.rows()
-        lobby = self.session.lobby
-        return (tuple(describe_table(t) for t in mine + shown), self.page_start,
-                lobby.get("offset"), lobby.get("next"), lobby.get("total"), self.seeking is None)
+        pages = self.session.state.pages
+        return (tuple(describe_table(t) for t in mine + shown), pages.start,
+                pages.offset, pages.next, pages.total, self.seeking is None)
 
     def page_line(self) -> str:
         """"Tables 9–14 of 40, newest first" (and how many are one's own)."""
-        lobby = self.session.lobby
+        pages = self.session.state.pages
         mine, shown = self.rows()
-        first = (lobby.get("offset") or 0) + self.page_start
-        total = lobby.get("total", len(self.session.tables))
-        yours = f" · yours first ({len(self.session.mine)})" if self.session.mine else ""
+        first, total = pages.first_shown(), pages.total
+        yours = f" · yours first ({len(pages.mine)})" if pages.mine else ""
         if not shown:
             return f"No other open tables{yours}"
         return f"Tables {first + 1}–{first + len(shown)} of {total}, newest first{yours}"
 
-    def _has_newer(self) -> bool:
-        return self.page_start > 0 or bool(self.offsets)
-
-    def _has_older(self) -> bool:
-        mine, shown = self.rows()
-        return (self.page_start + len(shown) < len(self._public(mine))
-                or self.session.lobby.get("next") is not None)
+    def _turn_page(self, request: dict | None) -> None:
+        if request is not None:
+            self.session.send(request)
+        self._build_focus()
 
     def newer(self) -> None:
-        mine, shown = self.rows()
-        step = max(1, getattr(self, "rows_fit", TABLES_SHOWN) - len(mine))
-        if self.page_start > 0:
-            self.page_start = max(0, self.page_start - step)
-        elif self.offsets:
-            self.session.send({"type": "lobby", "offset": self.offsets.pop()})
-            self.page_start = 0
-        self._build_focus()
+        self._turn_page(self.session.state.pages.newer(self._room()))
 
     def older(self) -> None:
-        mine, shown = self.rows()
-        if self.page_start + len(shown) < len(self._public(mine)):
-            self.page_start += len(shown)
-        elif self.session.lobby.get("next") is not None:
-            self.offsets.append(self.session.lobby.get("offset") or 0)
-            self.session.send({"type": "lobby", "offset": self.session.lobby["next"]})
-            self.page_start = 0
-        self._build_focus()
+        self._turn_page(self.session.state.pages.older(self._room()))
 
     def receive(self, message: dict) -> None:
         kind = message.get("type")
@@ -510,8 +483,9 @@ class OnlineScene(Scene):
             n = len(buttons)
             buttons += [Button("New table", lambda: self.create_table(False)),
                         Button("Private table", lambda: self.create_table(True)),
-                        Button("Newer", self.newer, enabled=self._has_newer()),
-                        Button("Older", self.older, enabled=self._has_older()),
+                        Button("Newer", self.newer, enabled=self.session.state.pages.has_newer()),
+                        Button("Older", self.older,
+                               enabled=self.session.state.pages.has_older(self._room())),
                         Button("", self.invite_field.activate),
                         Button("", self.chat_field.activate),
                         Button("Quick game" if self.seeking is None else "Cancel the seek",
