@@ -218,8 +218,11 @@ class Members:
                     self.limits.scrypt_n, then=changed)
 
     def _on_sign_out(self, conn, m, now):
-        if conn.session_hash is not None:
-            self._store(self.storage.drop_session, conn.session_hash)
+        # A kept session named here ends without being used to sign in (which would
+        # close the account's connection elsewhere); else this connection's own.
+        ended = session_hash(m["session"]) if "session" in m else conn.session_hash
+        if ended is not None:
+            self._store(self.storage.drop_session, ended)
         self._kick(conn, "signed out")
         return [{"type": "signed_out"}]
 

@@ -20,6 +20,7 @@ import time
 
 import pygame
 
+from game.net.bridge import SessionEnd
 from game.net.protocol import DEFAULT_PORT
 from game.server.host import ServerThread
 
@@ -120,6 +121,7 @@ class OnlineScene(Scene):
         self._tables_key = None
         self.seeking: dict | None = None      # our seek as the server lists it, while it waits
         self.seek_asked = False               # a seek sent, not yet listed nor paired
+        self.signing_out: SessionEnd | None = None   # "Sign out here" telling the server
         self._build_focus()
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -197,14 +199,24 @@ class OnlineScene(Scene):
         self._build_focus()
 
     def sign_out(self) -> None:
-        """Forget this computer's sign-in for the address typed."""
+        """Sign out here: this computer forgets its sign-in for the address typed, and
+        the server is told to end that session (on a thread of its own; said in
+        ``update()`` once it answers or cannot be reached)."""
         url = self.typed_url()
-        if url in self.kept:
-            del self.kept[url]
+        kept = self.kept.pop(url, None) if url else None
+        if kept is not None:
+            self.signing_out = SessionEnd(url, kept.session).start()
             problem = forget_account(url)
             if problem:
                 self.app.toast(problem, 4.0)
         self._build_focus()
+
+    def _signed_out(self) -> None:
+        ending, self.signing_out = self.signing_out, None
+        if ending.problem:
+            self.app.toast(f"Signed out here; the server was not told ({ending.problem})", 4.0)
+        else:
+            self.app.toast("Signed out: that sign-in has ended", 2.5)
 
     def _refused_for_good(self) -> None:
         """A sign-in the server refused (wrong password, a session ended …): back to
@@ -370,6 +382,8 @@ class OnlineScene(Scene):
     def update(self, dt: float) -> None:
         if self.starting is not None:
             self._poll_host()
+        if self.signing_out is not None and self.signing_out.done:
+            self._signed_out()
         if self.session is None:
             kept = self.kept_here()
             if kept != self._kept_key:
