@@ -1,5 +1,5 @@
-"""The README's pictures of online play: the connect screen, the lobby and a table, at
-1280×720 and 3840×2160.
+"""The README's pictures of online play: the connect screen, the lobby (and its ignore
+dialog) and a table, at 1280×720 and 3840×2160.
 
     python tools/online_screenshots.py [--out docs/screenshots]
 
@@ -113,6 +113,11 @@ def shoot(size, out: Path) -> None:
         for _ in range(20):
             app.step(DT)
         pygame.image.save(app.screen, str(out / f"online-lobby-{size[0]}x{size[1]}.png"))
+        lobby.ignore_someone()                   # the "Ignore…" button beside the chat
+        for _ in range(30):
+            app.step(DT)
+        pygame.image.save(app.screen, str(out / f"online-ignore-{size[0]}x{size[1]}.png"))
+        app.scenes.remove(app.scenes.top)
 
         lobby.sit(bob_table, "black")
         until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")

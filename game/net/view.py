@@ -137,6 +137,23 @@ class OnlineState:
     lobby_chat: deque = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
     tables: dict = field(default_factory=dict)
     last_error: dict | None = None
+    # Whom this player ignores (names as shown): an account's list comes with each
+    # welcome; a guest's is kept here across reconnections (the app sends it again).
+    ignoring: list = field(default_factory=list)
+
+    def ignores(self, name: str) -> bool:
+        return name.casefold() in {n.casefold() for n in self.ignoring}
+
+    def _fold_ignoring(self, name: str, on: bool) -> None:
+        """An ignore answered: the list, and the player's lines gone from every chat
+        (an unignore brings none back: the server did not send them)."""
+        self.ignoring = [n for n in self.ignoring if n.casefold() != name.casefold()]
+        if on:
+            self.ignoring = sorted(self.ignoring + [name], key=str.casefold)
+            for chat in [self.lobby_chat] + [view.chat for view in self.tables.values()]:
+                kept = [line for line in chat if line[0].casefold() != name.casefold()]
+                chat.clear()
+                chat.extend(kept)
 
     @property
     def lobby_tables(self) -> list:
@@ -159,6 +176,13 @@ class OnlineState:
         if kind == "error":
             self.last_error = message
             return "error"
+        if kind == "welcome":
+            if not message.get("guest"):
+                self.ignoring = list(message.get("ignoring") or [])
+            return "lobby"
+        if kind == "ignoring":
+            self._fold_ignoring(message["name"], bool(message["on"]))
+            return "lobby"
         if kind == "lobby":
             self.users = message["users"]
             self.pages.fold(message)

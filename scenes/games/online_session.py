@@ -125,6 +125,14 @@ class OnlineSession:
         """Queue ``message`` with a fresh id (returned); never waits."""
         return self.bridge.send(message)
 
+    @property
+    def ignoring(self) -> list[str]:
+        """Whom this player ignores (their chat and seeks do not reach us)."""
+        return self.state.ignoring
+
+    def ignore(self, name: str, on: bool = True) -> int:
+        return self.send({"type": "ignore" if on else "unignore", "name": name})
+
     def token(self, table: str) -> str | None:
         seat = self.bridge.tokens.get(table)
         return seat[1] if seat else None
@@ -161,6 +169,9 @@ class OnlineSession:
                 if token and token != self.kept:      # a new sign-in: kept for next time
                     self.keep_problem = keep_account(self.url, self.name, token)
                     self.kept = token
+                if self.guest:         # a guest's ignores last a connection: said again
+                    for name in self.state.ignoring:
+                        self.ignore(name)
             elif kind == "lobby":
                 self.lobby = message
         return messages

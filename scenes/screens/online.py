@@ -31,6 +31,7 @@ from ..core.text_field import TextField
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                        rounded_panel, ui_scale, wrap_text)
 from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
+from ..games.online_ignore import chat_speakers, open_ignore
 from ..games.online_session import OnlineSession, lan_address, normalise_address, rating_text
 from ..store.accounts import forget_account, load_accounts
 from .online_asks import my_games, quick_game, seek_line, show_history
@@ -373,6 +374,11 @@ class OnlineScene(Scene):
         else:
             self.sit(code[0], "black", code[1])
 
+    def ignore_someone(self) -> None:
+        """Who spoke in the lobby, then who is online: ignore one, or hear one again."""
+        open_ignore(self.app, self.session, chat_speakers(self.session.lobby_chat)
+                    + list(self.session.users))
+
     def lobby_say(self, text: str) -> None:
         self.session.send({"type": "lobby_chat", "text": text})
         self.chat_field.text = ""
@@ -502,6 +508,7 @@ class OnlineScene(Scene):
                                enabled=self.session.state.pages.has_older(self._room())),
                         Button("", self.invite_field.activate),
                         Button("", self.chat_field.activate),
+                        Button("Ignore…", self.ignore_someone),
                         Button("Quick game" if self.seeking is None else "Cancel the seek",
                                lambda: quick_game(self, TIME_CONTROLS)),
                         Button("My games", lambda: my_games(self)),
@@ -538,7 +545,7 @@ class OnlineScene(Scene):
             else:
                 self.app.navigator.open_menu()
         elif event.action == Action.HINT and self.state == "lobby":
-            open_phrases(self.app, self.lobby_say, self.chat_field)
+            open_phrases(self.app, self.lobby_say, self.chat_field, self.ignore_someone)
 
     def _field_visible(self, field: TextField) -> bool:
         return field in self.field_buttons.values()
@@ -581,7 +588,8 @@ class OnlineScene(Scene):
                 b.rect = pygame.Rect(x, y, inner, int(40 * s))
                 y += int(46 * s)
             row_y = self.panel.bottom - int(20 * s) - 2 * bh - gap
-            new, private, newer, older, invite, chat, seek, games, leave, menu = buttons[self.table_buttons:]
+            new, private, newer, older, invite, chat, ignore, seek, games, leave, menu = \
+                buttons[self.table_buttons:]
             # as many rows as fit above the page line (read by rows() at the next build)
             self.rows_fit = max(2, min(TABLES_SHOWN, (row_y - int(40 * s) - (self.panel.y + int(56 * s)))
                                        // int(46 * s)))
@@ -589,8 +597,10 @@ class OnlineScene(Scene):
             for i, b in enumerate((new, private, newer, older)):
                 b.rect = pygame.Rect(x + i * (quarter + gap), row_y, quarter, bh)
             invite.rect = pygame.Rect(x, row_y + bh + gap, inner, bh)
+            ignore_w = int(110 * s)
             chat.rect = pygame.Rect(self.side.x + int(16 * s), self.side.bottom - int(16 * s) - bh,
-                                    self.side.w - int(32 * s), bh)
+                                    self.side.w - int(32 * s) - ignore_w - gap, bh)
+            ignore.rect = pygame.Rect(chat.rect.right + gap, chat.rect.y, ignore_w, bh)
             layout_row([seek, games, leave, menu], (w // 2, h - int(40 * s)), bh, int(20 * s), int(20 * s))
         for index, field in self.field_buttons.items():
             field.rect = self.focus.buttons[index].rect
