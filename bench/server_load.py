@@ -34,6 +34,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -220,7 +221,7 @@ async def open_waiting_tables(url: str, count: int) -> list[Client]:
 
 
 async def run(url: str, pid: int, games: int, seconds: float, think: float, seed: int,
-              waiting: int) -> dict:
+              waiting: int, profile: bool = False) -> dict:
     lines = scripted_lines(min(games, 16), seed)
     stats = Stats()
     # The accounts are registered first, each connection closed at once (the hashes
@@ -251,6 +252,8 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     cpu_before = server_cpu_seconds(pid)
     clients_cpu_before = time.process_time()
     started = time.monotonic()
+    if profile:
+        os.kill(pid, signal.SIGUSR1)         # the server's profiler: from here on
     stop_at = started + seconds
     tasks = []
     for n, (white, black, table) in enumerate(pairs):
@@ -261,6 +264,8 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     lag = asyncio.create_task(watch_loop(stop_at, stats))
     results = await asyncio.gather(*tasks, return_exceptions=True)
     await lag
+    if profile:
+        os.kill(pid, signal.SIGUSR2)
     elapsed = time.monotonic() - started
     for result in results:
         if isinstance(result, BaseException):
@@ -322,10 +327,28 @@ def time_start(db: str, runs: int = 3) -> float:
     return statistics.median(times)
 
 
-def start_server(db: str, stats: str | None) -> tuple[subprocess.Popen, str]:
+# ``serve`` with a profiler that runs from SIGUSR1 to SIGUSR2 (sent when the play starts
+# and ends: set-up and closing left out) and writes its stats to argv[1] when the server
+# stops (SIGTERM).
+PROFILED_SERVE = """
+import atexit, cProfile, runpy, signal, sys
+out, sys.argv = sys.argv[1], ["game", *sys.argv[2:]]
+profile = cProfile.Profile()
+signal.signal(signal.SIGUSR1, lambda *_: profile.enable())
+signal.signal(signal.SIGUSR2, lambda *_: profile.disable())
+atexit.register(lambda: (profile.disable(), profile.dump_stats(out)))
+runpy.run_module("game", run_name="__main__", alter_sys=True)
+"""
+
+
+def start_server(db: str, stats: str | None, profile: str | None = None
+                 ) -> tuple[subprocess.Popen, str]:
+    """``serve`` on ``db`` (with ``profile``: under a profiler started by SIGUSR1, its
+    stats written there when the server stops); returns the process and its address."""
+    launch = ["-c", PROFILED_SERVE, profile] if profile else ["-m", "game"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
-         *(["--stats", stats] if stats else [])],
+        [sys.executable, *launch, "serve", "--host", "127.0.0.1", "--port", "0",
+         "--db", db, *(["--stats", stats] if stats else [])],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -347,6 +370,9 @@ def main() -> int:
                         help="tables waiting for players opened before the games (memory)")
     parser.add_argument("--finished", type=int, default=10000,
                         help="finished games in the database whose restart is timed")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="profile the server (cProfile) from the start of the play, its "
+                             "stats kept in FILE; the functions costing most are printed")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as folder:
@@ -361,10 +387,11 @@ def main() -> int:
               f"filled in {filled:.1f} s; load {os.getloadavg()[0]:.1f})")
     with tempfile.TemporaryDirectory() as folder:
         stats = Path(folder) / "stats.json"
-        proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats))
+        proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats), args.profile)
         try:
             out = asyncio.run(asyncio.wait_for(
-                run(url, proc.pid, args.games, args.seconds, args.think, args.seed, args.waiting),
+                run(url, proc.pid, args.games, args.seconds, args.think, args.seed, args.waiting,
+                    bool(args.profile)),
                 args.seconds + 900))   # registering 2 × games accounts takes a while
         finally:
             proc.terminate()
@@ -415,6 +442,10 @@ def main() -> int:
     if "Traceback" in server_errors:
         errors.append("the server printed a traceback")
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:20]))
+    if args.profile and Path(args.profile).exists():
+        import pstats
+        print(f"the server's profile (the play only; {args.profile}):")
+        pstats.Stats(args.profile, stream=sys.stdout).sort_stats("tottime").print_stats(25)
     return 1 if errors else 0
 
 

@@ -161,7 +161,10 @@ def _path_order(path: tuple[int, ...], captured: frozenset[int]):
 
 def make_move(key: tuple[int, int, frozenset[int]], paths) -> Move:
     frm, to, caps = key
-    ordered = tuple(sorted(set(paths), key=lambda p: _path_order(p, caps)))
+    unique = set(paths)
+    # Most moves have one path: nothing to order (the game server's main cost per move).
+    ordered = (tuple(unique) if len(unique) == 1
+               else tuple(sorted(unique, key=lambda p: _path_order(p, caps))))
     return Move(frm, to, caps, path_kind(ordered[0], caps), ordered)
 
 
