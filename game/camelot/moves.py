@@ -147,6 +147,8 @@ def path_kind(path: tuple[int, ...], captured: frozenset[int]) -> str:
     if len(path) == 2 and is_adjacent(path[0], path[1]):
         in_castle = path[0] in CASTLE_SQUARES and path[1] in CASTLE_SQUARES
         return CASTLE_MOVE if in_castle else PLAIN
+    if not captured:
+        return CANTER                   # no step can be a jump
     jumps = sum(1 for *_, took in path_steps(path, captured) if took is not None)
     if jumps == 0:
         return CANTER
