@@ -8,6 +8,7 @@ keeps it), and "Stop ignoring" lets the player be heard again.
 """
 import pygame
 
+from game.server.host import ServerThread
 from tests.net.test_bridge import of, wait_for
 
 from .harness import click, key, pad
@@ -102,4 +103,32 @@ def test_ignoring_at_the_table_by_gamepad(served):
     bob.send({"type": "chat", "table": table, "text": "good luck both"})
     until(app, lambda: said_by(scene.info.chat, "Bob"), "Bob's line")
     assert said_by(scene.info.chat, "Pest") == []
+    online.disconnect()
+
+
+def test_a_guests_ignores_are_said_again_after_a_reconnection(served):
+    db, hosts, _ = served
+    port = hosts[0].port
+    pest = scripted(served, "Pest", retry_delays=(0.1,))
+    friend = scripted(served, "Friend", retry_delays=(0.1,))
+    app, online = lobby_as(served, "Alice", retry_delays=(0.1,))
+    online.session.ignore("Pest")
+    until(app, lambda: online.session.ignoring == ["Pest"], "the server's answer")
+    # The server restarts: a guest's list was the connection's, so the app says it again.
+    hosts[0].stop()
+    until(app, lambda: online.session.link == "offline", "the lost connection")
+    hosts.append(ServerThread(db, port=port))
+    hosts[-1].start()
+    until(app, lambda: online.session.online, "the reconnection")
+    # Alice's own line comes back after the ignore the app sent on its welcome (one
+    # connection: the server handles her messages in order).
+    online.lobby_say("back again")
+    until(app, lambda: said_by(online.session.lobby_chat, "Alice"), "Alice's line")
+    for link in (pest, friend):
+        wait_for(link, lambda m: m.get("type") == "link" and m.get("state") == "online")
+    pest.send({"type": "lobby_chat", "text": "did you miss me"})
+    wait_for(pest, of("lobby_chat", text="did you miss me"))
+    friend.send({"type": "lobby_chat", "text": "welcome back"})
+    until(app, lambda: said_by(online.session.lobby_chat, "Friend"), "Friend's line")
+    assert said_by(online.session.lobby_chat, "Pest") == []
     online.disconnect()
