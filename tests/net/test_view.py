@@ -115,3 +115,22 @@ def test_a_shorter_page_keeps_the_row_shown_on_it_and_at_most_three_own_tables_l
     pages.start = 8
     state.apply(_lobby(["T3", "T2"], mine=[]))               # tables went: the page shrank
     assert _ids(pages.rows(room=4)[1]) == ["T2"] and pages.first_shown() == 1
+
+
+def test_ignoring_is_folded_and_an_ignored_players_lines_leave_every_chat():
+    state = OnlineState("Ann")
+    state.apply({"type": "welcome", "name": "Ann", "guest": False, "ignoring": ["Zed"]})
+    assert state.ignoring == ["Zed"] and state.ignores("zed")
+    state.apply({"type": "lobby_chat", "from": "Pest", "text": "spam"})
+    state.apply({"type": "lobby_chat", "from": "Bob", "text": "hi"})
+    state.apply({"type": "chat", "table": "T1", "from": "Pest", "text": "more spam"})
+    state.apply({"type": "chat", "table": "T1", "from": "Bob", "text": "gl"})
+    assert state.apply({"type": "ignoring", "name": "pest", "on": True, "count": 2}) == "lobby"
+    assert list(state.lobby_chat) == [("Bob", "hi")]
+    assert list(state.tables["T1"].chat) == [("Bob", "gl")]
+    assert state.ignoring == ["pest", "Zed"]
+    state.apply({"type": "ignoring", "name": "Zed", "on": False, "count": 1})
+    assert state.ignoring == ["pest"]
+    # A guest's welcome (after a reconnection) leaves the list as it was: the app says it again.
+    state.apply({"type": "welcome", "name": "Ann", "guest": True, "ignoring": []})
+    assert state.ignoring == ["pest"]
