@@ -44,6 +44,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -230,7 +231,7 @@ async def open_waiting_tables(url: str, count: int) -> list[Client]:
 
 
 async def run(url: str, pid: int, games: int, seconds: float, think: float, seed: int,
-              waiting: int) -> dict:
+              waiting: int, profile: bool = False) -> dict:
     lines = scripted_lines(min(games, 16), seed)
     stats = Stats()
     # The accounts are registered first, each connection closed at once (the hashes
@@ -261,6 +262,8 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     cpu_before = server_cpu_seconds(pid)
     clients_cpu_before = time.process_time()
     started = time.monotonic()
+    if profile:
+        os.kill(pid, signal.SIGUSR1)         # the server's profiler: from here on
     stop_at = started + seconds
     tasks = []
     for n, (white, black, table) in enumerate(pairs):
@@ -271,6 +274,8 @@ async def run(url: str, pid: int, games: int, seconds: float, think: float, seed
     lag = asyncio.create_task(watch_loop(stop_at, stats))
     results = await asyncio.gather(*tasks, return_exceptions=True)
     await lag
+    if profile:
+        os.kill(pid, signal.SIGUSR2)
     elapsed = time.monotonic() - started
     for result in results:
         if isinstance(result, BaseException):
@@ -332,10 +337,29 @@ def time_start(db: str, runs: int = 3) -> float:
     return statistics.median(times)
 
 
-def start_server(db: str, stats: str | None, store: str | None = None) -> tuple[subprocess.Popen, str]:
+# ``serve`` with a profiler that runs from SIGUSR1 to SIGUSR2 (sent when the play starts
+# and ends: set-up and closing left out) and writes its stats to argv[1] when the server
+# stops (SIGTERM).
+PROFILED_SERVE = """
+import atexit, cProfile, runpy, signal, sys
+out, sys.argv = sys.argv[1], ["game", *sys.argv[2:]]
+profile = cProfile.Profile()
+signal.signal(signal.SIGUSR1, lambda *_: profile.enable())
+signal.signal(signal.SIGUSR2, lambda *_: profile.disable())
+atexit.register(lambda: (profile.disable(), profile.dump_stats(out)))
+runpy.run_module("game", run_name="__main__", alter_sys=True)
+"""
+
+
+def start_server(db: str, stats: str | None, store: str | None = None,
+                 profile: str | None = None) -> tuple[subprocess.Popen, str]:
+    """``serve`` on ``db`` (or on ``store``, a PostgreSQL address; with ``profile``: under a
+    profiler started by SIGUSR1, its stats written there when the server stops); returns
+    the process and its address."""
+    launch = ["-c", PROFILED_SERVE, profile] if profile else ["-m", "game"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "game", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
-         *(["--stats", stats] if stats else []),
+        [sys.executable, *launch, "serve", "--host", "127.0.0.1", "--port", "0",
+         "--db", db, *(["--stats", stats] if stats else []),
          *(["--store", store, "--node", "bench"] if store else [])],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -362,6 +386,9 @@ def main() -> int:
                         help="sqlite, postgresql (a temporary server), both, or a postgresql:// address")
     parser.add_argument("--pg-sync", choices=("on", "off"), default="off",
                         help="PostgreSQL's synchronous_commit for the node (default off)")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="profile the server (cProfile) from the start of the play, its "
+                             "stats kept in FILE; the functions costing most are printed")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.finished:
@@ -424,10 +451,12 @@ def load(args, store: str | None) -> dict:
     """One node under the load; ``store``: a PostgreSQL address, or None (SQLite)."""
     with tempfile.TemporaryDirectory() as folder:
         stats = Path(folder) / "stats.json"
-        proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats), store)
+        proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats), store,
+                                 args.profile)
         try:
             out = asyncio.run(asyncio.wait_for(
-                run(url, proc.pid, args.games, args.seconds, args.think, args.seed, args.waiting),
+                run(url, proc.pid, args.games, args.seconds, args.think, args.seed, args.waiting,
+                    bool(args.profile)),
                 args.seconds + 900))   # registering 2 × games accounts takes a while
         finally:
             proc.terminate()
@@ -486,6 +515,10 @@ def report(args, out: dict) -> int:
     if "Traceback" in server_errors:
         errors.append("the server printed a traceback")
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:20]))
+    if args.profile and Path(args.profile).exists():
+        import pstats
+        print(f"the server's profile (the play only; {args.profile}):")
+        pstats.Stats(args.profile, stream=sys.stdout).sort_stats("tottime").print_stats(25)
     return len(errors)
 
 

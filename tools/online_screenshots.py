@@ -1,5 +1,5 @@
-"""The README's pictures of online play: the connect screen, the lobby and a table, at
-1280×720 and 3840×2160.
+"""The README's pictures of online play: the connect screen (also with a sign-in kept),
+the lobby (and its ignore dialog) and a table, at 1280×720 and 3840×2160.
 
     python tools/online_screenshots.py [--out docs/screenshots]
 
@@ -30,6 +30,7 @@ from game.net.bridge import NetBridge  # noqa: E402
 from scenes.core.app import App, AppOptions  # noqa: E402
 from scenes.games.camelot_online import CamelotOnlineScene  # noqa: E402
 from scenes.screens.online import OnlineScene  # noqa: E402
+from scenes.store.accounts import forget_account, keep_account, load_accounts  # noqa: E402
 from scenes.store.settings import Settings  # noqa: E402
 
 DT = 1 / 60
@@ -82,7 +83,16 @@ def shoot(size, out: Path) -> None:
     for _ in range(5):
         app.step(DT)
     pygame.image.save(app.screen, str(out / f"online-connect-{size[0]}x{size[1]}.png"))
-    lobby.password_field.text = ""
+    lobby.password_field.text = lobby.problem = ""
+    # A sign-in kept on this computer: "Continue as Alice" and "Sign out here".
+    keep_account("ws://127.0.0.1:8765", "Alice", "k" * 43)
+    lobby.kept = load_accounts()[0]
+    lobby._build_focus()
+    for _ in range(5):
+        app.step(DT)
+    pygame.image.save(app.screen, str(out / f"online-connect-kept-{size[0]}x{size[1]}.png"))
+    forget_account("ws://127.0.0.1:8765")
+    lobby.kept = {}
     lobby.host_here()
     until(app, lambda: lobby.session is not None and lobby.session.online, "Alice's connection")
     url = lobby.session.url
@@ -113,6 +123,11 @@ def shoot(size, out: Path) -> None:
         for _ in range(20):
             app.step(DT)
         pygame.image.save(app.screen, str(out / f"online-lobby-{size[0]}x{size[1]}.png"))
+        lobby.ignore_someone()                   # the "Ignore…" button beside the chat
+        for _ in range(30):
+            app.step(DT)
+        pygame.image.save(app.screen, str(out / f"online-ignore-{size[0]}x{size[1]}.png"))
+        app.scenes.remove(app.scenes.top)
 
         lobby.sit(bob_table, "black")
         until(app, lambda: isinstance(app.scenes.top, CamelotOnlineScene), "the table")

@@ -147,6 +147,8 @@ def path_kind(path: tuple[int, ...], captured: frozenset[int]) -> str:
     if len(path) == 2 and is_adjacent(path[0], path[1]):
         in_castle = path[0] in CASTLE_SQUARES and path[1] in CASTLE_SQUARES
         return CASTLE_MOVE if in_castle else PLAIN
+    if not captured:
+        return CANTER                   # no step can be a jump
     jumps = sum(1 for *_, took in path_steps(path, captured) if took is not None)
     if jumps == 0:
         return CANTER
@@ -161,7 +163,10 @@ def _path_order(path: tuple[int, ...], captured: frozenset[int]):
 
 def make_move(key: tuple[int, int, frozenset[int]], paths) -> Move:
     frm, to, caps = key
-    ordered = tuple(sorted(set(paths), key=lambda p: _path_order(p, caps)))
+    unique = set(paths)
+    # Most moves have one path: nothing to order (the game server's main cost per move).
+    ordered = (tuple(unique) if len(unique) == 1
+               else tuple(sorted(unique, key=lambda p: _path_order(p, caps))))
     return Move(frm, to, caps, path_kind(ordered[0], caps), ordered)
 
 

@@ -206,6 +206,49 @@ class NetBridge:
                 return
 
 
+class SessionEnd:
+    """Ends a kept session on the server, on a thread of its own (a frame loop's
+    "Sign out here" must not wait for the network): ``done`` once tried, then
+    ``problem`` is None (ended, or already over) or one line saying why the server
+    could not be told."""
+
+    def __init__(self, url: str, session: str, timeout: float = 5.0) -> None:
+        self.url, self.session, self.timeout = url, session, timeout
+        self.problem: str | None = None
+        self._finished = threading.Event()
+
+    def start(self) -> "SessionEnd":
+        threading.Thread(target=self._run, name="roundtable-sign-out", daemon=True).start()
+        return self
+
+    @property
+    def done(self) -> bool:
+        return self._finished.is_set()
+
+    def wait(self, timeout: float) -> bool:
+        return self._finished.wait(timeout)
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._end())
+        except ServerRefused as exc:
+            if exc.code != "bad_session":       # one already over is as good as ended
+                self.problem = str(exc)
+        except (OSError, asyncio.TimeoutError, ConnectionLost) as exc:
+            self.problem = f"cannot reach {self.url}: {exc or type(exc).__name__}"
+        except Exception as exc:               # a handshake the library rejects, …
+            self.problem = f"cannot reach {self.url}: {exc}"
+        finally:
+            self._finished.set()
+
+    async def _end(self) -> None:
+        client = await Client.connect(self.url, None, timeout=self.timeout)
+        try:
+            await client.sign_out(self.session)
+        finally:
+            await client.close()
+
+
 def _offline(message: dict) -> dict:
     reply = {"type": "error", "code": "offline",
              "message": "not connected to the server; retrying", "refused": message.get("type")}

@@ -316,8 +316,12 @@ class Client:
         self.welcome["session"] = changed["session"]
         return changed
 
-    async def sign_out(self) -> dict:
-        return await self.request({"type": "sign_out"}, "signed_out", direct=True)
+    async def sign_out(self, session: str | None = None) -> dict:
+        """End this connection's session, or the kept ``session`` named (the server
+        closes the connection either way)."""
+        message = {"type": "sign_out"} if session is None else {"type": "sign_out",
+                                                                 "session": session}
+        return await self.request(message, "signed_out", direct=True)
 
     async def rematch(self, table: str) -> None:
         """Ask for a rematch (colours swapped); the new table's ``seated`` comes

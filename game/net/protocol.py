@@ -175,7 +175,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple]] = {
     "sign_in": {"version": (_version, True), "name": (name_field, True),
                 "password": (_password, True)},
     "change_password": {"old": (_password, True), "new": (_password, True)},
-    "sign_out": {},
+    "sign_out": {"session": (_session, False)},
     "lobby": {"offset": (_offset, False)},
     "lobby_chat": {"text": (chat_field, True)},
     "create_table": {"private": (_bool, False), "time": (_time_control, False),
@@ -213,7 +213,8 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple]] = {
     "mod_close": {"table": (_table, True), "reason": (_reason, False)},
 }
 # The messages that may come before the client is someone (all of them say who).
-IDENTIFYING = ("hello", "register", "sign_in")
+# (and sign_out with a kept ``session``: it ends that session without signing in)
+IDENTIFYING = ("hello", "register", "sign_in", "sign_out")
 
 # What the server sends (documented in docs/protocol.md; listed for the client's checks).
 SERVER_MESSAGES = ("welcome", "lobby", "lobby_chat", "table_created", "table", "seated",

@@ -32,6 +32,8 @@ HELP = """commands (T = a table id such as T3; the current table if left out):
   resume T TOKEN             take your seat back after a reconnection
   rematch | takeback         after a game: ask for a rematch; ask to take back a move
   history NAME               a player's ratings and games
+  ignore NAME | unignore NAME    stop (or start again) hearing a player
+  moderators: mute NAME MINUTES | ban NAME [REASON] | unban NAME | close T [REASON]
   leave | board | quit       back to the lobby; print the board; leave"""
 
 
@@ -65,6 +67,10 @@ class Session:
             return self.seat(word, table)
         if word == "history" and args:
             return {"type": "history", "name": rest}
+        if word in ("ignore", "unignore", "unban") and args:
+            return {"type": word if word != "unban" else "mod_unban", "name": rest}
+        if word in ("mute", "ban", "close"):
+            return _moderation(word, args)
         if word == "say":
             return {"type": "lobby_chat", "text": rest}
         if word == "chat":
@@ -120,6 +126,21 @@ class Session:
             self.table = message["table"]
 
 
+def _moderation(word: str, args: list[str]) -> dict:
+    """mute NAME MINUTES, ban NAME [REASON], close T [REASON] (the name is one word:
+    a name with spaces goes as raw JSON)."""
+    if word == "mute":
+        if len(args) != 2 or not args[1].isdigit():
+            raise ValueError("mute NAME MINUTES, e.g. mute Pest 30")
+        return {"type": "mod_mute", "name": args[0], "minutes": int(args[1])}
+    if not args:
+        raise ValueError(f"{word} {'T' if word == 'close' else 'NAME'} [REASON]")
+    message = {"type": f"mod_{word}", "table" if word == "close" else "name": args[0]}
+    if len(args) > 1:
+        message["reason"] = " ".join(args[1:])
+    return message
+
+
 def board_text(position: str) -> str:
     """The board as text, rank 16 at the top (M N White, m n Black, . empty)."""
     board = CamelotBoard(position)
@@ -150,6 +171,10 @@ def describe(message: dict) -> str:
         rows = [f"  {t['table']}: {t['white'] or '-'} v {t['black'] or '-'}, {t['status']}, "
                 f"{t['moves']} moves" for t in message["tables"]]
         return "online: " + ", ".join(message["users"]) + "\n" + ("\n".join(rows) or "  no tables")
+    if kind == "ignoring":
+        return f"{'ignoring' if message['on'] else 'hearing again'} {message['name']}"
+    if kind == "moderated":
+        return f"done: {message['action']} {message['target']}"
     if kind in ("lobby_chat", "chat"):
         return f"<{message['from']}> {message['text']}"
     if kind == "table_created":

@@ -11,6 +11,7 @@ screen's, fed from the same messages (it checks every move as it plays it).
         changed = state.apply(message)       # "lobby", "table", "link", "error" …
     table = state.tables["T3"]
     table.moves, table.clocks_now(), table.chat, table.my_color
+    mine, shown = state.pages.rows(room=8)   # one's own tables first, then a page
 """
 from __future__ import annotations
 
@@ -19,6 +20,77 @@ from collections import deque
 from dataclasses import dataclass, field
 
 CHAT_LINES = 200
+MINE_SHOWN = 3         # one's own tables, listed first whatever the page (``mine``)
+
+
+@dataclass
+class LobbyPages:
+    """The lobby's tables as a screen pages through them: one's own (the server's
+    ``mine``: every table one created or sits at) first, always; then the server's
+    page of public tables, newest first, ``room`` rows at a time. Past the end of
+    a server page, :meth:`older` and :meth:`newer` give the ``lobby`` request for
+    the next one (the offsets gone past are kept to come back)."""
+    mine: list = field(default_factory=list)
+    tables: list = field(default_factory=list)     # this server page (public, not finished)
+    offset: int = 0                                # where the server page starts
+    next: int | None = None                        # the next server page's offset
+    total: int = 0                                 # public tables in all
+    start: int = 0                                 # the first row shown of the server page
+    back: list = field(default_factory=list)       # server pages gone past (for "Newer")
+
+    def fold(self, message: dict) -> None:
+        self.mine = list(message.get("mine") or [])
+        self.tables = list(message["tables"])
+        self.offset = message.get("offset") or 0
+        self.next = message.get("next")
+        self.total = message.get("total", len(self.tables))
+
+    def own(self) -> list[dict]:
+        return self.mine[:MINE_SHOWN]
+
+    def public(self) -> list[dict]:
+        """The server page, less the own tables listed above it."""
+        ids = {t["table"] for t in self.own()}
+        return [t for t in self.tables if t["table"] not in ids]
+
+    def rows(self, room: int) -> tuple[list[dict], list[dict]]:
+        """(one's own tables, the public ones shown) in ``room`` rows at most
+        (at least one public row)."""
+        mine, public = self.own(), self.public()
+        self.start = min(self.start, max(0, len(public) - 1))
+        return mine, public[self.start:self.start + max(1, room - len(mine))]
+
+    def first_shown(self) -> int:
+        """The place (from 0, among all public tables) of the first row shown."""
+        return self.offset + self.start
+
+    def has_newer(self) -> bool:
+        return self.start > 0 or bool(self.back)
+
+    def has_older(self, room: int) -> bool:
+        _, shown = self.rows(room)
+        return self.start + len(shown) < len(self.public()) or self.next is not None
+
+    def newer(self, room: int) -> dict | None:
+        """Back a screenful: within the server page, or the ``lobby`` request for
+        the page before (None when nothing is to be sent)."""
+        if self.start > 0:
+            self.start = max(0, self.start - max(1, room - len(self.own())))
+        elif self.back:
+            self.start = 0
+            return {"type": "lobby", "offset": self.back.pop()}
+        return None
+
+    def older(self, room: int) -> dict | None:
+        """On a screenful: within the server page, or the request for the next one."""
+        _, shown = self.rows(room)
+        if self.start + len(shown) < len(self.public()):
+            self.start += len(shown)
+        elif self.next is not None:
+            self.back.append(self.offset)
+            self.start = 0
+            return {"type": "lobby", "offset": self.next}
+        return None
 
 
 @dataclass
@@ -61,10 +133,32 @@ class OnlineState:
     link: str = "connecting"           # connecting, online, offline
     link_detail: str = ""
     users: list = field(default_factory=list)
-    lobby_tables: list = field(default_factory=list)
+    pages: LobbyPages = field(default_factory=LobbyPages)
     lobby_chat: deque = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
     tables: dict = field(default_factory=dict)
     last_error: dict | None = None
+    # Whom this player ignores (names as shown): an account's list comes with each
+    # welcome; a guest's is kept here across reconnections (the app sends it again).
+    ignoring: list = field(default_factory=list)
+
+    def ignores(self, name: str) -> bool:
+        return name.casefold() in {n.casefold() for n in self.ignoring}
+
+    def _fold_ignoring(self, name: str, on: bool) -> None:
+        """An ignore answered: the list, and the player's lines gone from every chat
+        (an unignore brings none back: the server did not send them)."""
+        self.ignoring = [n for n in self.ignoring if n.casefold() != name.casefold()]
+        if on:
+            self.ignoring = sorted(self.ignoring + [name], key=str.casefold)
+            for chat in [self.lobby_chat] + [view.chat for view in self.tables.values()]:
+                kept = [line for line in chat if line[0].casefold() != name.casefold()]
+                chat.clear()
+                chat.extend(kept)
+
+    @property
+    def lobby_tables(self) -> list:
+        """The server's page of public tables (not finished), newest first."""
+        return self.pages.tables
 
     def table(self, table_id: str) -> TableView:
         if table_id not in self.tables:
@@ -82,8 +176,16 @@ class OnlineState:
         if kind == "error":
             self.last_error = message
             return "error"
+        if kind == "welcome":
+            if not message.get("guest"):
+                self.ignoring = list(message.get("ignoring") or [])
+            return "lobby"
+        if kind == "ignoring":
+            self._fold_ignoring(message["name"], bool(message["on"]))
+            return "lobby"
         if kind == "lobby":
-            self.users, self.lobby_tables = message["users"], message["tables"]
+            self.users = message["users"]
+            self.pages.fold(message)
             return "lobby"
         if kind == "lobby_chat":
             self.lobby_chat.append((message["from"], message["text"]))

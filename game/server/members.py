@@ -25,6 +25,7 @@ from .storage import ModAction, NameTaken, TableRecord
 from .table import Table, other
 
 MAX_SEEKS_SHOWN = 50
+MAX_IGNORED = 500        # players one account ignores (each is read at sign-in)
 
 
 @dataclass
@@ -115,6 +116,7 @@ class Members:
         return [{"type": "welcome", "version": PROTOCOL_VERSION, "name": name,
                  "guest": account is None, "session": session,
                  "moderator": bool(account and account.moderator),
+                 "ignoring": self._ignored_names(conn),
                  "grace": self.grace, "abandon_after": self.abandon_after,
                  "limits": {"message_bytes": MAX_MESSAGE_BYTES, "per_second": self.rate,
                             "burst": self.burst, "tables_waiting": limits.waiting_per_player,
@@ -218,8 +220,11 @@ class Members:
                     self.limits.scrypt_n, then=changed)
 
     def _on_sign_out(self, conn, m, now):
-        if conn.session_hash is not None:
-            self._store(self.storage.drop_session, conn.session_hash)
+        # A kept session named here ends without being used to sign in (which would
+        # close the account's connection elsewhere); else this connection's own.
+        ended = session_hash(m["session"]) if "session" in m else conn.session_hash
+        if ended is not None:
+            self._store(self.storage.drop_session, ended)
         self._kick(conn, "signed out")
         return [{"type": "signed_out"}]
 
@@ -343,10 +348,19 @@ class Members:
                  **self.storage.leaderboard(m.get("time_class"), m.get("offset", 0))}]
 
     # --- ignoring ---------------------------------------------------------------------------
+    def _ignored_names(self, conn) -> list[str]:
+        """Whom this person ignores, as the app shows them: an account's name as
+        registered, else (a guest's) the name's key."""
+        found = {key: self.storage.find_account(key) for key in conn.ignored}
+        return sorted((a.name if a else key for key, a in found.items()), key=str.casefold)
+
     def _ignore(self, conn, m, on: bool):
         key = name_key(m["name"])
         if key == conn.key:
             raise ProtocolError("bad_field", "you cannot ignore yourself")
+        if on and key not in conn.ignored and len(conn.ignored) >= MAX_IGNORED:
+            raise ProtocolError("too_many_ignored", f"you ignore {MAX_IGNORED} players already: "
+                                            "stop ignoring one first")
         if conn.account is not None:
             self._store(self.storage.set_ignore, conn.account.id, key, on)
         (conn.ignored.add if on else conn.ignored.discard)(key)

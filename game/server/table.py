@@ -68,9 +68,12 @@ class Table:
         """``used``: seconds the side to move had already thought before a restart
         (charged again; the time the server was down is not)."""
         self.record = record
-        self.game = CamelotBoard(record.start_position)
-        for notation in record.moves:          # the stored moves were checked when played
-            self.game.play(notation)
+        self._game: CamelotBoard | None = None
+        # A table waiting for players keeps no board (30 KiB with the start's legal
+        # moves): what its state shows is kept, and the board is made at the start.
+        self._waiting_view = (self.game.position_text(), self.game.turn)
+        if record.status == "waiting":
+            self._game = None
         now = time.monotonic() if now is None else now
         self.turn_started = now - used
         self.seat_conn: dict[str, object | None] = {c: None for c in COLORS}
@@ -82,6 +85,15 @@ class Table:
         self.ratings: dict[str, Rating | None] = {c: None for c in COLORS}   # the seats'
         self.owner_address: str | None = None   # where its creator connected from (limits)
         self.timer = None                      # the server's flag-fall timer handle
+
+    @property
+    def game(self) -> CamelotBoard:
+        """The authoritative board: the start and the stored moves (checked when played)."""
+        if self._game is None:
+            self._game = CamelotBoard(self.record.start_position)
+            for notation in self.record.moves:
+                self._game.play(notation)
+        return self._game
 
     @property
     def id(self) -> str:
@@ -306,9 +318,7 @@ class Table:
             return
         self._stop_clock(now)
         self.record.moves.pop()
-        self.game = CamelotBoard(self.record.start_position)
-        for notation in self.record.moves:
-            self.game.play(notation)
+        self._game = None                       # made again from the start and the moves left
         self.turn_started = now
         self.record.turn_wall = time.time()
 
@@ -331,6 +341,8 @@ class Table:
     def state(self, now: float) -> dict:
         """The ``table`` message: everything a newcomer needs to draw the table."""
         r = self.record
+        position, turn = (self._waiting_view if self._game is None and r.status == "waiting"
+                          else (self.game.position_text(), self.game.turn))
         seats = {c: ({**seat_view(r.seats[c], self.ratings[c]),
                       "present": self.seat_conn[c] is not None}
                      if c in r.seats else None) for c in COLORS}
@@ -341,8 +353,8 @@ class Table:
                 "time": ({"base": r.time_base, "increment": r.time_increment}
                          if self.timed else None),
                 "start_position": r.start_position, "seats": seats, "spectators": spectators,
-                "status": r.status, "moves": list(r.moves), "position": self.game.position_text(),
-                "turn": self.game.turn, "clocks": self.clocks(now), "draw_offer": self.draw_offer,
+                "status": r.status, "moves": list(r.moves), "position": position,
+                "turn": turn, "clocks": self.clocks(now), "draw_offer": self.draw_offer,
                 "takeback_offer": self.takeback_offer, "rated": r.rated,
                 "time_class": r.time_class, "rematch": sorted(self.rematch),
                 "winner": r.winner, "reason": r.reason, "result": self.result()}

@@ -34,6 +34,7 @@ from ..table.board_layers import COLORS
 from ..table.board_players import Person, RemotePlayer
 from ..table.board_screen import BoardScreen, Command
 from .camelot_online_column import TableColumn, clock_text
+from .online_ignore import chat_speakers, open_ignore
 from .online_session import SET_PHRASES, OnlineSession, rating_text
 
 
@@ -63,8 +64,9 @@ def game_from_table(table: dict) -> CamelotBoard:
     return game
 
 
-def open_phrases(app, say, field: TextField) -> None:
-    """A gamepad's way to chat: a few set phrases, or the keyboard (``field``)."""
+def open_phrases(app, say, field: TextField, ignore=None) -> None:
+    """A gamepad's way to chat: a few set phrases, or the keyboard (``field``);
+    with ``ignore``, a way to the ignore dialog too."""
     def choose(text):
         def run():
             app.scenes.remove(dialog)
@@ -76,7 +78,10 @@ def open_phrases(app, say, field: TextField) -> None:
         field.activate()
 
     buttons = [(phrase, choose(phrase)) for phrase in SET_PHRASES]
-    buttons += [("Type a message…", type_), ("Cancel", lambda: app.scenes.remove(dialog))]
+    buttons.append(("Type a message…", type_))
+    if ignore is not None:
+        buttons.append(("Ignore a player…", lambda: (app.scenes.remove(dialog), ignore())))
+    buttons.append(("Cancel", lambda: app.scenes.remove(dialog)))
     dialog = DialogScene(app, "Say", [], buttons, update_below=True,
                          on_back=lambda: app.scenes.remove(dialog))
     app.scenes.push(dialog)
@@ -287,7 +292,13 @@ class CamelotOnlineScene(BoardScreen):
     # --- chat -------------------------------------------------------------------------------
     def chat(self) -> None:
         """H, gamepad X, the Chat button: a few set phrases, or typing."""
-        open_phrases(self.app, self._say, self.chat_field)
+        open_phrases(self.app, self._say, self.chat_field, self.ignore_someone)
+
+    def ignore_someone(self) -> None:
+        """The players here (seats, watchers, who spoke): ignore one, or hear one again."""
+        seated = [seat["name"] for seat in self.info.seats.values() if seat and seat.get("name")]
+        open_ignore(self.app, self.session, chat_speakers(self.info.chat) + seated
+                    + list(self.info.spectators))
 
     def _say(self, text: str) -> None:
         self.session.send({"type": "chat", "table": self.table_id, "text": text})

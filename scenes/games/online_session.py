@@ -118,7 +118,7 @@ class OnlineSession:
     @property
     def mine(self) -> list[dict]:
         """The tables this player created or sits at (every one, whatever the page)."""
-        return self.lobby.get("mine") or []
+        return self.state.pages.mine
 
     @property
     def lobby_chat(self):
@@ -127,6 +127,14 @@ class OnlineSession:
     def send(self, message: dict) -> int:
         """Queue ``message`` with a fresh id (returned); never waits."""
         return self.bridge.send(message)
+
+    @property
+    def ignoring(self) -> list[str]:
+        """Whom this player ignores (their chat and seeks do not reach us)."""
+        return self.state.ignoring
+
+    def ignore(self, name: str, on: bool = True) -> int:
+        return self.send({"type": "ignore" if on else "unignore", "name": name})
 
     def token(self, table: str) -> str | None:
         seat = self.bridge.tokens.get(table)
@@ -164,6 +172,9 @@ class OnlineSession:
                 if token and token != self.kept:      # a new sign-in: kept for next time
                     self.keep_problem = keep_account(self.url, self.name, token)
                     self.kept = token
+                if self.guest:         # a guest's ignores last a connection: said again
+                    for name in self.state.ignoring:
+                        self.ignore(name)
             elif kind == "lobby":
                 self.lobby = message
         return messages

@@ -20,6 +20,7 @@ import time
 
 import pygame
 
+from game.net.bridge import SessionEnd
 from game.net.protocol import DEFAULT_PORT
 from game.server.host import ServerThread
 
@@ -30,13 +31,13 @@ from ..core.text_field import TextField
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
                        rounded_panel, ui_scale, wrap_text)
 from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
+from ..games.online_ignore import chat_speakers, open_ignore
 from ..games.online_session import OnlineSession, lan_address, normalise_address, rating_text
 from ..store.accounts import forget_account, load_accounts
 from .online_asks import my_games, quick_game, seek_line, show_history
 from ..store.settings import data_dir
 
 TABLES_SHOWN = 8       # rows at most (fewer when the screen is short)
-MINE_SHOWN = 3         # one's own tables first, always (docs/protocol.md: ``mine``)
 NAME_LIMIT = 24
 TIME_CONTROLS = (("No clock", None), ("10 minutes + 5 s a move", {"base": 600, "increment": 5}),
                  ("5 minutes + 3 s a move", {"base": 300, "increment": 3}),
@@ -119,11 +120,10 @@ class OnlineScene(Scene):
         self.fields = [self.name_field, self.password_field, self.address_field,
                        self.invite_field, self.chat_field]
         self._tables_key = None
-        self.page_start = 0                   # the first row shown of the server's page
-        self.offsets: list[int] = []          # the server pages gone past (for "Newer")
         self.seeking: dict | None = None      # our seek as the server lists it, while it waits
         self.seek_asked = False               # a seek sent, not yet listed nor paired
         self._received = 0                    # messages in: what the lobby shows may have changed
+        self.signing_out: SessionEnd | None = None   # "Sign out here" telling the server
         self._build_focus()
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -201,14 +201,24 @@ class OnlineScene(Scene):
         self._build_focus()
 
     def sign_out(self) -> None:
-        """Forget this computer's sign-in for the address typed."""
+        """Sign out here: this computer forgets its sign-in for the address typed, and
+        the server is told to end that session (on a thread of its own; said in
+        ``update()`` once it answers or cannot be reached)."""
         url = self.typed_url()
-        if url in self.kept:
-            del self.kept[url]
+        kept = self.kept.pop(url, None) if url else None
+        if kept is not None:
+            self.signing_out = SessionEnd(url, kept.session).start()
             problem = forget_account(url)
             if problem:
                 self.app.toast(problem, 4.0)
         self._build_focus()
+
+    def _signed_out(self) -> None:
+        ending, self.signing_out = self.signing_out, None
+        if ending.problem:
+            self.app.toast(f"Signed out here; the server was not told ({ending.problem})", 4.0)
+        else:
+            self.app.toast("Signed out: that sign-in has ended", 2.5)
 
     def _refused_for_good(self) -> None:
         """A sign-in the server refused (wrong password, a session ended …): back to
@@ -365,6 +375,11 @@ class OnlineScene(Scene):
         else:
             self.sit(code[0], "black", code[1])
 
+    def ignore_someone(self) -> None:
+        """Who spoke in the lobby, then who is online: ignore one, or hear one again."""
+        open_ignore(self.app, self.session, chat_speakers(self.session.lobby_chat)
+                    + list(self.session.users))
+
     def lobby_say(self, text: str) -> None:
         self.session.send({"type": "lobby_chat", "text": text})
         self.chat_field.text = ""
@@ -374,6 +389,8 @@ class OnlineScene(Scene):
     def update(self, dt: float) -> None:
         if self.starting is not None:
             self._poll_host()
+        if self.signing_out is not None and self.signing_out.done:
+            self._signed_out()
         if self.session is None:
             kept = self.kept_here()
             if kept != self._kept_key:
@@ -404,64 +421,40 @@ class OnlineScene(Scene):
         IDLE_WAKE s and presents nothing."""
         return (self.state, self.starting is None, self._received, self.problem)
 
-    # --- the lobby's pages ---------------------------------------------------------------
-    def _public(self, mine: list[dict]) -> list[dict]:
-        """The server's page of public tables, less the own ones listed above them."""
-        ids = {t["table"] for t in mine}
-        return [t for t in self.session.tables if t["table"] not in ids]
+    # --- the lobby's pages (kept in the session's view: game.net.view.LobbyPages) ----------
+    def _room(self) -> int:
+        return getattr(self, "rows_fit", TABLES_SHOWN)
 
     def rows(self) -> tuple[list[dict], list[dict]]:
         """(one's own tables, the public ones of this page shown): own ones first, always."""
-        mine = self.session.mine[:MINE_SHOWN]
-        public = self._public(mine)
-        room = max(1, getattr(self, "rows_fit", TABLES_SHOWN) - len(mine))
-        self.page_start = min(self.page_start, max(0, len(public) - 1))
-        return mine, public[self.page_start:self.page_start + room]
+        return self.session.state.pages.rows(self._room())
 
     def _rows_key(self):
         mine, shown = self.rows()
-        lobby = self.session.lobby
-        return (tuple(describe_table(t) for t in mine + shown), self.page_start,
-                lobby.get("offset"), lobby.get("next"), lobby.get("total"), self.seeking is None)
+        pages = self.session.state.pages
+        return (tuple(describe_table(t) for t in mine + shown), pages.start,
+                pages.offset, pages.next, pages.total, self.seeking is None)
 
     def page_line(self) -> str:
         """"Tables 9–14 of 40, newest first" (and how many are one's own)."""
-        lobby = self.session.lobby
+        pages = self.session.state.pages
         mine, shown = self.rows()
-        first = (lobby.get("offset") or 0) + self.page_start
-        total = lobby.get("total", len(self.session.tables))
-        yours = f" · yours first ({len(self.session.mine)})" if self.session.mine else ""
+        first, total = pages.first_shown(), pages.total
+        yours = f" · yours first ({len(pages.mine)})" if pages.mine else ""
         if not shown:
             return f"No other open tables{yours}"
         return f"Tables {first + 1}–{first + len(shown)} of {total}, newest first{yours}"
 
-    def _has_newer(self) -> bool:
-        return self.page_start > 0 or bool(self.offsets)
-
-    def _has_older(self) -> bool:
-        mine, shown = self.rows()
-        return (self.page_start + len(shown) < len(self._public(mine))
-                or self.session.lobby.get("next") is not None)
+    def _turn_page(self, request: dict | None) -> None:
+        if request is not None:
+            self.session.send(request)
+        self._build_focus()
 
     def newer(self) -> None:
-        mine, shown = self.rows()
-        step = max(1, getattr(self, "rows_fit", TABLES_SHOWN) - len(mine))
-        if self.page_start > 0:
-            self.page_start = max(0, self.page_start - step)
-        elif self.offsets:
-            self.session.send({"type": "lobby", "offset": self.offsets.pop()})
-            self.page_start = 0
-        self._build_focus()
+        self._turn_page(self.session.state.pages.newer(self._room()))
 
     def older(self) -> None:
-        mine, shown = self.rows()
-        if self.page_start + len(shown) < len(self._public(mine)):
-            self.page_start += len(shown)
-        elif self.session.lobby.get("next") is not None:
-            self.offsets.append(self.session.lobby.get("offset") or 0)
-            self.session.send({"type": "lobby", "offset": self.session.lobby["next"]})
-            self.page_start = 0
-        self._build_focus()
+        self._turn_page(self.session.state.pages.older(self._room()))
 
     def receive(self, message: dict) -> None:
         kind = message.get("type")
@@ -518,10 +511,12 @@ class OnlineScene(Scene):
             n = len(buttons)
             buttons += [Button("New table", lambda: self.create_table(False)),
                         Button("Private table", lambda: self.create_table(True)),
-                        Button("Newer", self.newer, enabled=self._has_newer()),
-                        Button("Older", self.older, enabled=self._has_older()),
+                        Button("Newer", self.newer, enabled=self.session.state.pages.has_newer()),
+                        Button("Older", self.older,
+                               enabled=self.session.state.pages.has_older(self._room())),
                         Button("", self.invite_field.activate),
                         Button("", self.chat_field.activate),
+                        Button("Ignore…", self.ignore_someone),
                         Button("Quick game" if self.seeking is None else "Cancel the seek",
                                lambda: quick_game(self, TIME_CONTROLS)),
                         Button("My games", lambda: my_games(self)),
@@ -558,7 +553,7 @@ class OnlineScene(Scene):
             else:
                 self.app.navigator.open_menu()
         elif event.action == Action.HINT and self.state == "lobby":
-            open_phrases(self.app, self.lobby_say, self.chat_field)
+            open_phrases(self.app, self.lobby_say, self.chat_field, self.ignore_someone)
 
     def _field_visible(self, field: TextField) -> bool:
         return field in self.field_buttons.values()
@@ -601,7 +596,8 @@ class OnlineScene(Scene):
                 b.rect = pygame.Rect(x, y, inner, int(40 * s))
                 y += int(46 * s)
             row_y = self.panel.bottom - int(20 * s) - 2 * bh - gap
-            new, private, newer, older, invite, chat, seek, games, leave, menu = buttons[self.table_buttons:]
+            new, private, newer, older, invite, chat, ignore, seek, games, leave, menu = \
+                buttons[self.table_buttons:]
             # as many rows as fit above the page line (read by rows() at the next build)
             self.rows_fit = max(2, min(TABLES_SHOWN, (row_y - int(40 * s) - (self.panel.y + int(56 * s)))
                                        // int(46 * s)))
@@ -609,8 +605,10 @@ class OnlineScene(Scene):
             for i, b in enumerate((new, private, newer, older)):
                 b.rect = pygame.Rect(x + i * (quarter + gap), row_y, quarter, bh)
             invite.rect = pygame.Rect(x, row_y + bh + gap, inner, bh)
+            ignore_w = int(110 * s)
             chat.rect = pygame.Rect(self.side.x + int(16 * s), self.side.bottom - int(16 * s) - bh,
-                                    self.side.w - int(32 * s), bh)
+                                    self.side.w - int(32 * s) - ignore_w - gap, bh)
+            ignore.rect = pygame.Rect(chat.rect.right + gap, chat.rect.y, ignore_w, bh)
             layout_row([seek, games, leave, menu], (w // 2, h - int(40 * s)), bh, int(20 * s), int(20 * s))
         for index, field in self.field_buttons.items():
             field.rect = self.focus.buttons[index].rect

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from game.net.client import Client, ConnectionLost, ServerRefused
+from game.server import members
 from game.server.storage import SQLiteStorage
 
 from .helpers import OPENING, PASSWORD, ROOT, play_line, run_scenario, seated_pair, signed_in
@@ -126,11 +127,28 @@ def test_an_ignored_player_is_not_heard_and_the_choice_is_kept_with_the_account(
         session = alice.session
         await alice.close()
         again = await Client.with_session(url, session)
+        assert again.welcome["ignoring"] == ["pest"]        # a guest's name, by its key
         await pest.lobby_chat("more spam")
         await friend.lobby_chat("still here")
         await again.expect("lobby_chat", **{"from": "Friend"}, text="still here")
         assert not any(m.get("from") == "Pest" for m in again.received)
-    run_scenario(scenario)
+        # An account ignored is listed by its name as registered; the list is bounded.
+        await signed_in(url, "Zed Q")
+        await again.ignore("ZEDQ")
+        await again.close()
+        again = await Client.with_session(url, session)
+        assert again.welcome["ignoring"] == ["pest", "Zed Q"]
+        members.MAX_IGNORED = 2
+        with pytest.raises(ServerRefused) as refusal:
+            await again.ignore("Friend")
+        assert refusal.value.code == "too_many_ignored"
+        assert (await again.ignore("Pest", False))["count"] == 1
+        assert (await again.ignore("Friend"))["count"] == 2
+    real_limit = members.MAX_IGNORED
+    try:
+        run_scenario(scenario)
+    finally:
+        members.MAX_IGNORED = real_limit
 
 
 def test_moderators_mute_ban_and_close_tables_and_every_action_is_logged(tmp_path):

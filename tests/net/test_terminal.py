@@ -28,7 +28,14 @@ def test_typed_lines_become_checked_messages():
     assert s.to_message("m F10-F9") == {"type": "move", "table": "T4", "token": "tok" * 4,
                                         "move": "F10-F9"}
     assert s.to_message("resign")["type"] == "resign"
-    for bad in ("sit T4", "sit", "teleport", "resume T4"):
+    # Ignoring, and a moderator's actions.
+    assert s.to_message("ignore Pest") == {"type": "ignore", "name": "Pest"}
+    assert s.to_message("mute Pest 30") == {"type": "mod_mute", "name": "Pest", "minutes": 30}
+    assert s.to_message("ban Pest spam, twice") == {"type": "mod_ban", "name": "Pest",
+                                                    "reason": "spam, twice"}
+    assert s.to_message("close T4") == {"type": "mod_close", "table": "T4"}
+    assert s.to_message("unban Pest") == {"type": "mod_unban", "name": "Pest"}
+    for bad in ("sit T4", "sit", "teleport", "resume T4", "mute Pest", "mute Pest soon", "ban"):
         with pytest.raises(ValueError):
             s.to_message(bad)
 

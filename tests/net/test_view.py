@@ -70,3 +70,67 @@ def test_the_view_keeps_the_servers_moves_and_a_gap_waits_for_the_table_state():
     assert state.tables["T1"].moves == [OPENING[0]]
     state.apply({**table, "moves": OPENING[:3]})
     assert state.tables["T1"].moves == OPENING[:3]
+
+
+def _lobby(tables, offset=0, next_=None, total=None, mine=()):
+    return {"type": "lobby", "users": [], "tables": [{"table": t} for t in tables],
+            "offset": offset, "next": next_, "total": len(tables) if total is None else total,
+            "mine": [{"table": t} for t in mine]}
+
+
+def _ids(rows):
+    return [t["table"] for t in rows]
+
+
+def test_the_lobby_pages_list_ones_own_tables_first_and_turn_within_the_servers_page():
+    state = OnlineState("Ann")
+    # A server page of 7 public tables; Ann's own T9 is on it too (and a private T20).
+    assert state.apply(_lobby(["T9", "T8", "T7", "T6", "T5", "T4", "T3"], next_=7, total=12,
+                              mine=["T20", "T9"])) == "lobby"
+    pages = state.pages
+    mine, shown = pages.rows(room=5)
+    assert _ids(mine) == ["T20", "T9"]                      # own ones first, not twice
+    assert _ids(shown) == ["T8", "T7", "T6"]                # 5 rows in all
+    assert (pages.first_shown(), pages.has_newer(), pages.has_older(5)) == (0, False, True)
+    assert pages.older(room=5) is None                      # within this page: no request
+    assert _ids(pages.rows(5)[1]) == ["T5", "T4", "T3"] and pages.first_shown() == 3
+    # The end of the page: the next one is asked for; the way back is kept.
+    assert pages.older(room=5) == {"type": "lobby", "offset": 7}
+    state.apply(_lobby(["T2", "T1"], offset=7, total=12, mine=["T20", "T9"]))
+    assert _ids(pages.rows(5)[1]) == ["T2", "T1"] and pages.first_shown() == 7
+    assert not pages.has_older(5) and pages.older(room=5) is None
+    assert pages.newer(room=5) == {"type": "lobby", "offset": 0}
+    state.apply(_lobby(["T9", "T8", "T7", "T6", "T5", "T4", "T3"], next_=7, total=12,
+                       mine=["T20", "T9"]))
+    assert not pages.has_newer() and pages.newer(room=5) is None
+    assert _ids(pages.rows(5)[1]) == ["T8", "T7", "T6"]
+
+
+def test_a_shorter_page_keeps_the_row_shown_on_it_and_at_most_three_own_tables_lead():
+    state = OnlineState("Ann")
+    state.apply(_lobby([f"T{n}" for n in range(10, 0, -1)], mine=["T30", "T31", "T32", "T33"]))
+    pages = state.pages
+    mine, shown = pages.rows(room=4)
+    assert _ids(mine) == ["T30", "T31", "T32"] and _ids(shown) == ["T10"]   # one public row, always
+    pages.start = 8
+    state.apply(_lobby(["T3", "T2"], mine=[]))               # tables went: the page shrank
+    assert _ids(pages.rows(room=4)[1]) == ["T2"] and pages.first_shown() == 1
+
+
+def test_ignoring_is_folded_and_an_ignored_players_lines_leave_every_chat():
+    state = OnlineState("Ann")
+    state.apply({"type": "welcome", "name": "Ann", "guest": False, "ignoring": ["Zed"]})
+    assert state.ignoring == ["Zed"] and state.ignores("zed")
+    state.apply({"type": "lobby_chat", "from": "Pest", "text": "spam"})
+    state.apply({"type": "lobby_chat", "from": "Bob", "text": "hi"})
+    state.apply({"type": "chat", "table": "T1", "from": "Pest", "text": "more spam"})
+    state.apply({"type": "chat", "table": "T1", "from": "Bob", "text": "gl"})
+    assert state.apply({"type": "ignoring", "name": "pest", "on": True, "count": 2}) == "lobby"
+    assert list(state.lobby_chat) == [("Bob", "hi")]
+    assert list(state.tables["T1"].chat) == [("Bob", "gl")]
+    assert state.ignoring == ["pest", "Zed"]
+    state.apply({"type": "ignoring", "name": "Zed", "on": False, "count": 1})
+    assert state.ignoring == ["pest"]
+    # A guest's welcome (after a reconnection) leaves the list as it was: the app says it again.
+    state.apply({"type": "welcome", "name": "Ann", "guest": True, "ignoring": []})
+    assert state.ignoring == ["pest"]

@@ -15,7 +15,10 @@ from scenes.store.accounts import accounts_path, load_accounts
 from tests.net.test_bridge import of, wait_for
 
 from .harness import click, key, make_app, step
-from .test_online_scene import button, replace_text, served, scripted, until  # noqa: F401 (fixture)
+from game.net.bridge import NetBridge, SessionEnd
+
+from .test_online_scene import (button, replace_text, served, scripted, toasts,  # noqa: F401
+                                until)
 
 
 def connect_screen(served):
@@ -195,3 +198,40 @@ def test_the_lobby_pages_with_ones_own_tables_first(served):
     until(app, lambda: online.page_line().startswith("Tables 6–10 of 13"), "the rebuilt rows")
     assert online.focus.buttons[online.focus.focus].label == "Older"
     online.disconnect()
+
+
+def test_sign_out_here_ends_the_session_on_the_server_and_forgets_it_here(served):
+    app, online = register_in_app(served, "Frank", "franks password")
+    url = online.session.url
+    token = load_accounts()[0][url].session
+    online.disconnect()
+    # Frank is also signed in on another computer (another session of the account).
+    elsewhere = scripted(served, "Frank", password="franks password")
+    app, online = connect_screen(served)
+    focus_on(app, online, "Sign out here")                  # by keyboard
+    key(app, pygame.K_RETURN)
+    assert load_accounts() == ({}, None)                     # forgotten here at once
+    assert "Continue as Frank" not in [b.label for b in online.focus.buttons]
+    until(app, lambda: online.signing_out is None, "the server's answer")
+    assert "Signed out: that sign-in has ended" in toasts(app)
+    # The old token no longer signs in; the other computer's connection was left alone.
+    again = NetBridge(url, "", session=token)
+    served[2].append(again)
+    again.start()
+    refusal = wait_for(again, lambda m: m.get("type") == "link" and m.get("final"))
+    assert refusal["code"] == "bad_session"
+    elsewhere.send({"type": "lobby"})
+    assert wait_for(elsewhere, of("lobby"))
+    elsewhere.close()
+
+
+def test_sign_out_here_with_the_server_gone_still_forgets_the_sign_in(served):
+    app, online = register_in_app(served, "Gwen", "gwens password")
+    online.disconnect()
+    served[1][0].stop()                                      # the server is gone
+    app, online = connect_screen(served)
+    click(app, button(online, "Sign out here").rect.center)  # by mouse
+    assert load_accounts() == ({}, None)
+    until(app, lambda: online.signing_out is None, "the attempt to tell the server")
+    assert "Signed out here; the server was not told (cannot reach ws://127.0.0.1:" in toasts(app)
+    assert "Continue as Gwen" not in [b.label for b in online.focus.buttons]
