@@ -622,7 +622,7 @@ class OnlineScene(Scene):
             field = self.field_buttons.get(i)
             if field is not None:
                 field.draw(surface, s)
-                if i == focused and not field.active and self.app.input.last_device != "mouse":
+                if i == focused and not field.active and not self.app.input.pointing:
                     pygame.draw.rect(surface, GOLD, b.rect.inflate(int(6 * s), int(6 * s)),
                                      width=max(1, int(2 * s)), border_radius=int(10 * s))
             else:

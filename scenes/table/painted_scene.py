@@ -191,7 +191,7 @@ class PaintedScene(Scene):
         return []
 
     def _update_toolbar(self) -> None:
-        mouse = self.app.input.last_device == "mouse"
+        mouse = self.app.input.pointing
         for b in self.toolbar.buttons:
             b.enabled = self.button_enabled(b.label)
             b.hot = mouse and b.contains(self.pointer) or self.button_lit(b.label)
