@@ -18,7 +18,7 @@ from game.errors import IllegalMoveError
 from ..core.ui import FONTS, GOLD, INK_DIM, Button, draw_text, felt, fit_text, ui_scale
 from ..store.famous import list_famous
 from ..store.records import KeptRecord, list_records, records_dir
-from .replay import RESULT_WORDS, ReplayScene, read_record
+from .replay import RESULT_WORDS, ReplayScene, moves_words, read_record, result_words
 
 
 class ReplayListScene(Scene):
@@ -80,15 +80,15 @@ class ReplayListScene(Scene):
     def _label(kept) -> str:
         record = kept.record
         return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " \
-               f"{RESULT_WORDS.get(record.result, record.result)}, {record.full_moves} moves"
+               f"{RESULT_WORDS.get(record.result, record.result)}, {moves_words(record.full_moves)}"
 
     @staticmethod
     def _famous_label(famous) -> str:
         record = famous.record
-        # the event last: a long one is what the row cuts
-        extent = "Opening" if famous.is_opening else RESULT_WORDS.get(record.result, record.result)
-        return f"{famous.date}   {famous.players}   {extent}, {record.full_moves} moves   " \
-               f"{famous.event}"
+        # the date and game first, the event last: a long one is what the row cuts
+        extent = "Opening" if famous.is_opening and not record.tag("GameResult") else result_words(record)
+        return f"{famous.short}   {famous.players}   {extent}, {moves_words(record.full_moves)}   " \
+               f"{record.tag('Event') or '?'}"
 
     def _opener(self, record, name: str):
         return partial(self._open, record, name)       # held weakly by its button (no cycle)
