@@ -80,3 +80,27 @@ def test_a_famous_opening_replayed_says_the_games_real_result():
     key(app, pygame.K_END)
     settle(app, scene)
     assert scene.status_line() == f"Move 12 of 12, White: {scene.record.moves[-1]}"
+
+
+# --- the board's coordinates (point 6: about 12 px at 1280x720 before) -------------------------
+@pytest.mark.parametrize("size", [(1280, 720), (1280, 800), (3840, 2160)])
+def test_the_board_coordinates_are_readable_and_clear_of_the_frame(size):
+    from game.camelot.moves import SQUARE_COORDS
+    from scenes.core.ui import FONTS
+    from scenes.table.board_art import board_pixel_size
+    from .test_camelot_board_scene import start
+    app, scene = start(size=size)
+    art = scene.table.view.art
+    c = art.cell
+    labels = art.coordinates(False)
+    assert len(labels) == 2 * 12 + 2 * 16
+    assert min(px for _, px, _ in labels) >= 16 * min(size[0] / 1280, size[1] / 720)
+    frame = max(2, int(c * 0.16)) + 1                # the frame round the squares (board_art)
+    squares = [pygame.Rect(*art.square_topleft(f, r, False), c, c).inflate(2 * frame, 2 * frame)
+               for f, r in SQUARE_COORDS]
+    board = pygame.Rect((0, 0), board_pixel_size(c))
+    for text, px, centre in labels:
+        drawn = FONTS.text(text, px)
+        rect = drawn.get_bounding_rect().move(drawn.get_rect(center=centre).topleft)   # the ink
+        assert board.contains(rect), text
+        assert rect.collidelist(squares) < 0, f"{text} at {size} touches the board"
