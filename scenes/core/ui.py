@@ -609,11 +609,16 @@ class Button:
         return text_surfaces(self.label, self.rect.h * 0.5 / FONTS.scale, ink, bold=True)[0]
 
     def draw(self, surface: pygame.Surface, scale: float) -> None:
-        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON
+        # One chosen look: the focus (``hot``) is lit and edged in gold; a button
+        # only under the pointer gets a thicker edge, never the lit face, so two
+        # buttons never both look chosen.
+        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot else BUTTON
         radius = max(4, int(10 * scale))
         pygame.draw.rect(surface, color, self.rect, border_radius=radius)
         edge = FOCUS if self.hot and self.enabled else (255, 255, 255, 60)
-        pygame.draw.rect(surface, edge, self.rect, width=max(1, int(2 * scale)), border_radius=radius)
+        pointed = self.hovered and self.enabled and not self.hot
+        width = max(2, int(4 * scale)) if pointed else max(1, int(2 * scale))
+        pygame.draw.rect(surface, edge, self.rect, width=width, border_radius=radius)
         label = self.label_surface()
         surface.blit(label, label.get_rect(center=self.rect.center))
 

@@ -104,3 +104,26 @@ def test_the_board_coordinates_are_readable_and_clear_of_the_frame(size):
         rect = drawn.get_bounding_rect().move(drawn.get_rect(center=centre).topleft)   # the ink
         assert board.contains(rect), text
         assert rect.collidelist(squares) < 0, f"{text} at {size} touches the board"
+
+
+# --- the board's setup dialog: one chosen look (point 6) ---------------------------------------
+def test_the_setup_dialog_shows_one_button_as_chosen_with_the_pointer_on_another():
+    from scenes.core.ui import BUTTON, BUTTON_HOVER
+    from scenes.screens.navigation import open_game
+    from .harness import post
+    app = make_app()
+    open_game(app, "camelot-board")
+    dialog = app.scenes.top
+    two = next(b for b in dialog.focus.buttons if b.label.startswith("Two players"))
+    post(pygame.MOUSEMOTION, pos=two.rect.center, rel=(0, 0), buttons=(0, 0, 0))
+    step(app, 30)                                  # the dialog has risen and rests
+    assert dialog.focus.hover == dialog.focus.buttons.index(two) != dialog.focus.focus
+
+    def face(button):                              # the button's fill, beside its label
+        return tuple(app.screen.get_at((button.rect.x + button.rect.h // 2, button.rect.centery)))[:3]
+    faces = [face(b) for b in dialog.focus.buttons]
+    assert faces.count(BUTTON_HOVER) == 1 and faces[dialog.focus.focus] == BUTTON_HOVER
+    assert face(two) == BUTTON
+    key(app, pygame.K_DOWN)                        # the keys move the one chosen look
+    faces = [face(b) for b in dialog.focus.buttons]
+    assert faces.count(BUTTON_HOVER) == 1 and faces[dialog.focus.focus] == BUTTON_HOVER
