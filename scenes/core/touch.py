@@ -114,3 +114,32 @@ class Touches:
         """The window lost the fingers (focus lost): forget them."""
         self.fingers.clear()
         self.gesture, self.first = None, None
+
+
+class FingerScroll:
+    """A list or page that scrolls under a finger drawn up or down (a wheel's
+    steps): ``press``, then ``move`` gives the steps to scroll (whole ``step``
+    px of the finger's travel each), ``release`` ends it."""
+
+    def __init__(self) -> None:
+        self.last_y: int | None = None
+        self.moved = False
+
+    def press(self, event: InputEvent) -> None:
+        self.last_y = event.pos[1] if event.device == "touch" else None
+        self.moved = False
+
+    def move(self, event: InputEvent, step: int) -> int:
+        """Steps to scroll by (positive: on, as the finger goes up)."""
+        if self.last_y is None or event.device != "touch" or event.pos == NOWHERE or step <= 0:
+            return 0
+        steps = int((self.last_y - event.pos[1]) / step)
+        if steps:
+            self.last_y -= steps * step
+            self.moved = True
+        return steps
+
+    def release(self) -> bool:
+        """Ends the drag; True when it scrolled (the lift is no tap then)."""
+        moved, self.last_y, self.moved = self.moved, None, False
+        return moved
