@@ -29,12 +29,13 @@ from ..games import descriptor
 # --------------------------------------------------------------------------- the words
 
 COMMON_CONTROLS = [
-    # action, mouse, keyboard, gamepad
+    # action, mouse or touch, keyboard, gamepad
     ("Move the focus", "Hover", "Arrows", "D-pad, left stick"),
-    ("Select / play", "Click, or drag and drop", "Enter, Space", "A"),
+    ("Select / play", "Click or tap, or drag and drop", "Enter, Space", "A"),
+    ("Put down what is picked up", "Right-click, long press", "Escape", "B"),
     ("Back, pause menu", "Toolbar \"Menu\"", "Escape", "B, Start"),
     ("Hint", "Toolbar \"Hint\"", "H", "X"),
-    ("Undo", "Toolbar \"Undo\"", "Ctrl+Z, U", "Y"),
+    ("Undo", "Toolbar \"Undo\", two-finger tap", "Ctrl+Z, U", "Y"),
     ("Redo", "Toolbar \"Redo\"", "Ctrl+Y, Ctrl+Shift+Z", "Left shoulder"),
     ("Automatic play", "Toolbar \"Auto\"", "A", "Back"),
     ("New deal / restart", "Toolbar", "N / R", "Pause menu"),
@@ -184,7 +185,7 @@ class HelpScene(Scene):
         view = self.controls_view
         width = view.w - int(14 * s)
         rows = controls_for(self.game_id)
-        header = ("", "Mouse", "Keyboard", "Gamepad")
+        header = ("", "Mouse, touch", "Keyboard", "Gamepad")
         px = self.small_px
         font = FONTS.font(px)
         cell_pad = int(14 * s)

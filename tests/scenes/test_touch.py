@@ -93,19 +93,21 @@ def test_a_long_press_is_a_right_click_while_the_finger_is_still_down():
 
 def test_two_fingers_tapped_together_undo_and_a_pinch_does_not():
     app = make_app()
-    out, _ = actions_of(app, fingers(app, (pygame.FINGERDOWN, 0, (100, 100)), (pygame.FINGERDOWN, 1, (200, 100)),
-                                     (pygame.FINGERUP, 0, (100, 100)), (pygame.FINGERUP, 1, (200, 100))))
+    two_down = [(pygame.FINGERDOWN, 0, (100, 100)), (pygame.FINGERDOWN, 1, (200, 100))]
+    out, _ = actions_of(app, fingers(app, *two_down, (pygame.FINGERUP, 0, (100, 100)),
+                                     (pygame.FINGERUP, 1, (200, 100))))
     assert [a for a, *_ in out] == [Action.UNDO]
-    out, _ = actions_of(app, fingers(app, (pygame.FINGERDOWN, 0, (100, 100)), (pygame.FINGERDOWN, 1, (200, 100)),
-                                     (pygame.FINGERMOTION, 1, (320, 100)),
+    out, _ = actions_of(app, fingers(app, *two_down, (pygame.FINGERMOTION, 1, (320, 100)),
                                      (pygame.FINGERUP, 0, (100, 100)), (pygame.FINGERUP, 1, (320, 100))))
     assert out == []
 
 
 def test_two_taps_in_one_place_are_a_double_click():
     app = make_app()
-    out, _ = actions_of(app, fingers(app, (pygame.FINGERDOWN, 0, (100, 100)), (pygame.FINGERUP, 0, (100, 100)),
-                                     (pygame.FINGERDOWN, 0, (106, 104)), (pygame.FINGERUP, 0, (106, 104))))
+    out, _ = actions_of(app, fingers(app, (pygame.FINGERDOWN, 0, (100, 100)),
+                                     (pygame.FINGERUP, 0, (100, 100)),
+                                     (pygame.FINGERDOWN, 0, (106, 104)),
+                                     (pygame.FINGERUP, 0, (106, 104))))
     assert [a for a, *_ in out].count(Action.DOUBLE_CLICK) == 1
 
 
@@ -155,7 +157,8 @@ def test_a_long_press_drops_what_a_tap_picked_up():
     assert scene.current_selection() is None
 
 
-# White walks into Black's castle in 33 plies of the easy computer (max_nodes: the same moves on any machine).
+# White walks into Black's castle in 33 plies of the easy computer (seeded, max_nodes:
+# the same moves on any machine).
 ENDGAME = "2/8/10/12/12/12/5m6/12/12/4MN6/12/12/12/10/8/2 w 2 2"
 
 
@@ -182,20 +185,21 @@ def test_a_whole_board_game_by_touch_with_every_path_chosen_by_finger():
         move = choose_move(scene.game, level="easy", seed=len(scene.game.history), max_nodes=2000,
                            book=False, tablebase=False).move
         want = scene.game.move_text(move)
-        start, end = square(move.from_square), square(move.to_square)
-        tap(app, start)
+        # each place looked up when touched: the first finger lifted brings touch
+        # mode, and the board is laid out again round a larger toolbar
+        tap(app, square(move.from_square))
         alts = [path_text(p, m.captured) for m, p in scene.table._alternatives(move.to_square)]
         if len(alts) == 1 and len(scene.game.history) % 2:
-            long_press(app, start)                           # put down again, then dragged
-            finger_drag(app, start, end)
+            long_press(app, square(move.from_square))       # put down again, then dragged
+            finger_drag(app, square(move.from_square), square(move.to_square))
         elif len(alts) == 1:
-            tap(app, end)
+            tap(app, square(move.to_square))
         else:
-            tap(app, end)                                    # shows the first path
+            tap(app, square(move.to_square))                 # shows the first path
             assert not scene.game.history or scene.game.history[-1] != want
             for _ in range(alts.index(want)):
-                long_press(app, end)                         # the next path
-            tap(app, end)                                    # plays the path shown
+                long_press(app, square(move.to_square))      # the next path
+            tap(app, square(move.to_square))                 # plays the path shown
         assert scene.game.history[-1] == want
         settle(app, scene)
     assert scene.game.status is Status.WON and len(scene.game.history) == 33
