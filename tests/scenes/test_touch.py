@@ -215,3 +215,77 @@ def test_where_two_paths_reach_a_square_a_tap_shows_one_and_a_hold_the_other():
     assert scene.table.path_choice() == (2, 2) and scene.table.selected == parse_square("E5")
     tap(app, centre(scene, "E7"))
     assert scene.game.history == [second] != [first]
+
+
+# --- the screens round the games ------------------------------------------------------------
+def test_every_screen_answers_a_finger():
+    from scenes.games.clock_scene import ClockScene
+    from scenes.screens.help import HelpScene
+    from scenes.screens.menu import MenuScene
+    from scenes.screens.online import OnlineScene
+    from scenes.screens.navigation import open_menu
+    from scenes.screens.replay import ReplayScene
+    from scenes.screens.replay_list import ReplayListScene
+    from scenes.screens.settings import SettingsScene
+    from scenes.screens.statistics import StatsScene
+    from .test_touch_sizes import buttons_of
+
+    app = make_app((1280, 800))
+    open_menu(app)
+    step(app, 3)
+
+    def touch(label, kind=None):
+        """Tap the button whose label starts so, where the screen has it now."""
+        button = next(b for b in buttons_of(app.scenes.top) if b.label.startswith(label))
+        tap(app, button.rect.center)
+        step(app, 3)
+        if kind is not None:
+            assert isinstance(app.scenes.top, kind), (label, app.scenes.top)
+        return app.scenes.top
+
+    touch("Settings", SettingsScene)
+    assert app.touch_mode                                  # the first finger brought it
+    sound = app.settings.sound
+    touch("Sound:")
+    assert app.settings.sound is not sound
+    touch("Back", MenuScene)
+
+    page = touch("How to play", HelpScene)
+    touch("Controls")
+    assert page.page == 1
+    view = page.view
+    finger_drag(app, (view.centerx, view.bottom - 20), (view.centerx, view.top + 20))
+    assert page.scroll > 0                                 # the page followed the finger
+    long_press(app, view.center)                           # Help's right-click: back
+    assert isinstance(app.scenes.top, MenuScene)
+
+    stats = touch("Statistics", StatsScene)
+    first = stats.index
+    touch("Next game")
+    assert stats.index != first
+    touch("Back", MenuScene)
+
+    listing = touch("Replay a game", ReplayListScene)
+    listing.wait_until_read(30)
+    tap(app, listing.rows[0].rect.center)
+    replay = app.scenes.top
+    assert isinstance(replay, ReplayScene)
+    touch(">")
+    settle(app, replay)
+    assert replay.ply == 1
+    long_press(app, replay.table.view.square_centre(replay.game.last_move.to_square))
+    settle(app, replay)
+    assert replay.ply == 0                                 # a replay's right-click: a step back
+    touch("Back", ReplayListScene)
+    touch("Back", MenuScene)
+
+    online = touch("Play online", OnlineScene)
+    tap(app, online.name_field.rect.center)
+    assert online.name_field.active
+    touch("Back", MenuScene)
+
+    clock = touch("Clock", ClockScene)
+    settle(app, clock)
+    touch("Menu", DialogScene)
+    touch("Resume")
+    assert app.scenes.top is clock
