@@ -29,6 +29,7 @@ TWO_FINGER_SECONDS = 0.25     # the second finger comes down this soon after the
 TWO_FINGER_TAP_SECONDS = 0.6  # ... and both are lifted within this time of the first
 SLOP_SHARE = 0.02             # of the window's shorter side: a finger wobbles this much
 NOWHERE = (-1, -1)            # the pointer's place once no finger touches
+Finger = tuple[int, int]      # (touch device, finger): SDL numbers fingers per device
 
 
 class Touches:
@@ -36,29 +37,30 @@ class Touches:
     time: a finger that comes down during a drag is ignored)."""
 
     def __init__(self) -> None:
-        self.fingers: dict[int, list] = {}   # finger id → [where it came down, where it is]
+        self.fingers: dict[Finger, list] = {}   # → [where it came down, where it is]
         self.gesture: str | None = None      # "pending", "drag", "held", "two", "none"
         self.started = 0.0                   # when the first finger came down (game time)
-        self.first: int | None = None        # the finger the gesture follows
+        self.first: Finger | None = None     # the finger the gesture follows
 
     @property
     def waiting(self) -> bool:
         """A finger is down and may become a long press: time must go on."""
         return self.gesture == "pending"
 
-    def down(self, finger: int, pos: tuple[int, int], now: float) -> list[InputEvent]:
+    def down(self, finger: Finger, pos: tuple[int, int], now: float) -> list[InputEvent]:
         if not self.fingers:
             self.fingers[finger] = [pos, pos]
             self.gesture, self.started, self.first = "pending", now, finger
             return []
         self.fingers[finger] = [pos, pos]
-        if self.gesture == "pending" and len(self.fingers) == 2 and now - self.started <= TWO_FINGER_SECONDS:
+        soon = now - self.started <= TWO_FINGER_SECONDS
+        if self.gesture == "pending" and len(self.fingers) == 2 and soon:
             self.gesture = "two"
         elif self.gesture != "drag":
             self.gesture = "none"            # three fingers, or a second one late: nothing
         return []
 
-    def move(self, finger: int, pos: tuple[int, int], slop: float) -> list[InputEvent]:
+    def move(self, finger: Finger, pos: tuple[int, int], slop: float) -> list[InputEvent]:
         if finger not in self.fingers:
             return []
         start = self.fingers[finger][0]
@@ -75,7 +77,7 @@ class Touches:
             self.gesture = "none"            # a pinch or a swipe: no tap
         return []
 
-    def up(self, finger: int, pos: tuple[int, int], now: float, double) -> list[InputEvent]:
+    def up(self, finger: Finger, pos: tuple[int, int], now: float, double) -> list[InputEvent]:
         """``double(pos)`` says whether a tap here completes a double tap."""
         if finger not in self.fingers:
             return []
