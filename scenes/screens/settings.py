@@ -131,24 +131,28 @@ class SettingsScene(Scene):
         super().resize(size)
         s = self.scale = ui_scale(size)
         if touch_target(size):
-            self._two_columns(size)
+            self._columns(size)
             return
         # every row fits, at every text size (the column grows with the text)
         row = min(int(44 * s), int((size[1] * 0.62 / len(self.rows) - 6 * s) / text_scale()))
         layout_column(self.rows, size[0] // 2, int(size[1] * 0.17), int(520 * s), row, int(6 * s))
 
-    def _two_columns(self, size) -> None:
-        """Touch mode: the rows in two columns, each row as tall as a finger
-        needs (the keys still go down the first column, then the second)."""
+    def _columns(self, size) -> None:
+        """Touch mode: the rows in columns (two, or three where two would not
+        fit), each row as tall as a finger needs; the keys still go down the
+        first column, then the next."""
         s, target = self.scale, touch_target(size)
         gap = int(6 * s)
-        half = (len(self.rows) + 1) // 2
-        width = min(int(560 * s), size[0] // 2 - 4 * gap)
         top = int(size[1] * 0.11)               # under a smaller title (draw)
+        fit = max(1, (size[1] - top - int(44 * s)) // (target + gap))   # a line of words below
+        columns = max(2, -(-len(self.rows) // fit))
+        per_column = -(-len(self.rows) // columns)
+        width = min(int(560 * s), (size[0] - (columns + 3) * 2 * gap) // columns)
+        left = size[0] // 2 - (columns * width + (columns - 1) * 2 * gap) // 2
         for i, row in enumerate(self.rows):
-            column, k = divmod(i, half)
-            x = size[0] // 2 + gap if column else size[0] // 2 - gap - width
-            row.rect = pygame.Rect(x, top + k * (target + gap), width, target)
+            column, k = divmod(i, per_column)
+            row.rect = pygame.Rect(left + column * (width + 2 * gap), top + k * (target + gap),
+                                   width, target)
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
