@@ -185,8 +185,16 @@ def foundation_id(i: int) -> str:
     return f"foundation:{i}"
 
 
-def _pile_words(pile: str) -> str:
-    return pile.replace(":", " ")
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def pile_name(pile: str) -> str:
+    """A pile as the player sees it, the piles counted from the left: "the
+    third pile", "the first foundation" (never the notation's t2 or f0)."""
+    kind, _, number = pile.partition(":")
+    if kind in ("tableau", "foundation") and number.isdigit() and int(number) < len(ORDINALS):
+        return f"the {ORDINALS[int(number)]} {'pile' if kind == 'tableau' else 'foundation'}"
+    return f"the {pile}"
 
 
 class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
@@ -569,7 +577,7 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
 
     def _why_cards_illegal(self, move: MoveCards) -> str:
         source, target = self._pile(move.source), self._pile(move.target)
-        where = _pile_words(move.source)
+        where = pile_name(move.source)
         if move.source == move.target:
             return "a pile cannot move onto itself"
         if not source:
@@ -592,8 +600,8 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
                 return f"an empty foundation takes only a {start} (the start rank)"
             need = next_rank(self.start_rank, len(target))
             if need is None:
-                return f"{_pile_words(move.target)} is complete"
-            return (f"{_pile_words(move.target)} needs the {rank_name(need)} of "
+                return f"{pile_name(move.target)} is complete"
+            return (f"{pile_name(move.target)} needs the {rank_name(need)} of "
                     f"{SUIT_NAMES[target[0].suit]}, not the {exposed.name}")
         top = target[-1]
         if top.rank == self.start_rank:

@@ -1,7 +1,8 @@
 """The monkey: a long, seeded, random stream of input through the real app.
 
 ``run_monkey(seed, events)`` starts the app at the menu and posts pygame events
-(mouse motion, clicks, drags, double-clicks, the wheel; keys with and without
+(mouse motion, clicks, drags, double-clicks, the wheel; fingers: taps, drags,
+long presses, two-finger taps, with SDL's mouse copies; keys with and without
 Ctrl/Alt; gamepad buttons, sticks, unplug and replug; window resizes, full-screen
 toggles and focus loss), stepping 0 to many frames of 1/60 s in between, so
 input lands mid-animation too. Where it clicks is sometimes anywhere and
@@ -67,6 +68,7 @@ KEYS = [pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETU
         pygame.K_KP_ENTER, pygame.K_q, pygame.K_x, pygame.K_1, pygame.K_F1, pygame.K_DELETE]
 PAD_BUTTONS = list(range(0, 21))
 PAD_AXES = list(range(0, 6))
+TOUCH_SHARE = 0.12        # of the mischief: fingers (taps, drags, long presses, two-finger taps)
 
 
 @dataclass
@@ -318,6 +320,9 @@ class Monkey:
     # --- one step of mischief ----------------------------------------------------------------
     def mischief(self) -> None:
         rng = self.rng
+        if rng.random() < TOUCH_SHARE:
+            self.touch()
+            return
         r = rng.random()
         if r < 0.22:
             self.post(pygame.MOUSEMOTION, pos=self.aim() if rng.random() < 0.6 else self.random_pos(),
@@ -366,6 +371,62 @@ class Monkey:
             self.post(pygame.KEYDOWN, key=rng.choice([pygame.K_z, pygame.K_y, pygame.K_n, pygame.K_r]),
                       mod=pygame.KMOD_LCTRL | (pygame.KMOD_LSHIFT if rng.random() < 0.3 else 0),
                       unicode="", scancode=0)
+
+    # --- fingers ----------------------------------------------------------------------------
+    def finger(self, kind: int, pos, finger_id: int = 0, mouse_copy: bool = True) -> None:
+        """A finger event as SDL sends it (0 … 1 of the window), and now and then
+        the mouse event SDL makes of it (``touch`` true: to be ignored)."""
+        w, h = self.size
+        self.post(kind, touch_id=1, finger_id=finger_id, x=pos[0] / max(1, w - 1),
+                  y=pos[1] / max(1, h - 1), dx=0.0, dy=0.0, pressure=1.0)
+        if mouse_copy and self.rng.random() < 0.5:
+            copy = {pygame.FINGERDOWN: pygame.MOUSEBUTTONDOWN, pygame.FINGERUP: pygame.MOUSEBUTTONUP}
+            if kind in copy:
+                self.post(copy[kind], pos=pos, button=1, touch=True)
+            else:
+                self.post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(1, 0, 0), touch=True)
+
+    def touch(self) -> None:
+        """Taps, finger drags (legal moves often), long presses, two-finger
+        taps, and stray fingers (lifted unseen, a third finger, a gesture)."""
+        rng = self.rng
+        r = rng.random()
+        if r < 0.40:
+            pos = self.aim()
+            self.finger(pygame.FINGERDOWN, pos)
+            self.frames(rng.randint(0, 3))
+            self.finger(pygame.FINGERUP, pos)
+        elif r < 0.65:
+            scene = self.app.scenes.top
+            pair = self.legal_drag(scene) if isinstance(scene, GAME_SCENES) and rng.random() < 0.7 else None
+            start, end = pair or (self.aim(), self.aim())
+            self.finger(pygame.FINGERDOWN, start)
+            steps = rng.randint(1, 8)
+            for k in range(1, steps + 1):
+                self.finger(pygame.FINGERMOTION, (start[0] + (end[0] - start[0]) * k // steps,
+                                                  start[1] + (end[1] - start[1]) * k // steps))
+                if rng.random() < 0.5:
+                    self.frames(1)
+            self.finger(pygame.FINGERUP, end)
+        elif r < 0.80:
+            pos = self.aim()
+            self.finger(pygame.FINGERDOWN, pos)
+            self.frames(rng.randint(25, 45))          # past the long press
+            self.finger(pygame.FINGERUP, pos)
+        elif r < 0.92:
+            pos = self.aim()
+            self.finger(pygame.FINGERDOWN, pos, 0)
+            self.finger(pygame.FINGERDOWN, (pos[0] + 50, pos[1]), 1)
+            self.frames(rng.randint(0, 6))
+            self.finger(pygame.FINGERUP, pos, 0)
+            self.finger(pygame.FINGERUP, (pos[0] + 50, pos[1]), 1)
+        else:
+            kind = rng.choice([pygame.FINGERDOWN, pygame.FINGERMOTION, pygame.FINGERUP, pygame.MULTIGESTURE])
+            if kind == pygame.MULTIGESTURE:
+                self.post(kind, touch_id=1, x=rng.random(), y=rng.random(), rotated=rng.uniform(-1, 1),
+                          pinched=rng.uniform(-1, 1), num_fingers=rng.choice([2, 3]))
+            else:
+                self.finger(kind, self.random_pos(), rng.randint(0, 3), mouse_copy=False)
 
     def click(self, pos, button: int = 1) -> None:
         self.post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))

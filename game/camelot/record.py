@@ -88,10 +88,21 @@ class GameRecord:
     def full_moves(self) -> int:
         """How many moves, as the move numbers count them (a White ply and the
         Black reply are one move): 23 plies from the start are 12 moves."""
-        if not self.moves:
+        return self.move_number(len(self.moves))
+
+    def move_number(self, ply: int) -> int:
+        """The number the move list gives ply ``ply`` (1-based; 0 for the
+        start): plies 1 and 2 are move 1 from the start; with Black first,
+        ply 1 is move 1 and plies 2 and 3 are move 2."""
+        if ply <= 0:
             return 0
         first_black = self.position.split()[1:2] == ["b"]
-        return (len(self.moves) - 1 + first_black) // 2 + 1
+        return (ply - 1 + first_black) // 2 + 1
+
+    def mover(self, ply: int) -> str:
+        """Who made ply ``ply`` (1-based): "white" or "black"."""
+        first_black = self.position.split()[1:2] == ["b"]
+        return "white" if (ply - 1 + first_black) % 2 == 0 else "black"
 
     def to_game(self, plies: int | None = None) -> CamelotBoard:
         """The game after its moves (or its first ``plies``). Raises

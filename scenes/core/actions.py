@@ -25,7 +25,7 @@ class Action(Enum):
     FIRST = auto()        # Home: to the start (a replay's first move)
     LAST = auto()         # End: to the end
     READ_POSITION = auto()  # F2, the right stick's click: say the whole position (speech)
-    # pointer (mouse); these carry ``pos``
+    # pointer (mouse, or a finger: scenes.core.touch); these carry ``pos``
     POINTER_MOVE = auto()
     POINTER_DOWN = auto()
     POINTER_UP = auto()
@@ -51,7 +51,7 @@ class InputEvent(NamedTuple):
 
     action: Action
     pos: tuple[int, int] | None = None
-    device: str = "keyboard"  # "keyboard", "mouse" or "gamepad"
+    device: str = "keyboard"  # "keyboard", "mouse", "touch" or "gamepad"
     button: int = 1           # mouse button for POINTER_DOWN/UP
     amount: int = 0           # wheel steps for CYCLE from a wheel
     text: str = ""            # what was typed (TEXT), or a digit "0"‥"9" / "\b" for number entry

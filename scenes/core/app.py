@@ -29,7 +29,7 @@ from .navigator import Navigator
 from .scene import Scene, SceneStack
 from .sound import Sound
 from .ui import (FONTS, INK, draw_text, message_band, rounded_panel, set_high_contrast,
-                 set_text_scale, ui_scale)
+                 set_text_scale, set_touch_mode, ui_scale)
 from ..store.files import LEFT_AS_IT_IS, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
 
@@ -146,6 +146,7 @@ class App:
         settings, messages = self._load_kept_files(settings)
         self.settings = settings
         set_high_contrast(settings.high_contrast)
+        set_touch_mode(settings.touch_controls)
         set_text_scale(settings.text_scale)
         # Only what the game uses: pygame.init() would also open the audio device
         # at once (and ALSA complains on the terminal when there is none); the
@@ -299,10 +300,22 @@ class App:
                 self.window_size = surface.get_size()
             self.scenes.resize(self.size)
 
+    @property
+    def touch_mode(self) -> bool:
+        """Controls a finger can hit: a finger was used this run, or Settings says so."""
+        return self.settings.touch_controls or self.input.touch_used
+
+    def _lay_out_for_touch(self) -> None:
+        """The text size, and touch mode on or off: every screen laid out again
+        when either changed. Touch mode begins once the first finger is lifted,
+        so that tap lands on what the player saw."""
+        changed = set_touch_mode(self.touch_mode)
+        if set_text_scale(self.settings.text_scale) or changed:
+            self.scenes.resize(self.size)
+
     def save_settings(self) -> None:
         set_high_contrast(self.settings.high_contrast)     # a change in Settings shows at once
-        if set_text_scale(self.settings.text_scale):
-            self.scenes.resize(self.size)                   # every screen laid out for the new size
+        self._lay_out_for_touch()                           # text size and touch mode
         if not self.options.save_settings or not self.keep_settings:
             return
         problem = save_settings(self.settings)
@@ -384,6 +397,8 @@ class App:
                 continue
             for action in self.input.translate(event):
                 self.dispatch(action)
+            if event.type == pygame.FINGERUP and not self.input.touches.fingers:
+                self._lay_out_for_touch()
         return len(events)
 
     def step(self, dt: float) -> None:

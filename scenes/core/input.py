@@ -1,4 +1,4 @@
-"""Mouse, keyboard and gamepad → :class:`Action` events.
+"""Mouse, keyboard, touch and gamepad → :class:`Action` events.
 
 Scenes never read a device: the app feeds every pygame event to
 :class:`InputMapper`, which returns InputEvents. Gamepads are SDL game
@@ -9,12 +9,18 @@ A pad SDL has no game-controller mapping for is still a joystick: its hat and
 first two axes move like the D-pad and stick, its first buttons follow the
 usual A, B, X, Y, LB, RB, Back, Start order. Joystick events of a pad that is
 open as a game controller are ignored (SDL sends both kinds for it).
+
+Fingers are read in :mod:`scenes.core.touch` (taps, drags, long presses,
+two-finger taps), as the mouse's actions with ``device="touch"``; the mouse
+events SDL makes of a finger (``touch`` true) are ignored, so a finger counts
+once.
 """
 from __future__ import annotations
 
 import pygame
 
 from .actions import DIRECTIONS, Action, InputEvent
+from .touch import SLOP_SHARE, Touches
 
 
 def _load_controller_api():
@@ -67,6 +73,7 @@ PAD_BUTTONS = {
 JOY_BUTTONS = [Action.SELECT, Action.BACK, Action.HINT, Action.UNDO, Action.REDO,
                Action.CYCLE, Action.AUTOPLAY, Action.PAUSE]
 JOY_THRESHOLD = STICK_THRESHOLD / 32767   # joystick axes come as -1.0 … 1.0
+MOUSE_EVENTS = (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL)
 
 
 class InputMapper:
@@ -79,7 +86,9 @@ class InputMapper:
         self._stick: tuple[int, int] = (0, 0)
         self._stick_held = 0.0
         self._stick_next = 0.0
-        self.last_device = "mouse"
+        self.last_device = "mouse"      # "mouse", "touch", "keyboard" or "gamepad"
+        self.touches = Touches()
+        self.touch_used = False         # a finger touched the window this run (touch mode)
         # While a text field has the keyboard, letters are text (TEXTINPUT), not
         # commands: "a" types an a instead of switching on automatic play.
         self.typing = False
@@ -112,6 +121,11 @@ class InputMapper:
         return self._pads or None
 
     @property
+    def pointing(self) -> bool:
+        """The last input pointed (mouse or finger): no keyboard focus shown."""
+        return self.last_device in ("mouse", "touch")
+
+    @property
     def gamepad_connected(self) -> bool:
         return bool(self.controllers or self.joysticks)
 
@@ -132,11 +146,16 @@ class InputMapper:
         if kind == pygame.QUIT:
             return [InputEvent(Action.QUIT)]
         if kind == pygame.WINDOWFOCUSLOST:
+            self.touches.cancel()
             return [InputEvent(Action.FOCUS_LOST)]
         if kind == pygame.KEYDOWN:
             return self._key(event)
         if kind == pygame.TEXTINPUT:
             return [InputEvent(Action.TEXT, text=event.text)] if self.typing else []
+        if kind in (pygame.FINGERDOWN, pygame.FINGERMOTION, pygame.FINGERUP):
+            return self._finger(event)
+        if kind in MOUSE_EVENTS and getattr(event, "touch", False):
+            return []       # SDL's mouse copy of a finger: the finger itself is read
         if kind == pygame.MOUSEMOTION:
             self.last_device = "mouse"
             last = self._last_click
@@ -239,15 +258,32 @@ class InputMapper:
             "\b" if event.key == pygame.K_BACKSPACE else ""
         return [InputEvent(KEYS.get(event.key, Action.OTHER), text=text)]
 
-    def _is_double(self, pos: tuple[int, int]) -> bool:
+    def _finger(self, event) -> list[InputEvent]:
+        try:
+            width, height = pygame.display.get_window_size()
+        except pygame.error:
+            return []                           # no window: nowhere to touch
+        pos = (round(min(max(event.x, 0.0), 1.0) * (width - 1)),
+               round(min(max(event.y, 0.0), 1.0) * (height - 1)))
+        finger = (getattr(event, "touch_id", 0), event.finger_id)
+        self.last_device = "touch"
+        self.touch_used = True
+        if event.type == pygame.FINGERDOWN:
+            return self.touches.down(finger, pos, self.now)
+        if event.type == pygame.FINGERMOTION:
+            return self.touches.move(finger, pos, SLOP_SHARE * min(width, height))
+        slop = SLOP_SHARE * min(width, height)
+        return self.touches.up(finger, pos, self.now, lambda at: self._is_double(at, slop))
+
+    def _is_double(self, pos: tuple[int, int], slop: float = DOUBLE_CLICK_SLOP) -> bool:
         now = self.now
         last = self._last_click
         self._last_click = (now, pos)
         if last is None:
             return False
         then, where = last
-        if now - then <= DOUBLE_CLICK_SECONDS and abs(pos[0] - where[0]) <= DOUBLE_CLICK_SLOP \
-                and abs(pos[1] - where[1]) <= DOUBLE_CLICK_SLOP:
+        if now - then <= DOUBLE_CLICK_SECONDS and abs(pos[0] - where[0]) <= slop \
+                and abs(pos[1] - where[1]) <= slop:
             self._last_click = None  # a third click starts afresh
             return True
         return False
@@ -284,16 +320,18 @@ class InputMapper:
 
     @property
     def holding(self) -> bool:
-        """A stick is held: its repeats come from the frames, which must go on."""
-        return self._stick != (0, 0)
+        """A stick is held (its repeats come from the frames, which must go
+        on), or a finger that may become a long press."""
+        return self._stick != (0, 0) or self.touches.waiting
 
     def update(self, dt: float) -> list[InputEvent]:
         """Advance time; repeats of a held stick (keyboard repeat comes from SDL)."""
         self.now += dt
+        out = self.touches.tick(self.now) if self.touches.waiting else []
         if self._stick == (0, 0):
-            return []
+            return out
         self._stick_held += dt
         if self._stick_held < self._stick_next:
-            return []
+            return out
         self._stick_next += STICK_REPEAT_EVERY
-        return self._stick_actions()
+        return out + self._stick_actions()

@@ -9,7 +9,7 @@ from .actions import Action, InputEvent
 from .announcer import announce
 from .scene import Scene
 from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
-                 text_scale, ui_scale, wrap_text)
+                 text_scale, touch_target, ui_scale, wrap_text)
 
 
 class FocusButtons:
@@ -104,7 +104,8 @@ class DialogScene(Scene):
         self.panel_w = int(min(size[0] * 0.9, 560 * s * k))
         self.text_px = int(26 * s)
         self.wrapped = [w for line in self.lines for w in wrap_text(line, self.text_px, self.panel_w - int(60 * s))]
-        bh, gap = int(46 * s), int(12 * s)
+        # touch mode: buttons a finger can hit (layout_column grows them by k)
+        bh, gap = max(int(46 * s), -(-touch_target(size) // k)), int(12 * s)
         title_h = int(70 * s * k)
         text_h = len(self.wrapped) * int(self.text_px * k * 1.25) + int(20 * s)
         n = len(self.focus.buttons)

@@ -40,11 +40,19 @@ TOOLBAR_HEIGHT = 60   # the bottom bar of a game scene, at 1280×720
 MESSAGE_HEIGHT = 36   # the message band just above it
 
 
+def toolbar_height(size: tuple[int, int]) -> int:
+    """The game screens' bottom bar: it grows with the text, and in touch mode
+    holds buttons a finger can hit (touch_target)."""
+    target = touch_target(size)
+    return max(int(TOOLBAR_HEIGHT * ui_scale(size) * FONTS.scale),
+               target + int(12 * ui_scale(size)) if target else 0)
+
+
 def message_band(size: tuple[int, int]) -> pygame.Rect:
     """Where messages (toasts) go: a band above the toolbar that a game scene
     keeps free of its play area, so a message never hides what it is about."""
     s = ui_scale(size) * FONTS.scale          # the toolbar and messages grow with the text
-    bottom = size[1] - int(TOOLBAR_HEIGHT * s)
+    bottom = size[1] - toolbar_height(size)
     height = int(MESSAGE_HEIGHT * s)
     return pygame.Rect(0, bottom - height, size[0], height)
 
@@ -199,6 +207,37 @@ def set_text_scale(percent: int) -> bool:
 def text_scale() -> float:
     """The player's text size as a factor (1.0 … 2.0): controls and bars grow with it."""
     return FONTS.scale
+
+
+# Touch mode (a finger was used, or Settings says so): every control at least
+# 9 mm across on a Steam Deck (7", 1280×800, about 216 pixels an inch: 77 px),
+# in proportion at other sizes. The labels keep their size (that of a button
+# TOUCH_LABEL_OF px tall): a finger needs room, not larger words.
+TOUCH_TARGET = 77
+TOUCH_LABEL_OF = 46
+_touch = {"on": False, "scale": 1.0}
+
+
+def set_touch_mode(on: bool) -> bool:
+    """Touch mode on or off; True when that changed (every screen is laid out again)."""
+    changed = _touch["on"] != on
+    _touch["on"] = on
+    return changed
+
+
+def touch_target(size: tuple[int, int]) -> int:
+    """The least width and height of a control in touch mode (0 outside it);
+    the layouts ask it at every resize."""
+    _touch["scale"] = ui_scale(size)
+    return int(TOUCH_TARGET * ui_scale(size)) if _touch["on"] else 0
+
+
+def label_height(button_height: int) -> float:
+    """The height a label is sized from: the button's, but no more than an
+    ordinary button's in touch mode."""
+    if not _touch["on"]:
+        return button_height
+    return min(button_height, TOUCH_LABEL_OF * _touch["scale"] * FONTS.scale)
 
 
 def fit_text(text: str, font: pygame.font.Font, width: int) -> str:
@@ -613,14 +652,19 @@ class Button:
         """The label as the button shows it (cached, as every line of text)."""
         ink = INK if self.enabled else (120, 130, 125)
         # half the button's height, which has grown with the text size already
-        return text_surfaces(self.label, self.rect.h * 0.5 / FONTS.scale, ink, bold=True)[0]
+        return text_surfaces(self.label, label_height(self.rect.h) * 0.5 / FONTS.scale, ink, bold=True)[0]
 
     def draw(self, surface: pygame.Surface, scale: float) -> None:
-        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot or self.hovered else BUTTON
+        # One chosen look: the focus (``hot``) is lit and edged in gold; a button
+        # only under the pointer gets a thicker edge, never the lit face, so two
+        # buttons never both look chosen.
+        color = BUTTON_OFF if not self.enabled else BUTTON_HOVER if self.hot else BUTTON
         radius = max(4, int(10 * scale))
         pygame.draw.rect(surface, color, self.rect, border_radius=radius)
         edge = FOCUS if self.hot and self.enabled else (255, 255, 255, 60)
-        pygame.draw.rect(surface, edge, self.rect, width=max(1, int(2 * scale)), border_radius=radius)
+        pointed = self.hovered and self.enabled and not self.hot
+        width = max(2, int(4 * scale)) if pointed else max(1, int(2 * scale))
+        pygame.draw.rect(surface, edge, self.rect, width=width, border_radius=radius)
         label = self.label_surface()
         surface.blit(label, label.get_rect(center=self.rect.center))
 
@@ -648,6 +692,24 @@ def layout_row(buttons: list[Button], center: tuple[int, int], height: int,
     for button, width in zip(buttons, widths):
         button.rect = pygame.Rect(x, center[1] - height // 2, width, height)
         x += width + gap
+
+
+def layout_rows(buttons: list[Button], center_x: int, top: int, height: int, gap: int,
+                per_row: int) -> int:
+    """Buttons in centred rows of ``per_row``, each ``height`` tall and as wide
+    as its label needs (touch mode: no row of seven fits a finger's buttons).
+    Returns the bottom of the last row."""
+    font = FONTS.font(int(label_height(height) * 0.5 / FONTS.scale), bold=True)
+    y = top
+    for first in range(0, len(buttons), per_row):
+        row = buttons[first:first + per_row]
+        widths = [font.size(b.label)[0] + height for b in row]
+        x = center_x - (sum(widths) + gap * (len(row) - 1)) // 2
+        for button, width in zip(row, widths):
+            button.rect = pygame.Rect(x, y, width, height)
+            x += width + gap
+        y += height + gap
+    return y - gap
 
 
 def layout_column(buttons: list[Button], center_x: int, top: int, width: int,

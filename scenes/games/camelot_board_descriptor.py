@@ -100,13 +100,14 @@ HELP = GameHelp(
          "50 moves each with no capture and no piece entering a castle."),
     ),
     controls=(
-        ("Choose a piece, then a square", "Click, or drag", "Arrows, Enter", "D-pad, A"),
-        ("Other paths to that square", "Wheel", "Tab", "Right shoulder"),
-        ("Deselect", "Right-click", "Escape", "B"),
+        ("Choose a piece, then a square", "Click or tap, or drag", "Arrows, Enter", "D-pad, A"),
+        ("Other paths to that square", "Wheel; touch: hold the square", "Tab", "Right shoulder"),
+        ("Deselect", "Right-click, long press", "Escape", "B"),
     ),
     notes=(
         "Hovering a green square shows the whole path, numbered step by step, with the "
-        "pieces it would capture crossed out. New game (N) asks for the players; "
+        "pieces it would capture crossed out; on a touch screen the first tap on a square "
+        "several paths reach shows one, a tap again plays it. New game (N) asks for the players; "
         "against the computer, Undo takes back its reply and your move.",
     ),
     caption="Green: a man cantering over his own side, changing direction, "

@@ -289,7 +289,7 @@ class ClockScene(GameScene):
                 rects.append(glow_rect(surface, self.table.top_rect(move.target), LEGAL, ring, radius))
         elif self._hovering_centre() and not self.demo:
             rects.append(glow_rect(surface, self.table.top_rect(CENTRE), FOCUS, max(1, ring // 2), radius))
-        if self.app.input.last_device != "mouse" and not self.demo:
+        if not self.app.input.pointing and not self.demo:
             rects.append(glow_rect(surface, self.table.slot_rect(self.focus), FOCUS, ring, radius))
         return rects
 
@@ -301,7 +301,7 @@ class ClockScene(GameScene):
 
     def _hovering_centre(self) -> bool:
         """The pointer is over the card a click would play."""
-        if self.app.input.last_device != "mouse" or self.game.status.value != "playing":
+        if not self.app.input.pointing or self.game.status.value != "playing":
             return False
         sprite = self.table.card_at(self.pointer)
         return sprite is not None and sprite.pile == CENTRE and sprite.card == self._centre_top()

@@ -26,12 +26,12 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.hamilton import (ChooseStart, DealRow, Hamilton, TurnChooser, foundation_id, rank_name,
-                          tableau_id)
+from game.hamilton import (ChooseStart, DealRow, Hamilton, TurnChooser, foundation_id, pile_name,
+                          rank_name, tableau_id)
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
-from ..table.patience_scene import ORDINALS, PatienceScene
+from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM, text_scale
 from ..work.service import Channel
 
@@ -169,12 +169,7 @@ class HamiltonScene(PatienceScene):
 
     # --- a hint in words ---------------------------------------------------------
     def pile_words(self, pile: str) -> str:
-        kind, _, number = pile.partition(":")
-        if kind == "tableau":
-            return f"the {ORDINALS[int(number)]} pile"
-        if kind == "foundation":
-            return f"the {ORDINALS[int(number)]} foundation"
-        return f"the {pile}"
+        return pile_name(pile)          # the engine's words, as its refusals say them
 
     def move_words(self, move) -> str:
         if isinstance(move, TurnChooser):

@@ -20,20 +20,22 @@ import pygame
 
 from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
+from ..core.touch import FingerScroll
 from ..core.scene import Scene
 from ..core.ui import (BUTTON, FOCUS, GOLD, INK, INK_DIM, Button, FONTS, draw_text, felt,
-                       rounded_panel, ui_scale, wrap_text)
+                       rounded_panel, touch_target, ui_scale, wrap_text)
 from ..games import descriptor
 
 # --------------------------------------------------------------------------- the words
 
 COMMON_CONTROLS = [
-    # action, mouse, keyboard, gamepad
+    # action, mouse or touch, keyboard, gamepad
     ("Move the focus", "Hover", "Arrows", "D-pad, left stick"),
-    ("Select / play", "Click, or drag and drop", "Enter, Space", "A"),
+    ("Select / play", "Click or tap, or drag and drop", "Enter, Space", "A"),
+    ("Put down what is picked up", "Right-click, long press", "Escape", "B"),
     ("Back, pause menu", "Toolbar \"Menu\"", "Escape", "B, Start"),
     ("Hint", "Toolbar \"Hint\"", "H", "X"),
-    ("Undo", "Toolbar \"Undo\"", "Ctrl+Z, U", "Y"),
+    ("Undo", "Toolbar \"Undo\", two-finger tap", "Ctrl+Z, U", "Y"),
     ("Redo", "Toolbar \"Redo\"", "Ctrl+Y, Ctrl+Shift+Z", "Left shoulder"),
     ("Automatic play", "Toolbar \"Auto\"", "A", "Back"),
     ("New deal / restart", "Toolbar", "N / R", "Pause menu"),
@@ -68,6 +70,7 @@ class HelpScene(Scene):
         self.help = self.game.help
         self.page = 0
         self.scroll = 0
+        self.finger = FingerScroll()      # a finger drawn up or down scrolls the page
         self.tabs = [Button(name, self._goto(k)) for k, name in enumerate(PAGES)]
         self.back_button = Button("Back", self.back)
         self.focus = FocusButtons([self.back_button])
@@ -110,16 +113,17 @@ class HelpScene(Scene):
         self.text_px = int(24 * s)
         self.small_px = int(21 * s)
         self.line_h = int(self.text_px * 1.2)
-        tab_h = int(40 * s)
+        target = touch_target(size)
+        tab_h = max(int(40 * s), target)
         tab_y = int(88 * s)
-        tab_w = int(170 * s)
+        tab_w = max(int(170 * s), target)
         gap = int(12 * s)
         x = w // 2 - tab_w - gap // 2
         for tab in self.tabs:
             tab.rect = pygame.Rect(x, tab_y, tab_w, tab_h)
             x += tab_w + gap
-        bh = int(46 * s)
-        self.back_button.rect = pygame.Rect(0, 0, int(160 * s), bh)
+        bh = max(int(46 * s), target)
+        self.back_button.rect = pygame.Rect(0, 0, max(int(160 * s), target), bh)
         self.back_button.rect.bottomright = (w - self.margin, h - int(16 * s))
         self.footer_pos = (self.margin, self.back_button.rect.centery)
         top = tab_y + tab_h + int(18 * s)
@@ -183,7 +187,7 @@ class HelpScene(Scene):
         view = self.controls_view
         width = view.w - int(14 * s)
         rows = controls_for(self.game_id)
-        header = ("", "Mouse", "Keyboard", "Gamepad")
+        header = ("", "Mouse, touch", "Keyboard", "Gamepad")
         px = self.small_px
         font = FONTS.font(px)
         cell_pad = int(14 * s)
@@ -283,10 +287,18 @@ class HelpScene(Scene):
             self.back()
         elif a == Action.POINTER_DOWN and event.button == 1:
             self._pressed_tab = next((t for t in self.tabs if t.contains(event.pos)), None)
+            self.finger.press(event)
             if self._pressed_tab is None:
                 self.focus.handle(event)
+        elif a == Action.POINTER_MOVE:
+            line = max(1, self.scroll_step // 3)        # the page follows the finger, a line at a time
+            steps = self.finger.move(event, line)
+            if steps:
+                self.scroll = max(0, min(self.max_scroll, self.scroll + steps * line))
         elif a == Action.POINTER_UP and event.button == 1:
             tab, self._pressed_tab = self._pressed_tab, None
+            if self.finger.release():
+                return                  # the page was drawn along: no tap
             if tab is not None and tab.contains(event.pos):
                 tab.action()
             else:

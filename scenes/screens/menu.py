@@ -9,7 +9,7 @@ from ..core.kept_pictures import kept_lines
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
-                       glow_rect, layout_row, text_surfaces, ui_scale)
+                       glow_rect, layout_row, layout_rows, text_surfaces, touch_target, ui_scale)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
@@ -111,13 +111,21 @@ class MenuScene(Scene):
         gap = int(24 * s)
         tile_w = max(1, int(min(260 * s, (w - gap * (n + 1)) / n)))   # App keeps w ≥ 640; never < 1
         tile_h = int(tile_w * 1.25)
-        x = (w - (tile_w * n + gap * (n - 1))) // 2
         top = int(h * 0.30)
+        target = touch_target(size)
+        if target:      # touch: the buttons in two rows a finger can hit, the tiles as tall as leaves room
+            row_gap = int(12 * s)
+            tile_h = max(target, min(tile_h, h - int(48 * s) - top - 2 * target - 3 * row_gap))
+        x = (w - (tile_w * n + gap * (n - 1))) // 2
         for tile in self.tiles:
             tile.rect = pygame.Rect(x, top, tile_w, tile_h)
             x += tile_w + gap
-        layout_row(self.buttons, (w // 2, top + tile_h + int(70 * s)), int(48 * s), int(20 * s),
-                   int(24 * s))
+        if target:
+            layout_rows(self.buttons, w // 2, top + tile_h + 2 * row_gap, target, row_gap,
+                        (len(self.buttons) + 1) // 2)
+        else:
+            layout_row(self.buttons, (w // 2, top + tile_h + int(70 * s)), int(48 * s), int(20 * s),
+                       int(24 * s))
         self.tile_panel = TallPanel((tile_w, tile_h), (12, 40, 28, 215), radius=int(18 * s))
         self._first_frame = True
         self._drawn_look = None

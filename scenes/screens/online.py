@@ -28,7 +28,7 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.text_field import TextField
-from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row,
+from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row, touch_target,
                        rounded_panel, ui_scale, wrap_text)
 from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
 from ..games.online_ignore import chat_speakers, open_ignore
@@ -562,14 +562,16 @@ class OnlineScene(Scene):
     def _layout(self) -> None:
         w, h = self.size
         s = self.scale = ui_scale(self.size)
-        bh, gap = int(44 * s), int(12 * s)
+        target = touch_target(self.size)       # touch mode: rows a finger can hit
+        bh, gap = max(int(44 * s), target), int(12 * s)
         if self.state == "connect":
             pw = int(min(w * 0.9, 640 * s))
             buttons = self.focus.buttons
             kept = len(buttons) == 10
             # the heading, three labelled fields, two or three rows of buttons, a line
-            self.panel = pygame.Rect(0, 0, pw, int((100 + 3 * 80 + (3 if kept else 2) * 56 + 64) * s))
-            self.panel.center = (w // 2, h // 2 + int(36 * s))
+            rows_h = 3 * (bh + gap + int(24 * s)) + (3 if kept else 2) * (bh + gap)
+            self.panel = pygame.Rect(0, 0, pw, int(164 * s) + rows_h)
+            self.panel.center = (w // 2, min(h // 2 + int(36 * s), h - self.panel.h // 2))
             x, inner = self.panel.x + int(40 * s), pw - int(80 * s)
             y = self.panel.y + int(100 * s)
             for b in buttons[:3]:                       # the three fields, each under its label
@@ -592,15 +594,16 @@ class OnlineScene(Scene):
             inner = self.panel.w - int(40 * s)
             y = self.panel.y + int(56 * s)
             buttons = self.focus.buttons
+            row_h = max(int(40 * s), target)
             for b in buttons[:self.table_buttons]:
-                b.rect = pygame.Rect(x, y, inner, int(40 * s))
-                y += int(46 * s)
+                b.rect = pygame.Rect(x, y, inner, row_h)
+                y += row_h + int(6 * s)
             row_y = self.panel.bottom - int(20 * s) - 2 * bh - gap
             new, private, newer, older, invite, chat, ignore, seek, games, leave, menu = \
                 buttons[self.table_buttons:]
             # as many rows as fit above the page line (read by rows() at the next build)
             self.rows_fit = max(2, min(TABLES_SHOWN, (row_y - int(40 * s) - (self.panel.y + int(56 * s)))
-                                       // int(46 * s)))
+                                       // (row_h + int(6 * s))))
             quarter = (inner - 3 * gap) // 4
             for i, b in enumerate((new, private, newer, older)):
                 b.rect = pygame.Rect(x + i * (quarter + gap), row_y, quarter, bh)
@@ -628,7 +631,7 @@ class OnlineScene(Scene):
             field = self.field_buttons.get(i)
             if field is not None:
                 field.draw(surface, s)
-                if i == focused and not field.active and self.app.input.last_device != "mouse":
+                if i == focused and not field.active and not self.app.input.pointing:
                     pygame.draw.rect(surface, GOLD, b.rect.inflate(int(6 * s), int(6 * s)),
                                      width=max(1, int(2 * s)), border_radius=int(10 * s))
             else:

@@ -39,6 +39,21 @@ RESULT_WORDS = {"1-0": "White won", "0-1": "Black won", "1/2-1/2": "Drawn", "*":
 AUTOPLAY_EVERY = 1.2      # s between moves when the replay plays itself (normal speed)
 
 
+def result_words(record) -> str:
+    """The record's result in words. An opening (Result ``*``, with the whole
+    game's result in its GameResult tag, as the famous games have) says how
+    the game it opened ended."""
+    whole = record.tag("GameResult")
+    if record.result == "*" and whole in RESULT_WORDS and whole != "*":
+        return f"Opening ({'game drawn' if whole == '1/2-1/2' else RESULT_WORDS[whole]})"
+    return RESULT_WORDS.get(record.result, record.result)
+
+
+def moves_words(count: int) -> str:
+    """'1 move', '12 moves' (as the move list counts them)."""
+    return f"{count} move{'s' if count != 1 else ''}"
+
+
 def load_game(record) -> CamelotBoard:
     """The record's whole game, wound back to its start (the moves wait in redo).
     IllegalMoveError names the first move the rules refuse."""
@@ -184,13 +199,17 @@ class ReplayScene(BoardScreen):
 
     # --- what is drawn ---------------------------------------------------------------------
     def status_line(self) -> str:
+        """Where the replay is, counted as the move list numbers the moves (a
+        White move and Black's reply are one move)."""
+        record = self.record
         if self.ply == 0:
-            return (f"Start · {self.record.full_moves} moves · Right arrow: next move, Home/End, "
+            return (f"Start · {moves_words(record.full_moves)} · Right arrow: next move, Home/End, "
                     f"or click a move")
-        return f"Move {self.ply} of {self.plies}: {self.game.history[-1]}"
+        return (f"Move {record.move_number(self.ply)} of {record.full_moves}, "
+                f"{record.mover(self.ply).capitalize()}: {self.game.history[-1]}")
 
     def score_line(self) -> str:
-        return RESULT_WORDS.get(self.record.result, self.record.result)
+        return result_words(self.record)
 
     def _engine_words(self) -> tuple[str, str]:
         words = score_words(self.table.analysis)

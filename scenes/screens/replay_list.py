@@ -12,13 +12,14 @@ import pygame
 
 from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
+from ..core.touch import FingerScroll
 from ..core.scene import Scene
 from game.errors import IllegalMoveError
 
-from ..core.ui import FONTS, GOLD, INK_DIM, Button, draw_text, felt, fit_text, ui_scale
+from ..core.ui import FONTS, GOLD, INK_DIM, Button, draw_text, felt, fit_text, touch_target, ui_scale
 from ..store.famous import list_famous
 from ..store.records import KeptRecord, list_records, records_dir
-from .replay import RESULT_WORDS, ReplayScene, read_record
+from .replay import RESULT_WORDS, ReplayScene, moves_words, read_record, result_words
 
 
 class ReplayListScene(Scene):
@@ -36,6 +37,7 @@ class ReplayListScene(Scene):
         self.back_button = Button("Back", self.back)
         self.focus = FocusButtons(self.rows + [self.back_button])
         self.first = 0
+        self.finger = FingerScroll()     # a finger drawn up or down scrolls the list
         # The kept games are read in the background (200 records of 1 MB take
         # seconds): the list shows at once, and they join it when read.
         self.reading = True
@@ -79,15 +81,15 @@ class ReplayListScene(Scene):
     def _label(kept) -> str:
         record = kept.record
         return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " \
-               f"{RESULT_WORDS.get(record.result, record.result)}, {record.full_moves} moves"
+               f"{RESULT_WORDS.get(record.result, record.result)}, {moves_words(record.full_moves)}"
 
     @staticmethod
     def _famous_label(famous) -> str:
         record = famous.record
-        # the event last: a long one is what the row cuts
-        extent = "Opening" if famous.is_opening else RESULT_WORDS.get(record.result, record.result)
-        return f"{famous.date}   {famous.players}   {extent}, {record.full_moves} moves   " \
-               f"{famous.event}"
+        # the date and game first, the event last: a long one is what the row cuts
+        extent = "Opening" if famous.is_opening and not record.tag("GameResult") else result_words(record)
+        return f"{famous.short}   {famous.players}   {extent}, {moves_words(record.full_moves)}   " \
+               f"{record.tag('Event') or '?'}"
 
     def _opener(self, record, name: str):
         return partial(self._open, record, name)       # held weakly by its button (no cycle)
@@ -112,10 +114,12 @@ class ReplayListScene(Scene):
         s = self.scale
         w, h = self.size
         width = min(w - int(80 * s), int(900 * s))
-        height, gap = int(46 * s), int(10 * s)
+        target = touch_target(self.size)
+        height, gap = max(int(46 * s), target), int(10 * s)
         top = int(150 * s)
-        self.back_button.rect = pygame.Rect(w // 2 - int(110 * s), h - int(90 * s), int(220 * s),
-                                            int(50 * s))
+        back_h = max(int(50 * s), target)
+        self.back_button.rect = pygame.Rect(w // 2 - int(110 * s), h - int(40 * s) - back_h,
+                                            int(220 * s), back_h)
         self.ROWS = max(1, min(ReplayListScene.ROWS,
                                (self.back_button.rect.top - gap - top + gap) // (height + gap)))
         focus = self.focus.focus
@@ -136,14 +140,25 @@ class ReplayListScene(Scene):
             self.back()
             return
         if event.action == Action.CYCLE and event.amount:
-            self.first = max(0, min(len(self.rows) - self.ROWS, self.first + event.amount))
-            self._place()
+            self._scroll(event.amount)
             return
+        if event.action == Action.POINTER_DOWN and event.button == 1:
+            self.finger.press(event)
+        elif event.action == Action.POINTER_MOVE and self.rows:
+            steps = self.finger.move(event, self.rows[self.first].rect.h)   # a row a row's height
+            if steps:
+                self._scroll(steps)
+        elif event.action == Action.POINTER_UP and self.finger.release():
+            return                                 # the list was drawn along: the lift is no tap
         self.focus.handle(event)
         self._place()
 
     def still_look(self) -> object:
         return (self.reading, len(self.rows))      # drawn again when the records are read
+
+    def _scroll(self, rows: int) -> None:
+        self.first = max(0, min(len(self.rows) - self.ROWS, self.first + rows))
+        self._place()
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale

@@ -10,8 +10,8 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
-from ..core.ui import (GOLD, INK, INK_DIM, Button, draw_text, felt, layout_column, text_scale, ui_scale,
-                       wrap_text)
+from ..core.ui import (GOLD, INK, INK_DIM, Button, draw_text, felt, layout_column, text_scale,
+                       touch_target, ui_scale, wrap_text)
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, CHOICE_ROWS, seeing_words, step_seeing
 
 
@@ -109,13 +109,16 @@ class SettingsScene(Scene):
     def _draw_back_preview(self, surface: pygame.Surface) -> None:
         """The chosen card back, beside its row (left / right shows the others)."""
         row = self.rows[4].rect
-        width = max(20, int(64 * self.scale))
+        width = max(20, min(int(64 * self.scale), int(row.h * 0.6)))
         key = (self.app.settings.card_back, width)
         if getattr(self, "_preview_key", None) != key:
             self._preview_key = key
             from ..table.card_art import CardArt  # start-up: the cards' art loads after the menu's first frame
             self._preview = CardArt(width, self.app.settings.card_back).back()
-        rect = self._preview.get_rect(midleft=(row.right + int(24 * self.scale), row.centery))
+        if touch_target(self.size):      # two columns: the back inside its row, at the right
+            rect = self._preview.get_rect(midright=(row.right - int(12 * self.scale), row.centery))
+        else:
+            rect = self._preview.get_rect(midleft=(row.right + int(24 * self.scale), row.centery))
         surface.blit(self._preview, rect)
 
     def _toggle_indicator(self) -> None:
@@ -129,9 +132,29 @@ class SettingsScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
+        if touch_target(size):
+            self._columns(size)
+            return
         # every row fits, at every text size (the column grows with the text)
         row = min(int(44 * s), int((size[1] * 0.62 / len(self.rows) - 6 * s) / text_scale()))
         layout_column(self.rows, size[0] // 2, int(size[1] * 0.17), int(520 * s), row, int(6 * s))
+
+    def _columns(self, size) -> None:
+        """Touch mode: the rows in columns (two, or three where two would not
+        fit), each row as tall as a finger needs; the keys still go down the
+        first column, then the next."""
+        s, target = self.scale, touch_target(size)
+        gap = int(6 * s)
+        top = int(size[1] * 0.11)               # under a smaller title (draw)
+        fit = max(1, (size[1] - top - int(44 * s)) // (target + gap))   # a line of words below
+        columns = max(2, -(-len(self.rows) // fit))
+        per_column = -(-len(self.rows) // columns)
+        width = min(int(560 * s), (size[0] - (columns + 3) * 2 * gap) // columns)
+        left = size[0] // 2 - (columns * width + (columns - 1) * 2 * gap) // 2
+        for i, row in enumerate(self.rows):
+            column, k = divmod(i, per_column)
+            row.rect = pygame.Rect(left + column * (width + 2 * gap), top + k * (target + gap),
+                                   width, target)
 
     def handle(self, event: InputEvent) -> None:
         a = event.action
@@ -167,16 +190,20 @@ class SettingsScene(Scene):
         s = self.scale
         self._labels()
         surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, "Settings", 80 * s, (self.size[0] // 2, int(self.size[1] * 0.1)), GOLD,
+        touch = touch_target(self.size)
+        draw_text(surface, "Settings", (52 if touch else 80) * s,
+                  (self.size[0] // 2, int(self.size[1] * (0.055 if touch else 0.1))), GOLD,
                   anchor="center", shadow=True)
         self.focus.draw(surface, s)
         self._draw_back_preview(surface)
-        y = self.rows[-1].rect.bottom + int(24 * s)
-        for line in wrap_text(self.description(), int(24 * s), int(720 * s)):
+        y = max(row.rect.bottom for row in self.rows) + int((12 if touch else 24) * s)
+        lines = wrap_text(self.description(), int(24 * s), int((1200 if touch else 720) * s))
+        for line in lines[:1] if touch else lines:      # touch: the rows take the room
             draw_text(surface, line, 24 * s, (self.size[0] // 2, y), INK, anchor="midtop")
             y += int(30 * s)
-        draw_text(surface, "Left / right or click to change · Escape or B to go back", 22 * s,
-                  (self.size[0] // 2, self.size[1] - int(30 * s)), INK_DIM, anchor="center")
+        if not touch_target(self.size):    # keys and pad; a finger taps the rows
+            draw_text(surface, "Left / right or click to change · Escape or B to go back", 22 * s,
+                      (self.size[0] // 2, self.size[1] - int(30 * s)), INK_DIM, anchor="center")
 
 
 __all__ = ["SettingsScene"]

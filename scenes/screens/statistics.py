@@ -16,7 +16,7 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
-                       rounded_panel, ui_scale)
+                       layout_rows, rounded_panel, touch_target, ui_scale)
 from ..games import GAMES, GameDescriptor, playable_games
 from ..store.stats import RESULTS, GameStats
 
@@ -90,7 +90,12 @@ class StatsScene(Scene):
         super().resize(size)
         s = self.scale = ui_scale(size)
         w, h = size
-        layout_row(self.focus.buttons, (w // 2, h - int(62 * s)), int(48 * s), int(20 * s), int(24 * s))
+        target = touch_target(size)
+        if target:        # touch: buttons a finger can hit, where the keys' footer was
+            layout_rows(self.focus.buttons, w // 2, h - target - int(14 * s), target, int(20 * s), 3)
+        else:
+            layout_row(self.focus.buttons, (w // 2, h - int(62 * s)), int(48 * s), int(20 * s),
+                       int(24 * s))
         self._page = None
 
     # --- drawing ----------------------------------------------------------------
@@ -130,8 +135,9 @@ class StatsScene(Scene):
         else:
             self._draw_bars(page, rects[1], stats)
         self._draw_line(page, rects[2], stats)
-        draw_text(page, "Left / right to change game · Escape or B to go back", 20 * s,
-                  (w // 2, h - int(20 * s)), INK_DIM, anchor="center")
+        if not touch_target(self.size):
+            draw_text(page, "Left / right to change game · Escape or B to go back", 20 * s,
+                      (w // 2, h - int(20 * s)), INK_DIM, anchor="center")
         return page
 
     def _heading(self, surface, rect: pygame.Rect, text: str) -> int:

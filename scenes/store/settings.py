@@ -58,7 +58,12 @@ SEEING_CHOICES = (
 SPEECH_CHOICE = SeeingChoice("speech", "Speech", (False, True), ("Off", "On"),
                              "On: focus moves, moves, refusals, hints and the end of a game are "
                              "spoken (F2 or the right stick's click reads the whole position).")
-CHOICE_ROWS = SEEING_CHOICES + (SPEECH_CHOICE,)   # the Settings screen's rows of choices
+# A touch screen (a Steam Deck): controls a finger can hit (scenes.core.ui.touch_target).
+TOUCH_CHOICE = SeeingChoice("touch_controls", "Touch controls", (False, True),
+                            ("When a finger is used", "Always"),
+                            "Large buttons a finger can hit (at least 9 mm on a Steam Deck): "
+                            "from the first touch of the screen, or always.")
+CHOICE_ROWS = SEEING_CHOICES + (SPEECH_CHOICE, TOUCH_CHOICE)   # the Settings screen's rows of choices
 
 
 def seeing_words(settings: "Settings", seeing: SeeingChoice) -> str:
@@ -138,13 +143,15 @@ class Settings:
 
     FIELDS = ("fullscreen", "animation_speed", "sound", "volume", "card_back", "last_game",
               "winnable_only", "winnable_indicator", "eval_bar",
-              "four_colour", "high_contrast", "reduced_motion", "text_scale", "speech")
+              "four_colour", "high_contrast", "reduced_motion", "text_scale", "speech",
+              "touch_controls")
 
     def __init__(self, fullscreen: bool = True, animation_speed: str = "normal", sound: bool = True,
                  volume: float = 0.8, card_back: str = "blue", last_game: str | None = None,
                  winnable_only: bool = True, winnable_indicator: bool = True,
                  eval_bar: bool = False, four_colour: bool = False, high_contrast: bool = False,
-                 reduced_motion: bool = False, text_scale: int = 100, speech: bool = False) -> None:
+                 reduced_motion: bool = False, text_scale: int = 100, speech: bool = False,
+                 touch_controls: bool = False) -> None:
         self.fullscreen = fullscreen
         self.animation_speed = animation_speed
         self.sound = sound
@@ -159,6 +166,7 @@ class Settings:
         self.reduced_motion = reduced_motion          # everything placed at once (speed_factor)
         self.text_scale = text_scale                  # per cent, one of TEXT_SCALES
         self.speech = speech                          # announcements spoken (scenes.core.announcer)
+        self.touch_controls = touch_controls          # touch mode always, not only once a finger is used
 
     def to_json(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -200,7 +208,8 @@ class Settings:
                    reduced_motion=flag(data.get("reduced_motion", d.reduced_motion),
                                        "reduced_motion"),
                    text_scale=_text_scale(data.get("text_scale", d.text_scale)),
-                   speech=flag(data.get("speech", d.speech), "speech"))
+                   speech=flag(data.get("speech", d.speech), "speech"),
+                   touch_controls=flag(data.get("touch_controls", d.touch_controls), "touch_controls"))
 
 
 def _text_scale(value) -> int:

@@ -40,7 +40,7 @@ def score_words(answer: dict | None) -> str:
         side = "White" if score > 0 else "Black"
         plies = MATE - abs(score)
         return f"Engine: {side} wins by force in {max(1, (plies + 1) // 2)}"
-    leader = "level" if abs(score) < 10 else f"{'White' if score > 0 else 'Black'} +{abs(score) / 100:.1f}"
+    leader = "equal" if abs(score) < 10 else f"{'White' if score > 0 else 'Black'} +{abs(score) / 100:.1f}"
     if answer.get("static"):
         return f"Static evaluation (no search): {leader}"
     return f"Engine (depth {answer['depth']}): {leader}"

@@ -48,6 +48,7 @@ CROWN_EDGE = (120, 84, 20)
 # coordinates, and above and below for the castles' battlements too.
 MARGIN_X = 0.8
 MARGIN_Y = 1.2
+COORDINATE_SIZE = 0.55   # of a cell: the coordinates' text size
 
 
 def board_margins(cell: int) -> tuple[int, int]:
@@ -295,24 +296,30 @@ class BoardArt:
             pygame.draw.rect(surf, color, rect)
         for side, pair in enumerate(CASTLES):
             self._draw_castle(surf, [rects[sq] for sq in pair], side, flipped)
-        # Coordinates: files along the top and bottom, ranks down both sides.
-        px = max(8, int(c * 0.40))
+        for text, px, center in self.coordinates(flipped):
+            label = FONTS.text(text, px, LABEL)
+            surf.blit(label, label.get_rect(center=center))
+        return _converted(surf)
+
+    def coordinates(self, flipped: bool) -> list[tuple[str, int, tuple[int, int]]]:
+        """The coordinates as the board draws them: (text, px, centre), files
+        along the top and bottom, ranks down both sides. COORDINATE_SIZE of a
+        cell: 16 px at 1280×720 (a third smaller was hard to read)."""
+        from game.camelot.moves import rank_span  # start-up: see _draw_board
+        c = self.cell
+        px = max(8, int(c * COORDINATE_SIZE))
+        height = board_pixel_size(c)[1]
+        out = []
         for f in range(12):
             x = self.square_topleft(f, 5, flipped)[0] + c // 2
-            for y in (int(c * 0.36), surf.get_height() - int(c * 0.36)):
-                text = FONTS.text(FILES[f], px, LABEL)
-                surf.blit(text, text.get_rect(center=(x, y)))
-        from game.camelot.moves import rank_span  # start-up: as above
+            out += [(FILES[f], px, (x, y)) for y in (int(c * 0.36), height - int(c * 0.36))]
+        gap = max(2, int(c * 0.16)) + int(c * 0.34)      # the frame, then room for two digits
         for r in range(1, 17):
             first, last = rank_span(r)
             y = self.square_topleft(first, r, flipped)[1] + c // 2
             xs = [self.square_topleft(f, r, flipped)[0] for f in (first, last)]
-            left, right = min(xs), max(xs) + c
-            text = FONTS.text(str(r), px, LABEL)
-            gap = border + int(c * 0.32)
-            for x in (left - gap, right + gap):
-                surf.blit(text, text.get_rect(center=(x, y)))
-        return _converted(surf)
+            out += [(str(r), px, (x, y)) for x in (min(xs) - gap, max(xs) + c + gap)]
+        return out
 
     def _draw_castle(self, surf: pygame.Surface, rects: list[pygame.Rect], side: int,
                      flipped: bool) -> None:

@@ -38,6 +38,7 @@ from game.camelot.board import MUST_CAPTURE, MUST_LEAVE_CASTLE, PieceCaptured, P
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from ..core.announcer import announce
+from ..core.touch import NOWHERE
 from .board_analysis import AnalysisView
 from .board_layers import VANISH_TIME, BoardPainter, Travel
 from .board_view import PATH_COMPUTER, PATH_PLAYER, spinner_next
@@ -86,6 +87,10 @@ class BoardTable:
         self._entered: set[int] = set()          # targets the pointer has been on
         self._press: int | None = None           # square a left press selected on
         self._pointing: bool | None = None
+        # A finger has no hover: the first tap on a square that several paths
+        # reach shows the first path; a tap there again plays it, a long press
+        # shows the next.
+        self._tapped_target: int | None = None
         self.clock_time = 0.0
 
     # --- what is shown ----------------------------------------------------------------
@@ -299,7 +304,7 @@ class BoardTable:
         Only the pointer itself and the focus keys (arrows, SELECT) switch: Tab,
         H or U pressed with the mouse over a target leave the preview there."""
         pointing = self._pointing
-        return self.app.input.last_device == "mouse" if pointing is None else pointing
+        return self.app.input.pointing if pointing is None else pointing
 
     def preview(self):
         """(target, alternatives, index) of the path shown now, or None."""
@@ -347,6 +352,8 @@ class BoardTable:
         elif a in DIRECTIONS or a == Action.SELECT:
             self._pointing = False
         if a == Action.POINTER_MOVE:
+            if event.device == "touch" and event.pos == NOWHERE:
+                return True       # a finger lifted: the path tapped stays shown
             self._set_hover(self.view.square_at(event.pos))
         elif a == Action.POINTER_DOWN:
             self._pointer_down(event)
@@ -385,13 +392,32 @@ class BoardTable:
             self.finish_animations()    # a click makes the move take effect
             self._press = None
             return
+        sq = self.view.square_at(event.pos)
+        if event.device == "touch" and self._touch_choice(sq, event.button):
+            self._press = None
+            return
         if event.button == 3:
             self.deselect()
             return
         if event.button == 1:
-            sq = self.view.square_at(event.pos)
             self._set_hover(sq)
             self._press = sq if self._activate(sq) == "selected" else None
+
+    def _touch_choice(self, sq, button: int) -> bool:
+        """A finger on a square several paths reach: True when it only showed
+        a path (the first tap; a long press shows the next)."""
+        several = sq is not None and self.selected is not None and len(self._alternatives(sq)) > 1
+        tapped, self._tapped_target = self._tapped_target, (sq if several else None)
+        if not several or (button == 1 and tapped == sq):
+            return False            # one path, or the second tap: played as a click plays
+        if button == 3 and tapped == sq:
+            self._cycle(1)
+        choice = self.path_choice()
+        if choice is None:
+            return False
+        number, count = choice
+        self.app.toast(f"Path {number} of {count}: tap again to play it, hold for the next", 2.5)
+        return True
 
     def _set_hover(self, sq) -> None:
         if sq == self.hover:

@@ -17,8 +17,8 @@ import pygame
 
 from ..core.actions import Action, InputEvent
 from ..core.scene import Scene
-from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, message_band, paint_felt,
-                       release_felt, text_scale, ui_scale)
+from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, layout_rows, message_band,
+                       paint_felt, release_felt, text_scale, toolbar_height, touch_target, ui_scale)
 from .card_art import CardArt
 
 BLOCK = 256             # px: the background is kept in blocks this big, ...
@@ -129,7 +129,13 @@ class PaintedScene(Scene):
         k = text_scale()                 # the bars grow with the player's text size
         self.hud_h = hud_height(size)
         self.bar_h = int(40 * s)
-        layout_row(self.toolbar.buttons, (w // 2, h - int(30 * s * k)), self.bar_h, int(10 * s), int(20 * s))
+        target = touch_target(size)
+        if target:       # touch: buttons a finger can hit, in the bar grown to hold them
+            layout_rows(self.toolbar.buttons, w // 2, h - toolbar_height(size) // 2 - target // 2,
+                        target, int(10 * s), len(self.toolbar.buttons))
+        else:
+            layout_row(self.toolbar.buttons, (w // 2, h - int(30 * s * k)), self.bar_h, int(10 * s),
+                       int(20 * s))
         self.play_area = play_area_for(size)
         self.layout(self.play_area)
 
@@ -191,7 +197,7 @@ class PaintedScene(Scene):
         return []
 
     def _update_toolbar(self) -> None:
-        mouse = self.app.input.last_device == "mouse"
+        mouse = self.app.input.pointing
         for b in self.toolbar.buttons:
             b.enabled = self.button_enabled(b.label)
             b.hot = mouse and b.contains(self.pointer) or self.button_lit(b.label)

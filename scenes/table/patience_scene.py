@@ -799,7 +799,7 @@ class PatienceScene(GameScene):
 
     def _hover_spot(self) -> tuple[str, int] | None:
         """The card under the mouse, if a click on it would do something."""
-        if self.app.input.last_device != "mouse":
+        if not self.app.input.pointing:
             return None
         spot = self.table.hit(self.pointer)
         if spot is None or spot[1] is None:
@@ -834,7 +834,7 @@ class PatienceScene(GameScene):
         if hover is not None:
             ring = max(1, int(1.5 * self.scale))
             rects.append(glow_rect(surface, self._sel_rect(*hover), FOCUS, ring, self.art.corner_radius))
-        if self.app.input.last_device != "mouse" and not self.demo and self.focus in self.table.slots:
+        if not self.app.input.pointing and not self.demo and self.focus in self.table.slots:
             cards = self._piles.get(self.focus, [])
             rect = self._sel_rect(self.focus, len(cards) - self.focus_depth if cards else None)
             grow = max(4, int(8 * self.scale))    # outside the other rings: all stay visible

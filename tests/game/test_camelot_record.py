@@ -65,6 +65,16 @@ def test_a_record_counts_its_moves_as_its_move_numbers_do():
     assert GameRecord(tags=(), moves=()).full_moves == 0
 
 
+def test_each_ply_has_the_number_and_the_side_the_move_list_gives_it():
+    start = from_game(played(["C6-B6", "F10-F9", "D6-C5"]))
+    assert [start.move_number(p) for p in range(4)] == [0, 1, 1, 2]
+    assert [start.mover(p) for p in (1, 2, 3)] == ["white", "black", "white"]
+    position = CamelotBoard().position_text().replace(" w ", " b ")
+    black = from_game(played(["F10-F9", "C6-B6", "E10-E9"], position))
+    assert [black.move_number(p) for p in (1, 2, 3)] == [1, 2, 2]
+    assert [black.mover(p) for p in (1, 2, 3)] == ["black", "white", "black"]
+
+
 def test_numbers_comments_and_lower_case_are_read():
     record = parse('[Event "x"]\n\n1. f7-f8 {a quiet move} 1... F11-F9\n2.D7-F7 *\n')
     assert record.moves == ("f7-f8", "F11-F9", "D7-F7") and record.result == "*"

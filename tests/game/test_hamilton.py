@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -195,8 +197,28 @@ def test_a_foundation_wraps_from_king_to_ace_and_is_complete_at_start_minus_one(
     assert len(game.foundations[0]) == 13 and game.score == 13
     game.tableau[2] = cards("7S")
     game._stock.remove(Card.parse("7S"))
-    with pytest.raises(IllegalMoveError, match="foundation 0 is complete"):
+    with pytest.raises(IllegalMoveError, match="the first foundation is complete"):
         game.play("t2>f0")
+
+
+def test_refusals_name_the_piles_as_the_table_shows_them():
+    # start 7; the first pile holds 9D, the second is empty; the first foundation holds 7H 8H
+    game = hamilton_position(7, ["9D", ""], ["7H 8H"])
+    with pytest.raises(IllegalMoveError, match="^the second pile is empty$"):
+        game.play("t1>t0")
+    with pytest.raises(IllegalMoveError, match="^the first pile has 1 card, not 2$"):
+        game.play("t0:2>t2")
+    with pytest.raises(IllegalMoveError, match="^the first foundation needs the nine of hearts"):
+        game.play("t0>f0")
+    refusals = []
+    for source in [f"t{i}" for i in range(7)] + [f"f{i}" for i in range(4)]:
+        for target in [f"t{i}" for i in range(7)] + [f"f{i}" for i in range(4)]:
+            try:
+                game.play(f"{source}>{target}")
+                game.undo()
+            except IllegalMoveError as exc:
+                refusals.append(str(exc))
+    assert refusals and not [r for r in refusals if re.search(r"tableau|foundation \d|\b[tf]\d\b", r)]
 
 
 def test_a_foundation_card_back_to_the_tableau_costs_a_point():

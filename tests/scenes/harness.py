@@ -104,3 +104,54 @@ def children_left(seconds: float = 5.0) -> list:
     while (left := multiprocessing.active_children()) and time.monotonic() < end:
         time.sleep(0.05)
     return left
+
+
+# --- fingers (a touch screen): positions go as SDL sends them, 0 … 1 of the window ---------
+def finger(app: App, kind: int, pos, finger_id: int = 0) -> None:
+    w, h = app.size
+    post(kind, touch_id=1, finger_id=finger_id, x=pos[0] / (w - 1), y=pos[1] / (h - 1),
+         dx=0.0, dy=0.0, pressure=1.0)
+
+
+def tap(app: App, pos, after_a_while: bool = True) -> None:
+    """A finger down and up, with SDL's mouse copy of it (which must be ignored).
+    ``after_a_while``: half a second after the last input, as a player's taps
+    for two moves are (the input's clock is moved on, not waited out): not
+    half of a double tap."""
+    if after_a_while:
+        app.input.now += 0.5
+    finger(app, pygame.FINGERDOWN, pos)
+    post(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=True)
+    step(app)
+    finger(app, pygame.FINGERUP, pos)
+    post(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=True)
+    step(app)
+
+
+def finger_drag(app: App, start, end, steps: int = 6) -> None:
+    finger(app, pygame.FINGERDOWN, start)
+    step(app)
+    for k in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * k // steps
+        y = start[1] + (end[1] - start[1]) * k // steps
+        finger(app, pygame.FINGERMOTION, (x, y))
+        post(pygame.MOUSEMOTION, pos=(x, y), rel=(0, 0), buttons=(1, 0, 0), touch=True)
+        step(app)
+    finger(app, pygame.FINGERUP, end)
+    step(app)
+
+
+def long_press(app: App, pos, seconds: float = 0.6) -> None:
+    finger(app, pygame.FINGERDOWN, pos)
+    step(app, int(seconds / DT) + 1)
+    finger(app, pygame.FINGERUP, pos)
+    step(app)
+
+
+def two_finger_tap(app: App, pos) -> None:
+    finger(app, pygame.FINGERDOWN, pos, 0)
+    finger(app, pygame.FINGERDOWN, (pos[0] + 60, pos[1]), 1)
+    step(app, 3)
+    finger(app, pygame.FINGERUP, pos, 0)
+    finger(app, pygame.FINGERUP, (pos[0] + 60, pos[1]), 1)
+    step(app)

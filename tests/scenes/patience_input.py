@@ -1,5 +1,5 @@
 """Playing a patience scene by input only: engine moves → mouse drags, clicks,
-keys and gamepad buttons (shared by the Camelot and Hamilton scene tests)."""
+finger taps and drags, keys and gamepad buttons (shared by the Camelot and Hamilton scene tests)."""
 from __future__ import annotations
 
 import pygame
@@ -8,7 +8,7 @@ from scenes.core.actions import Action
 
 from scenes.core.overlays import DialogScene
 
-from .harness import click, drag, key, make_app, pad, settle, step
+from .harness import click, drag, finger_drag, key, make_app, pad, settle, step, tap
 
 KEYS = {Action.UP: pygame.K_UP, Action.DOWN: pygame.K_DOWN, Action.LEFT: pygame.K_LEFT,
         Action.RIGHT: pygame.K_RIGHT, Action.SELECT: pygame.K_RETURN}
@@ -87,7 +87,10 @@ def focus_to(app, scene, pile: str, depth: int = 1, device: str = "keys") -> Non
 
 
 def perform(app, scene, move, how: str) -> None:
-    """Play engine ``move`` by input: ``how`` is drag, click, keys or pad."""
+    """Play engine ``move`` by input: ``how`` is drag, click, keys, pad, or by
+    a finger tap or finger-drag."""
+    click_at, drag_to = (tap, finger_drag) if how in ("tap", "finger-drag") else (click, drag)
+    how = {"tap": "click", "finger-drag": "drag"}.get(how, how)
     table = scene.table
     source, target = move.source, move.target
     cards = table.pile_cards(source)
@@ -103,17 +106,17 @@ def perform(app, scene, move, how: str) -> None:
         return
     start = card_point(scene, source, index)
     if activate:
-        click(app, start)
+        click_at(app, start)
     elif how == "drag":
         x, y = table.card_pos(source, index, cards)
         grab = (start[0] - x, start[1] - y)
         goal = table.top_rect(target)
-        drag(app, start, (goal.x + grab[0], goal.y + grab[1]))
+        drag_to(app, start, (goal.x + grab[0], goal.y + grab[1]))
     else:
         if scene.current_selection() != (source, index):
-            click(app, start)
-        click(app, card_point(scene, target, None if not table.pile_cards(target) else
-                              len(table.pile_cards(target)) - 1))
+            click_at(app, start)
+        click_at(app, card_point(scene, target, None if not table.pile_cards(target) else
+                                 len(table.pile_cards(target)) - 1))
     step(app)
 
 

@@ -109,8 +109,8 @@ def test_the_replay_list_shows_famous_games_beside_kept_ones_and_opens_them(monk
     assert listing.wait_until_read(30)     # the kept games are read in the background
     assert len(listing.famous) == 3 and len(listing.kept) == 1
     # famous first, oldest first, each with players, event and date; then the kept game
-    assert listing.labels[0] == "2009-02-07   Dan Troyka – Michael Nolan   Opening, 12 moves" \
-                                "   WCF Camelot World Championship Match, game 1"
+    assert listing.labels[0] == "2009-02-07 · game 1   Dan Troyka – Michael Nolan   " \
+                                "Opening (game drawn), 12 moves   WCF Camelot World Championship Match"
     assert "Michael Nolan – Dan Troyka" in listing.labels[1] and "2009-03-08" in listing.labels[1]
     assert "Ann" in listing.labels[3]
     assert "3 famous games" in listing._summary() and "1 of yours" in listing._summary()
