@@ -32,6 +32,7 @@ from .ui import (FONTS, INK, draw_text, message_band, rounded_panel, set_high_co
                  set_text_scale, ui_scale)
 from ..store.files import LEFT_AS_IT_IS, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
+from ..store.words import SYSTEM, language, preferred, set_language
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -127,6 +128,7 @@ class AppOptions:
     size: tuple[int, int] | None = None
     save_settings: bool = True
     speech_log: str | None = None      # --speech-log: announcements on, each appended here
+    lang: str | None = None            # --lang: this language for this run (else the settings')
     started_at: float          # when the process started (default: when the options were made)
     after_first_frame: Callable[[], None] | None = None   # once the first frame is on screen
 
@@ -156,6 +158,9 @@ class App:
         self._framebuffer_hint_set = _prefer_plain_framebuffer()
         pygame.display.init()
         pygame.font.init()
+        problem = self.apply_language()
+        if problem:
+            messages.append(problem)
         pygame.display.set_caption("Round Table")
         pygame.key.set_repeat(300, 60)
         desktop = pygame.display.get_desktop_sizes()
@@ -298,9 +303,24 @@ class App:
                 self.window_size = surface.get_size()
             self.scenes.resize(self.size)
 
+    def apply_language(self) -> str | None:
+        """The language of --lang, else the one chosen in Settings, else the
+        system's preferred one; None, or one line saying it could not be read."""
+        code = self.options.lang or self.settings.language
+        if code == SYSTEM:
+            try:
+                code = preferred(pygame.system.get_pref_locales())
+            except (pygame.error, AttributeError):
+                code = "en"
+        return None if code == language() else set_language(code)
+
     def save_settings(self) -> None:
         set_high_contrast(self.settings.high_contrast)     # a change in Settings shows at once
-        if set_text_scale(self.settings.text_scale):
+        before = language()
+        problem = self.apply_language()
+        if problem:
+            self.toast(problem)
+        if set_text_scale(self.settings.text_scale) or language() != before:
             self.scenes.resize(self.size)                   # every screen laid out for the new size
         if not self.options.save_settings or not self.keep_settings:
             return

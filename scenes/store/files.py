@@ -201,12 +201,16 @@ def write_json_atomic(path: Path, data: dict) -> None:
     """Write all of ``data`` or nothing: a crash leaves the old file (and at
     worst a temp file that ``clean_stale_temps`` removes). NaN and Infinity are
     refused (ValueError) rather than written for the next start to trip on."""
-    text = json.dumps(data, indent=2, allow_nan=False)
+    write_bytes_atomic(path, json.dumps(data, indent=2, allow_nan=False).encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """All of ``data`` or nothing in ``path`` (see :func:`write_json_atomic`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)

@@ -20,6 +20,7 @@ from ..core.scene import Scene
 from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, message_band, paint_felt,
                        release_felt, text_scale, ui_scale)
 from .card_art import CardArt
+from ..store.words import N_, _, ngettext
 
 BLOCK = 256             # px: the background is kept in blocks this big, ...
 BLOCKS_KEPT = 40        # ... the most recently painted (10 MiB at most): where cards move
@@ -155,7 +156,7 @@ class PaintedScene(Scene):
                 self.app.navigator.open_menu()
             return True
         if a == Action.DEVICE_LOST:
-            self.open_pause("The gamepad was disconnected.")
+            self.open_pause(N_("The gamepad was disconnected."))
             return True
         if self.toolbar.handle(event) if event.is_pointer else False:
             return True
@@ -165,7 +166,8 @@ class PaintedScene(Scene):
         """'3:05 · 48 moves': the HUD's clock and the game-over dialog's line."""
         seconds = int(self.play_seconds)
         n = self.moves_made()
-        return f"{seconds // 60}:{seconds % 60:02d}  ·  {n} move{'' if n == 1 else 's'}"
+        return ngettext("{time}  ·  {n} move", "{time}  ·  {n} moves", n).format(
+            time=f"{seconds // 60}:{seconds % 60:02d}", n=n)
 
     # --- drawing ----------------------------------------------------------
     # The screen is the only full-screen surface a game keeps. A frame paints
@@ -193,13 +195,13 @@ class PaintedScene(Scene):
     def _update_toolbar(self) -> None:
         mouse = self.app.input.last_device == "mouse"
         for b in self.toolbar.buttons:
-            b.enabled = self.button_enabled(b.label)
-            b.hot = mouse and b.contains(self.pointer) or self.button_lit(b.label)
+            b.enabled = self.button_enabled(b.key)
+            b.hot = mouse and b.contains(self.pointer) or self.button_lit(b.key)
 
     def _hud_texts(self) -> dict[str, list[tuple]]:
         """The HUD's lines of text by part: (text, px, pos, colour, anchor, shadow)."""
         s = self.scale
-        w, _ = self.size
+        w = self.size[0]
         mid = lower = self.hud_h // 2
         title, deal, score_px, status, time_px = (int(px * s) for px in (34, 26, 30, 26, 24))
         two_rows = text_scale() > 1     # larger text: the status and the time under the rest
@@ -211,9 +213,9 @@ class PaintedScene(Scene):
         left = [(self.title, title, (int(20 * s), mid), GOLD, "midleft", True)]
         if self.has_deals:
             title_w = FONTS.font(title, bold=True).size(self.title)[0]
-            left.append((f"Deal {self.seed}", deal, (int(20 * s) + title_w + int(24 * s), mid),
+            left.append((_("Deal {number}").format(number=self.seed), deal, (int(20 * s) + title_w + int(24 * s), mid),
                          INK_DIM, "midleft", False))
-        centre = "DEMO — press any key or button" if self.demo else self.status_line()
+        centre = _("DEMO — press any key or button") if self.demo else self.status_line()
         score = self.score_line()
         right = [(score, score_px, (w - int(20 * s), mid), INK, "midright", True)]
         if not self.demo:   # the time played and the moves, left of the score (or under it)

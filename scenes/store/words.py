@@ -1,0 +1,147 @@
+"""Words go through one door: every visible string is looked up here, at draw
+time, in the player's language (gettext), so a switch in Settings shows at once.
+
+    from ..store.words import _, N_, ngettext
+    draw_text(surface, _("Settings"), …)                    # looked up now
+    TITLE = N_("Card colours")   # at import: marked for extraction, looked up where drawn
+    _("Deal {seed}").format(seed=seed)   # the template is translated, then filled
+
+English is the source; the others come from ``locale/<code>/LC_MESSAGES``
+(see :mod:`scenes.store.catalogs`). A right-to-left language is drawn by the
+font with its direction set (``scenes.core.ui``); :func:`visual_order` prepares
+its lines for that.
+"""
+from __future__ import annotations
+
+import gettext
+import unicodedata
+from typing import Callable, Iterable
+
+from .catalogs import CatalogError, translations
+
+# The shipped languages, by code: their own names (as the Settings row shows them).
+LANGUAGES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español", "he": "עברית"}
+RIGHT_TO_LEFT = frozenset({"he", "ar"})
+SCRIPTS = {"he": "Hebr", "ar": "Arab"}      # ISO 15924, for the font's shaping
+SYSTEM = "system"     # the setting's value for "whatever the system prefers"
+
+
+class UnknownLanguageError(ValueError):
+    """A language code that is not shipped (the command line's --lang)."""
+
+
+class _Door:
+    code = "en"
+    catalog: gettext.NullTranslations = gettext.NullTranslations()
+    listeners: list[Callable[[str], None]] = []
+
+
+def _(message: str) -> str:
+    """``message`` in the player's language (itself in English, or where missing)."""
+    return _Door.catalog.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for ``n`` (of ``singular``/``plural``) in the player's language."""
+    return _Door.catalog.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks a string made at import time for extraction; it is looked up with
+    :func:`_` where it is drawn."""
+    return message
+
+
+def language() -> str:
+    return _Door.code
+
+
+def right_to_left() -> bool:
+    return _Door.code in RIGHT_TO_LEFT
+
+
+def script() -> str | None:
+    return SCRIPTS.get(_Door.code)
+
+
+def check_language(code: str) -> str:
+    """A shipped language's code (or "system"), else UnknownLanguageError."""
+    if code == SYSTEM or code in LANGUAGES:
+        return code
+    raise UnknownLanguageError(f"there is no language {code[:20]!r}; the languages are "
+                               f"{', '.join(LANGUAGES)}")
+
+
+def preferred(locales: Iterable[str]) -> str:
+    """The first shipped language among the system's preferred ones (codes such
+    as "de", "fr_CA", "he-IL"), else English."""
+    for name in locales:
+        code = str(name).replace("-", "_").split("_")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def set_language(code: str, catalog: gettext.NullTranslations | None = None) -> str | None:
+    """Speak ``code`` from now on (``catalog``: the messages to use instead of the
+    shipped ones, e.g. a test's pseudo-language). None when all went well, else
+    one line for the player (the language stays English)."""
+    problem = None
+    if catalog is None:
+        if code == "en":
+            catalog = gettext.NullTranslations()
+        else:
+            try:
+                catalog = translations(code)
+            except (CatalogError, OSError) as exc:
+                problem = f"The {LANGUAGES.get(code, code)} translation cannot be read ({exc}): English is used."
+                code, catalog = "en", gettext.NullTranslations()
+    changed = code != _Door.code or catalog is not _Door.catalog
+    _Door.code, _Door.catalog = code, catalog
+    if changed:
+        for listener in list(_Door.listeners):
+            listener(code)
+    return problem
+
+
+def on_language_change(listener: Callable[[str], None]) -> None:
+    """``listener(code)`` after every change of language (the fonts' direction)."""
+    _Door.listeners.append(listener)
+
+
+# --- right to left -----------------------------------------------------------------
+def _strong_rtl(char: str) -> bool:
+    return unicodedata.bidirectional(char) in ("R", "AL")
+
+
+def _left_to_right(char: str) -> bool:
+    return unicodedata.bidirectional(char) in ("L", "EN", "AN")
+
+
+def visual_order(text: str) -> str:
+    """A right-to-left line made ready for a font whose direction is right to
+    left, which lays out the whole line backwards: the runs that read left to
+    right inside it (numbers, Latin names, notation such as "e4") are turned
+    around first, so they come out the right way. Spaces and punctuation between
+    two such runs belong to the run ("12:30", "F11 / Escape")."""
+    out: list[str] = []
+    run: list[str] = []
+    pending: list[str] = []          # neutral characters after a run, not yet placed
+    for char in text:
+        if _left_to_right(char):
+            run.extend(pending)
+            pending = []
+            run.append(char)
+        elif run and not _strong_rtl(char):
+            pending.append(char)
+        else:
+            if run:
+                out.append("".join(reversed(run)))
+                run = []
+            out.extend(pending)
+            pending = []
+            out.append(char)
+    if run:
+        out.append("".join(reversed(run)))
+    out.extend(pending)
+    return "".join(out)
