@@ -30,9 +30,10 @@ from .scene import Scene, SceneStack
 from .sound import Sound
 from .ui import (FONTS, INK, draw_text, message_band, rounded_panel, set_high_contrast,
                  set_text_scale, ui_scale)
-from ..store.files import LEFT_AS_IT_IS, one_line
+from ..store.files import left_as_it_is, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
-from ..store.words import SYSTEM, language, preferred, set_language
+from ..store.catalogs import load_language
+from ..store.words import SYSTEM, language, preferred
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -211,7 +212,7 @@ class App:
         if settings is None:
             settings, message = load_settings()
             messages.append(message)
-            if message and message.endswith(LEFT_AS_IT_IS):
+            if left_as_it_is(message):
                 self.keep_settings = False
         return settings, [m for m in messages if m]
 
@@ -222,7 +223,7 @@ class App:
         if self._stats is None:
             from ..store.stats import load_stats  # start-up: see above
             self._stats, message = load_stats()
-            if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
+            if not self.keep_files or left_as_it_is(message):
                 self._stats.keep = False
             if message:
                 self.report(message)
@@ -312,7 +313,7 @@ class App:
                 code = preferred(pygame.system.get_pref_locales())
             except (pygame.error, AttributeError):
                 code = "en"
-        return None if code == language() else set_language(code)
+        return None if code == language() else load_language(code)
 
     def save_settings(self) -> None:
         set_high_contrast(self.settings.high_contrast)     # a change in Settings shows at once
@@ -339,7 +340,7 @@ class App:
         """A problem with a kept file: on screen, and for whoever started us from
         a terminal. A file that could not be opened in a folder already said to
         be out of reach is not said again."""
-        if not self.keep_files and text.endswith(LEFT_AS_IT_IS):
+        if not self.keep_files and left_as_it_is(text):
             return
         self.toast(text, 6)
         print(f"roundtable: {text}", file=sys.stderr)

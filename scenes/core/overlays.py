@@ -9,7 +9,7 @@ from .actions import Action, InputEvent
 from .announcer import announce
 from .scene import Scene
 from ..store.words import _, N_
-from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
+from .ui import (FOCUS, FONTS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
                  text_scale, ui_scale, wrap_text)
 
 
@@ -103,7 +103,10 @@ class DialogScene(Scene):
         s = ui_scale(size)
         self.scale = s
         k = self.grow = text_scale()      # the text size: the panel grows with its text
-        self.panel_w = int(min(size[0] * 0.9, 560 * s * k))
+        # as wide as the longest button's label needs (a language longer than English)
+        label_px = int(46 * s * 0.5)
+        widest = max((FONTS.font(label_px, bold=True).size(b.label)[0] for b in self.focus.buttons), default=0)
+        self.panel_w = int(min(size[0] * 0.9, max(560 * s * k, (widest + 46 * s * k) / 0.7)))
         self.text_px = int(26 * s)
         self.wrapped = [w for line in self.lines for w in wrap_text(_(line), self.text_px, self.panel_w - int(60 * s))]
         bh, gap = int(46 * s), int(12 * s)

@@ -121,17 +121,17 @@ class CamelotBoardScene(BoardScreen):
             computer = self._computer()
             return {"white": computer, "black": computer}
         if self.mode is None:
-            nobody = Person("Player", may_choose=_nobody)
+            nobody = Person(_("Player"), may_choose=_nobody)
             return {"white": nobody, "black": nobody}
         players = {}
         for color in ("white", "black"):
             if self.mode == "computer" and color != self.human:
                 players[color] = self._computer()
             elif self.autoplay:
-                players[color] = self._computer("You (auto)" if self.mode == "computer"
-                                                else "Player (auto)")
+                players[color] = self._computer(_("You (auto)") if self.mode == "computer"
+                                                else _("Player (auto)"))
             else:
-                players[color] = Person("You" if self.mode == "computer" else "Player")
+                players[color] = Person(_("You") if self.mode == "computer" else _("Player"))
         return players
 
     def _end_record(self) -> None:

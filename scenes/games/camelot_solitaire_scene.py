@@ -21,7 +21,7 @@ from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM
-from ..store.terms import card_name, term
+from ..store.terms import PILE_NAMES, card_name, term
 from ..store.words import N_, _
 
 PICTURE_LETTERS = {13: "K", 12: "Q", 11: "J"}
@@ -38,7 +38,6 @@ PLACE_NAMES = (
     N_("the bottom-left corner"), N_("the second place of the bottom row"),
     N_("the third place of the bottom row"), N_("the bottom-right corner"),
 )
-PILE_NAMES = {"stock": N_("the stock"), "waste": N_("the waste"), "chooser": N_("the chooser")}
 PHASES = {"filling": N_("filling"), "removing": N_("removing")}
 
 class CamelotSolitaireScene(PatienceScene):

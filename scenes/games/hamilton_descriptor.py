@@ -31,11 +31,11 @@ def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
     pile_h = int(ch * (1 + 5 * fan_y))
     top = rect.y + label_h + max(0, (rect.h - label_h - pile_h) // 2)
     draw_text(surface, _("Foundation, start 7"), label_px, (x0 + found_w // 2, top - label_px // 2 - 4),
-              INK_DIM, anchor=_("midbottom"))
-    for k, code in enumerate([_("QH"), _("KH"), _("AH"), _("2H")]):
+              INK_DIM, anchor="midbottom")
+    for k, code in enumerate(["QH", "KH", "AH", "2H"]):
         card(surface, art, code, (x0 + k * cw * fan_x, top))
     draw_text(surface, _("Q  K  A  2: round the corner"), label_px,
-              (x0 + found_w // 2, top + ch + label_px), INK_DIM, anchor=_("midtop"))
+              (x0 + found_w // 2, top + ch + label_px), INK_DIM, anchor="midtop")
     px = x0 + found_w + gap
     draw_text(surface, _("A pile"), label_px, (px + cw // 2, top - label_px // 2 - 4), INK_DIM,
               anchor="midbottom")

@@ -33,7 +33,7 @@ from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM, text_scale
-from ..store.terms import card_name, rank_words, term
+from ..store.terms import PILE_NAMES, card_name, rank_words, term
 from ..work.service import Channel
 from ..store.words import N_, _, ngettext
 

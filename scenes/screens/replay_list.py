@@ -11,6 +11,7 @@ from pathlib import Path
 import pygame
 
 from ..core.actions import Action, InputEvent
+from ..store.terms import term
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
 from game.errors import IllegalMoveError
@@ -19,6 +20,7 @@ from ..core.ui import FONTS, GOLD, INK_DIM, Button, draw_text, felt, fit_text, u
 from ..store.famous import list_famous
 from ..store.records import KeptRecord, list_records, records_dir
 from .replay import RESULT_WORDS, ReplayScene, read_record
+from ..store.words import N_, _, ngettext
 
 
 class ReplayListScene(Scene):
@@ -33,7 +35,7 @@ class ReplayListScene(Scene):
         self.rows = [Button(self._famous_label(f), self._opener(f.record, f.short))
                      for f in self.famous]
         self.labels = [b.label for b in self.rows]     # whole; a row shows what fits
-        self.back_button = Button("Back", self.back)
+        self.back_button = Button(N_("Back"), self.back)
         self.focus = FocusButtons(self.rows + [self.back_button])
         self.first = 0
         # The kept games are read in the background (200 records of 1 MB take
@@ -79,16 +81,18 @@ class ReplayListScene(Scene):
     @staticmethod
     def _label(kept) -> str:
         record = kept.record
-        return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " \
-               f"{RESULT_WORDS.get(record.result, record.result)}, {record.full_moves} moves"
+        return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " + ngettext(
+            "{result}, {n} move", "{result}, {n} moves", record.full_moves).format(
+                result=term(RESULT_WORDS, record.result), n=record.full_moves)
 
     @staticmethod
     def _famous_label(famous) -> str:
         record = famous.record
         # the event last: a long one is what the row cuts
-        extent = "Opening" if famous.is_opening else RESULT_WORDS.get(record.result, record.result)
-        return f"{famous.date}   {famous.players}   {extent}, {record.full_moves} moves   " \
-               f"{famous.event}"
+        extent = _("Opening") if famous.is_opening else term(RESULT_WORDS, record.result)
+        return f"{famous.date}   {famous.players}   " + ngettext(
+            "{result}, {n} move", "{result}, {n} moves", record.full_moves).format(
+                result=extent, n=record.full_moves) + f"   {famous.event}"
 
     def _opener(self, record, name: str):
         return partial(self._open, record, name)       # held weakly by its button (no cycle)
@@ -150,15 +154,15 @@ class ReplayListScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         self._drawn_read = not self.reading
         s = self.scale
-        w, _ = self.size
+        w = self.size[0]
         surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, "Replay a game", 52 * s, (w // 2, int(70 * s)), GOLD, anchor="center",
+        draw_text(surface, _("Replay a game"), 52 * s, (w // 2, int(70 * s)), GOLD, anchor="center",
                   shadow=True)
         if self.reading and not self.rows:
-            draw_text(surface, "Reading your games…", 26 * s, (w // 2, int(220 * s)), INK_DIM,
+            draw_text(surface, _("Reading your games…"), 26 * s, (w // 2, int(220 * s)), INK_DIM,
                       anchor="center")
         elif not self.rows:
-            draw_text(surface, "No games kept yet: every board game you finish is kept here.",
+            draw_text(surface, _("No games kept yet: every board game you finish is kept here."),
                       26 * s, (w // 2, int(220 * s)), INK_DIM, anchor="center")
         else:
             draw_text(surface, self._summary(), 22 * s, (w // 2, int(118 * s)), INK_DIM,
@@ -178,14 +182,14 @@ class ReplayListScene(Scene):
     def _summary(self) -> str:
         parts = []
         if self.famous:
-            parts.append(f"{len(self.famous)} famous game{'s' if len(self.famous) > 1 else ''}"
-                         " (gold)")
+            parts.append(ngettext("{n} famous game (gold)", "{n} famous games (gold)",
+                                  len(self.famous)).format(n=len(self.famous)))
         if self.kept:
-            parts.append(f"{len(self.kept)} of yours, newest first")
+            parts.append(_("{n} of yours, newest first").format(n=len(self.kept)))
         if self.reading:
-            parts.append("reading yours…")
-        more = " · wheel or arrows for more" if len(self.rows) > self.ROWS else ""
-        return ", then ".join(parts) + more
+            parts.append(_("reading yours…"))
+        more = _(" · wheel or arrows for more") if len(self.rows) > self.ROWS else ""
+        return _(", then ").join(parts) + more
 
 
 def open_replay(app, path=None) -> None:

@@ -55,7 +55,7 @@ class SettingsScene(Scene):
     def _language_name(code: str) -> str:
         """A language by its own name; the system's choice says which it is now."""
         if code == SYSTEM:
-            return _("As the system ({language})").format(language=LANGUAGES[language()])
+            return _("As the system ({language})").format(language=LANGUAGES.get(language(), language()))
         return LANGUAGES[code]
 
     def _next_language(self, step: int = 1) -> None:
@@ -69,7 +69,7 @@ class SettingsScene(Scene):
     def description(self) -> str:
         """What the focused setting means, in a line under the rows."""
         st = self.app.settings
-        return _([
+        lines = [
             N_("Play in a window or fill the screen (F11 switches at any time)."),
             N_("How fast cards and pieces move."),
             N_("Sound effects for moves, refusals, wins and losses."),
@@ -86,7 +86,8 @@ class SettingsScene(Scene):
             *[seeing.description for seeing in CHOICE_ROWS],
             N_("The language of every screen and of speech (as the system: its preferred language)."),
             N_("Back to where you were."),
-        ][self.focus.focus])
+        ]
+        return _(lines[self.focus.focus])
     def _toggle_fullscreen(self) -> None:
         self.app.toggle_fullscreen()
 

@@ -19,6 +19,7 @@ import struct
 from pathlib import Path
 
 from .files import shipped, write_bytes_atomic
+from .words import LANGUAGES, set_language
 
 DOMAIN = "roundtable"
 PO_MAX_BYTES = 4 << 20
@@ -48,7 +49,8 @@ def cache_dir() -> Path:
 def read_po(text: str) -> dict:
     """The messages of a ``.po`` file: msgid (or ``(msgid, msgid_plural)``) ->
     msgstr (or the list of plural forms); fuzzy and empty ones left out (the
-    English then shows). The header (msgid "") is kept: it names the plural rule."""
+    English then shows). The header (msgid "") is kept, fuzzy or not: it names
+    the charset and the plural rule."""
     messages: dict = {}
     entry: dict = {}
     field = None
@@ -56,7 +58,7 @@ def read_po(text: str) -> dict:
 
     def finish() -> None:
         nonlocal entry, fuzzy
-        if "msgid" in entry and not fuzzy:
+        if "msgid" in entry and (not fuzzy or entry["msgid"] == ""):   # the header names the charset
             if "msgid_plural" in entry:
                 forms = [entry[k] for k in sorted(k for k in entry if k.startswith("msgstr["))]
                 if forms and all(forms):
@@ -157,3 +159,19 @@ def translations(code: str, root: Path | None = None) -> gettext.GNUTranslations
     """The language's messages (CatalogError, OSError when they cannot be had)."""
     with open(compiled(po_path(code, root)), "rb") as mo:
         return gettext.GNUTranslations(mo)
+
+
+def load_language(code: str) -> str | None:
+    """Speak ``code`` (a shipped language) from now on. None when all went
+    well, else one line for the player: its messages cannot be read, and the
+    language stays English."""
+    if code == "en":
+        set_language("en")
+        return None
+    try:
+        set_language(code, translations(code))
+    except (CatalogError, OSError) as exc:
+        set_language("en")
+        return (f"The {LANGUAGES.get(code, code)} translation cannot be read ({exc}): "
+                f"English is used.")
+    return None

@@ -195,14 +195,14 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     """The saved settings, or defaults; the second value is a message for the
     player when the file could not be used (a damaged one is moved aside)."""
     path = path or config_dir() / "settings.json"
-    data, message = load_versioned(path, SETTINGS_VERSION, "Settings file", SETTINGS_MAX_BYTES,
-                                   then="using defaults, ")
+    data, message = load_versioned(path, SETTINGS_VERSION, N_("Settings file"), SETTINGS_MAX_BYTES,
+                                   then=N_("using defaults, "))
     if data is None:
         return Settings(), message
     try:
         return Settings.from_json(data), None
     except ValueError as exc:
-        return Settings(), moved_aside_message(path, "Settings file", exc, "using defaults, ")
+        return Settings(), moved_aside_message(path, N_("Settings file"), exc, N_("using defaults, "))
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> str | None:

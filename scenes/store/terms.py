@@ -10,6 +10,7 @@ from .words import N_, _
 LEVELS = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"), "expert": N_("Expert")}
 RESULTS = {"won": N_("Won"), "lost": N_("Lost"), "drawn": N_("Drawn")}
 SIDES = {"white": N_("White"), "black": N_("Black")}
+PILE_NAMES = {"stock": N_("the stock"), "waste": N_("the waste"), "chooser": N_("the chooser")}   # patience piles
 
 
 def term(table: dict[str, str], value: str) -> str:

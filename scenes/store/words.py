@@ -7,7 +7,7 @@ time, in the player's language (gettext), so a switch in Settings shows at once.
     _("Deal {seed}").format(seed=seed)   # the template is translated, then filled
 
 English is the source; the others come from ``locale/<code>/LC_MESSAGES``
-(see :mod:`scenes.store.catalogs`). A right-to-left language is drawn by the
+(:func:`scenes.store.catalogs.load_language`). A right-to-left language is drawn by the
 font with its direction set (``scenes.core.ui``); :func:`visual_order` prepares
 its lines for that.
 """
@@ -16,8 +16,6 @@ from __future__ import annotations
 import gettext
 import unicodedata
 from typing import Callable, Iterable
-
-from .catalogs import CatalogError, translations
 
 # The shipped languages, by code: their own names (as the Settings row shows them).
 LANGUAGES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español", "he": "עברית"}
@@ -72,36 +70,28 @@ def check_language(code: str) -> str:
                                f"{', '.join(LANGUAGES)}")
 
 
-def preferred(locales: Iterable[str]) -> str:
-    """The first shipped language among the system's preferred ones (codes such
-    as "de", "fr_CA", "he-IL"), else English."""
-    for name in locales:
-        code = str(name).replace("-", "_").split("_")[0].lower()
+def preferred(locales: Iterable) -> str:
+    """The first shipped language among the system's preferred ones (as
+    ``pygame.system.get_pref_locales`` gives them, {"language": "de", "country":
+    "AT"}, or codes such as "fr_CA", "he-IL"), else English."""
+    for locale in locales:
+        name = locale.get("language") or "" if isinstance(locale, dict) else str(locale)
+        code = name.replace("-", "_").split("_")[0].lower()
         if code in LANGUAGES:
             return code
     return "en"
 
 
-def set_language(code: str, catalog: gettext.NullTranslations | None = None) -> str | None:
-    """Speak ``code`` from now on (``catalog``: the messages to use instead of the
-    shipped ones, e.g. a test's pseudo-language). None when all went well, else
-    one line for the player (the language stays English)."""
-    problem = None
-    if catalog is None:
-        if code == "en":
-            catalog = gettext.NullTranslations()
-        else:
-            try:
-                catalog = translations(code)
-            except (CatalogError, OSError) as exc:
-                problem = f"The {LANGUAGES.get(code, code)} translation cannot be read ({exc}): English is used."
-                code, catalog = "en", gettext.NullTranslations()
+def set_language(code: str, catalog: gettext.NullTranslations | None = None) -> None:
+    """Speak ``code`` from now on, in the messages of ``catalog`` (None: English;
+    the shipped languages are read by ``store.catalogs.load_language``, a test's
+    pseudo-language is given here)."""
+    catalog = catalog or gettext.NullTranslations()
     changed = code != _Door.code or catalog is not _Door.catalog
     _Door.code, _Door.catalog = code, catalog
     if changed:
         for listener in list(_Door.listeners):
             listener(code)
-    return problem
 
 
 def on_language_change(listener: Callable[[str], None]) -> None:

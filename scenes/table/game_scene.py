@@ -276,8 +276,8 @@ class GameScene(PaintedScene):
             self.choose_deal()
 
         lines = [reason] if reason else []
-        lines.append(_("{game} — deal {number}").format(game=self.title, number=self.seed)
-                     if self.has_deals else self.title)
+        lines.append(_("{game} — deal {number}").format(game=_(self.title), number=self.seed)
+                     if self.has_deals else _(self.title))
         self.app.scenes.push(DialogScene(self.app, N_("Paused"), lines, [
             (N_("Resume"), resume), (N_("Restart"), restart), (N_("New deal"), new_deal)]
             + ([(N_("Choose a deal…"), choose_deal)] if self.has_deals else []) + [

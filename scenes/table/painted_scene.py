@@ -210,9 +210,9 @@ class PaintedScene(Scene):
             mid, lower = self.hud_h * top // (2 * (top + under)), self.hud_h * (2 * top + under) // (2 * (top + under))
             title = score_px = int(top * s)
             deal = status = time_px = int(under * s)
-        left = [(self.title, title, (int(20 * s), mid), GOLD, "midleft", True)]
+        left = [(_(self.title), title, (int(20 * s), mid), GOLD, "midleft", True)]
         if self.has_deals:
-            title_w = FONTS.font(title, bold=True).size(self.title)[0]
+            title_w = FONTS.font(title, bold=True).size(_(self.title))[0]
             left.append((_("Deal {number}").format(number=self.seed), deal, (int(20 * s) + title_w + int(24 * s), mid),
                          INK_DIM, "midleft", False))
         centre = _("DEMO — press any key or button") if self.demo else self.status_line()
