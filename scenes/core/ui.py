@@ -266,6 +266,12 @@ def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, f
     return rect
 
 
+def mirrored(anchor: str) -> str:
+    """A rect attribute's name seen in a mirror ("midleft" -> "midright"): where
+    a right-to-left language puts what a left-to-right one puts at ``anchor``."""
+    return anchor.replace("left", "\0").replace("right", "left").replace("\0", "right")
+
+
 def wrap_text(text: str, px: int, width: int) -> list[str]:
     font = FONTS.font(px)
     lines: list[str] = []

@@ -24,7 +24,7 @@ from ..core.scene import Scene
 from ..core.ui import (BUTTON, FOCUS, GOLD, INK, INK_DIM, Button, FONTS, draw_text, felt,
                        rounded_panel, ui_scale, wrap_text)
 from ..games import descriptor
-from ..store.words import N_, _
+from ..store.words import N_, _, right_to_left
 
 # --------------------------------------------------------------------------- the words
 
@@ -174,7 +174,9 @@ class HelpScene(Scene):
     def _render_items(self, items, size) -> pygame.Surface:
         surf = pygame.Surface(size, pygame.SRCALPHA)
         for text, px, color, y in items:
-            surf.blit(FONTS.text(text, px, color), (0, y))
+            line = FONTS.text(text, px, color)
+            # right to left: lines start at the right edge (short of the scroll bar)
+            surf.blit(line, (size[0] - int(14 * self.scale) - line.get_width() if right_to_left() else 0, y))
         return surf
 
     def _render_controls(self) -> tuple[pygame.Surface, int]:

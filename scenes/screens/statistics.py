@@ -15,12 +15,12 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
-from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
+from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row, mirrored,
                        rounded_panel, ui_scale)
 from ..games import GAMES, GameDescriptor, playable_games
 from ..store.stats import RESULTS, GameStats
 from ..store.terms import LEVELS, RESULTS as RESULT_WORDS, term
-from ..store.words import N_, _, ngettext
+from ..store.words import N_, _, ngettext, right_to_left
 
 DRAWN = (150, 170, 200)
 LINE = (120, 190, 255)
@@ -156,9 +156,12 @@ class StatsScene(Scene):
                  (N_("Average time"), format_time(g.average_time))]
         step = min(int(44 * s), (rect.bottom - y - int(16 * s)) // len(rows))
         px = min(26 * s, step * 0.62)
-        for label, value in rows:
-            draw_text(surface, _(label), px, (rect.x + int(24 * s), y + step // 2), INK_DIM, anchor="midleft")
-            draw_text(surface, value, px, (rect.right - int(24 * s), y + step // 2), INK, anchor="midright")
+        start, end = (rect.x + int(24 * s), rect.right - int(24 * s))[::-1 if right_to_left() else 1]
+        for label, value in rows:       # the label where a line starts, the number where it ends
+            draw_text(surface, _(label), px, (start, y + step // 2), INK_DIM,
+                      anchor=mirrored("midleft") if right_to_left() else "midleft")
+            draw_text(surface, value, px, (end, y + step // 2), INK,
+                      anchor=mirrored("midright") if right_to_left() else "midright")
             y += step
 
     def _bar_group(self, surface, area: pygame.Rect, bars: list[tuple[str, int, tuple]], most: int,

@@ -100,38 +100,63 @@ def on_language_change(listener: Callable[[str], None]) -> None:
 
 
 # --- right to left -----------------------------------------------------------------
-def _strong_rtl(char: str) -> bool:
-    return unicodedata.bidirectional(char) in ("R", "AL")
+def _kinds(text: str) -> list[str]:
+    """Each character as the bidirectional algorithm sees it, simplified: "R"
+    (Hebrew, Arabic), "L" (Latin; a number after Latin counts as Latin: "F11"),
+    "EN" (a number among right-to-left words) or "N" (spaces, punctuation)."""
+    kinds, strong = [], "R"            # a right-to-left line starts right to left
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            strong = "R"
+            kinds.append("R")
+        elif kind == "L":
+            strong = "L"
+            kinds.append("L")
+        elif kind in ("EN", "AN"):
+            kinds.append("L" if strong == "L" else "EN")
+        else:
+            kinds.append("N")
+    return kinds
 
 
-def _left_to_right(char: str) -> bool:
-    return unicodedata.bidirectional(char) in ("L", "EN", "AN")
+def _runs(text: str) -> list[tuple[int, int]]:
+    """Where the runs that read left to right are: Latin words with what lies
+    between them ("Enter / A"), and numbers with a single separator or sign
+    inside or next to them ("12:30", "1.5", "50%")."""
+    kinds, runs, i, n = _kinds(text), [], 0, len(text)
+    while i < n:
+        if kinds[i] == "L":
+            j = i
+            while j + 1 < n and kinds[j + 1] != "R":
+                j += 1
+            while kinds[j] != "L":           # neutrals after the last Latin belong to the line
+                j -= 1
+            runs.append((i, j + 1))
+            i = j + 1
+        elif kinds[i] == "EN":
+            j = i
+            while j + 1 < n and (kinds[j + 1] == "EN" or (
+                    j + 2 < n and kinds[j + 2] == "EN" and text[j + 1] in ".,:/+-")):
+                j += 1
+            if j + 1 < n and unicodedata.bidirectional(text[j + 1]) == "ET":   # 50%
+                j += 1
+            runs.append((i, j + 1))
+            i = j + 1
+        else:
+            i += 1
+    return runs
 
 
 def visual_order(text: str) -> str:
     """A right-to-left line made ready for a font whose direction is right to
     left, which lays out the whole line backwards: the runs that read left to
-    right inside it (numbers, Latin names, notation such as "e4") are turned
-    around first, so they come out the right way. Spaces and punctuation between
-    two such runs belong to the run ("12:30", "F11 / Escape")."""
-    out: list[str] = []
-    run: list[str] = []
-    pending: list[str] = []          # neutral characters after a run, not yet placed
-    for char in text:
-        if _left_to_right(char):
-            run.extend(pending)
-            pending = []
-            run.append(char)
-        elif run and not _strong_rtl(char):
-            pending.append(char)
-        else:
-            if run:
-                out.append("".join(reversed(run)))
-                run = []
-            out.extend(pending)
-            pending = []
-            out.append(char)
-    if run:
-        out.append("".join(reversed(run)))
-    out.extend(pending)
+    right inside it (numbers, Latin names, notation such as "E9") are turned
+    around first, so they come out the right way."""
+    out, at = [], 0
+    for start, end in _runs(text):
+        out.append(text[at:start])
+        out.append(text[start:end][::-1])
+        at = end
+    out.append(text[at:])
     return "".join(out)

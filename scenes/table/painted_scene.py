@@ -17,10 +17,10 @@ import pygame
 
 from ..core.actions import Action, InputEvent
 from ..core.scene import Scene
-from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, message_band, paint_felt,
-                       release_felt, text_scale, ui_scale)
+from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, message_band, mirrored,
+                       paint_felt, release_felt, text_scale, ui_scale)
 from .card_art import CardArt
-from ..store.words import N_, _, ngettext
+from ..store.words import N_, _, ngettext, right_to_left
 
 BLOCK = 256             # px: the background is kept in blocks this big, ...
 BLOCKS_KEPT = 40        # ... the most recently painted (10 MiB at most): where cards move
@@ -237,11 +237,22 @@ class PaintedScene(Scene):
             rect = r if rect is None else rect.union(r)
         return rect
 
+    def _placed_hud_texts(self) -> dict[str, list[tuple]]:
+        """The HUD's lines where they are drawn: mirrored for a right-to-left
+        language (the game's name on the right, the score on the left)."""
+        texts = self._hud_texts()
+        if not right_to_left():
+            return texts
+        w = self.size[0]
+        return {name: [(text, px, (w - pos[0], pos[1]), color, mirrored(anchor), shadow)
+                       for text, px, pos, color, anchor, shadow in lines]
+                for name, lines in texts.items()}
+
     def _hud_parts(self) -> dict[str, tuple]:
         """What each part of the HUD shows; a part is repainted where it was
         and where it will be when it changes."""
         self._update_toolbar()
-        parts = {name: tuple(texts) for name, texts in self._hud_texts().items()}
+        parts = {name: tuple(texts) for name, texts in self._placed_hud_texts().items()}
         if not self.demo:
             parts["toolbar"] = tuple((b.label, b.enabled, b.hot) for b in self.toolbar.buttons)
         return parts
@@ -379,7 +390,7 @@ class PaintedScene(Scene):
             band = self._band = pygame.Surface((w, self.hud_h), pygame.SRCALPHA)
             band.fill((0, 0, 0, 70))
         surface.blit(band, (0, 0))
-        for texts in self._hud_texts().values():
+        for texts in self._placed_hud_texts().values():
             for text, px, pos, color, anchor, shadow in texts:
                 draw_text(surface, text, px, pos, color, anchor=anchor, shadow=shadow)
         if not self.demo:

@@ -405,6 +405,9 @@ def test_right_to_left_lines_keep_numbers_and_latin_the_right_way():
     assert words.visual_order("קופה 24") == "קופה 42"
     assert words.visual_order("Enter / A למשחק") == "A / retnE למשחק"
     assert words.visual_order("12:30") == "03:21"
+    # a number among Hebrew words reads on its own; after Latin it is part of it (F11)
+    assert words.visual_order("מתוך 2: Tab, גלגלת") == "מתוך 2: baT, גלגלת"
+    assert words.visual_order("F11 מסך") == "11F מסך"
 
 
 def test_hebrew_is_drawn_right_to_left():
