@@ -11,16 +11,14 @@ folder; the menu and the settings screen come too.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pygame  # noqa: E402
 
-from screenshots import SHOTS, new_app  # noqa: E402  (sets up the headless display)
+from screenshots import SHOTS, shoot  # noqa: E402  (sets up the headless display)
 
 SHOWN = {"menu": "menu", "camelot-solitaire": "camelot-solitaire", "hamilton": "hamilton",
          "clock": "clock-mid", "camelot-board": "camelot-board", "settings": None}
@@ -46,17 +44,12 @@ def main() -> int:
     for size_text in args.sizes.split(","):
         size = tuple(int(v) for v in size_text.split("x"))
         for code in args.languages.split(","):
+            def speak(app, code=code):
+                app.settings.language = code
+                app.save_settings()           # as the Settings screen does: every screen speaks it
             for name, shot in SHOWN.items():
-                with tempfile.TemporaryDirectory() as home:
-                    os.environ["ROUNDTABLE_HOME"] = home
-                    app = new_app(size)
-                    app.settings.language = code
-                    app.save_settings()       # as the Settings screen does: every screen speaks it
-                    (SHOTS[shot] if shot else shot_settings)(app)
-                    app.options.frames = 1    # leaving: no save-on-quit
-                path = out / f"{name}-{code}-{size_text}.png"
-                pygame.image.save(app.screen, str(path))
-                print(path)
+                shoot(size, SHOTS[shot] if shot else shot_settings, out / f"{name}-{code}-{size_text}.png",
+                      speak)
     pygame.quit()
     return 0
 
