@@ -219,6 +219,12 @@ def tour(app, drawn: Drawn) -> None:
     visit(app, drawn, "replay", 30)
     app.scenes.top.to_end()
     visit(app, drawn, "replay at the end", 30)
+    nav.open_online()
+    visit(app, drawn, "online: connect")
+    online = app.scenes.top
+    online.connect(url="ws://127.0.0.1:9")        # nothing answers there: the link's line
+    visit(app, drawn, "online: connecting", 30)
+    online.disconnect()
 
 
 @pytest.fixture(scope="module")
