@@ -82,7 +82,8 @@ def list_famous(folder: Path | None = None) -> tuple[list[FamousGame], list[str]
         try:
             games.append(FamousGame(path, camelot_record.read(path)))
         except BadRecordError as exc:
-            problems.append(one_line(f"Skipped the famous game {path.name}: {exc}"))
+            problems.append(one_line(_("Skipped the famous game {name}: {problem}").format(
+                name=path.name, problem=exc)))
     games.sort(key=lambda g: (g.record.tag("Date") or "?", g.path.name))
     return games, problems
 
