@@ -27,7 +27,7 @@ class ComputerPlayer(Player):
     automatic = True
 
     def __init__(self, level: str, rng, toast) -> None:
-        super().__init__(_("Computer ({level})").format(level=term(LEVELS, level)))
+        super().__init__(_("Computer ({level})").format(level=term(LEVELS, level).lower()))
         self.level, self.rng, self.toast = level, rng, toast
         self.worker = Channel("camelot-move")
         self._asked: str | None = None      # the position a move was asked for

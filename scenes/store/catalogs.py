@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import gettext
 import hashlib
+import io
 import os
 import struct
 from pathlib import Path
@@ -156,8 +157,17 @@ def compiled(po: Path, cache: Path | None = None) -> Path:
 
 
 def translations(code: str, root: Path | None = None) -> gettext.GNUTranslations:
-    """The language's messages (CatalogError, OSError when they cannot be had)."""
-    with open(compiled(po_path(code, root)), "rb") as mo:
+    """The language's messages (CatalogError, OSError when they cannot be had).
+    A cache that cannot be written costs nothing but the compiling: in memory."""
+    po = po_path(code, root)
+    try:
+        path = compiled(po)
+    except OSError:
+        if not po.is_file():
+            raise
+        text = po.read_bytes()[:PO_MAX_BYTES].decode("utf-8", errors="replace")
+        return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(text))))
+    with open(path, "rb") as mo:
         return gettext.GNUTranslations(mo)
 
 

@@ -447,3 +447,11 @@ def test_the_app_speaks_the_system_s_language(monkeypatch):
     finally:
         words.set_language("en")
         app.close()
+
+
+def test_a_cache_that_cannot_be_written_still_gives_the_language(tmp_path, monkeypatch):
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv("ROUNDTABLE_HOME", str(blocked))       # its cache/ cannot be made
+    assert load_language("de") is None and words._("Settings") == "Einstellungen"
+    words.set_language("en")
