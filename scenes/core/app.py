@@ -33,7 +33,7 @@ from .ui import (FONTS, INK, draw_text, message_band, rounded_panel, set_high_co
 from ..store.files import left_as_it_is, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
 from ..store.catalogs import load_language
-from ..store.words import SYSTEM, language, preferred
+from ..store.words import SYSTEM, _, language, preferred
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -162,7 +162,7 @@ class App:
         problem = self.apply_language()
         if problem:
             messages.append(problem)
-        pygame.display.set_caption("Round Table")
+        pygame.display.set_caption(_("Round Table"))
         pygame.key.set_repeat(300, 60)
         desktop = pygame.display.get_desktop_sizes()
         self.desktop_size = tuple(desktop[0]) if desktop else WINDOW_DEFAULT
@@ -321,6 +321,8 @@ class App:
         problem = self.apply_language()
         if problem:
             self.toast(problem)
+        if language() != before:
+            pygame.display.set_caption(_("Round Table"))    # the window's title too
         if set_text_scale(self.settings.text_scale) or language() != before:
             self.scenes.resize(self.size)                   # every screen laid out for the new size
         if not self.options.save_settings or not self.keep_settings:
