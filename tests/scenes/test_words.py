@@ -382,6 +382,11 @@ def test_an_unknown_language_on_the_command_line_is_one_line(capsys):
 
 
 def test_a_language_is_compiled_once_into_the_cache(tmp_path, monkeypatch):
+    import scenes.store.catalogs as catalogs
+    root = tmp_path / "locale"                  # the .po alone (a build leaves a .mo beside it)
+    po_path("es", root).parent.mkdir(parents=True)
+    po_path("es", root).write_bytes(po_path("es").read_bytes())
+    monkeypatch.setattr(catalogs, "locale_dir", lambda: root)
     monkeypatch.setenv("ROUNDTABLE_HOME", str(tmp_path))
     assert load_language("es") is None
     assert words._("Settings") == "Ajustes"
