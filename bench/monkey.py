@@ -36,7 +36,8 @@ def one_stream(seed: int, events: int, size, as_json: bool) -> int:
     data = {"seed": seed, "events": report.events, "frames": report.frames,
             "scenes": dict(report.scenes), "games_finished": report.games_finished,
             "moves_played": report.moves_played, "checks": report.checks,
-            "relaunches": report.relaunches, "seconds": report.seconds,
+            "relaunches": report.relaunches, "language_switches": report.language_switches,
+            "seconds": report.seconds,
             "failure": report.failure, "failed_at": report.failed_at}
     if as_json:
         print(json.dumps(data))
@@ -59,7 +60,8 @@ def print_results(results: list[dict], seconds: float) -> int:
     if missing:
         print("scenes never visited: " + ", ".join(missing))
     print(f"games finished: {total('games_finished')}; moves played: {total('moves_played')}; "
-          f"invariant checks: {total('checks')}; relaunches after Quit: {total('relaunches')}")
+          f"invariant checks: {total('checks')}; relaunches after Quit: {total('relaunches')}; "
+          f"language switches: {total('language_switches')}")
     failed = [r for r in results if r["failure"]]
     for r in failed:
         print(f"FAILED: seed {r['seed']}, event {r['failed_at']}\n{r['failure']}")
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         except (ValueError, IndexError):
             results.append({"seed": args.seed + i, "events": 0, "frames": 0, "scenes": {},
                             "games_finished": 0, "moves_played": 0, "checks": 0, "relaunches": 0,
-                            "seconds": 0.0, "failed_at": None,
+                            "language_switches": 0, "seconds": 0.0, "failed_at": None,
                             "failure": f"the stream's process ended with code {proc.returncode}"})
     return print_results(results, time.perf_counter() - started)
 

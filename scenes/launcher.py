@@ -5,6 +5,7 @@
     roundtable --timedemo ID [--size 1920x1080] [--frames 600]
     roundtable --record FILE            (replay a Camelot game record)
     roundtable ... --speech-log FILE    (announcements on, each appended to FILE)
+    roundtable ... --lang CODE          (this language: en, fr, de, es, he; or system)
 
 Bad input is one clear line and exit code 2, never a traceback; every number
 is read by ``game.parsing`` (ASCII digits, bounded, in a stated range). Ctrl-C
@@ -133,10 +134,13 @@ def build_parser():
     p.add_argument("--record", metavar="FILE", help="replay this Camelot game record")
     p.add_argument("--speech-log", metavar="FILE",
                    help="announcements on: append every one to this file, a line each")
+    p.add_argument("--lang", metavar="CODE",
+                   help="the language for this run: en, fr, de, es, he (or system)")
     return p
 
 
-VALUE_OPTIONS = ("game", "seed", "size", "frames", "screenshot", "timedemo", "record", "speech_log")
+VALUE_OPTIONS = ("game", "seed", "size", "frames", "screenshot", "timedemo", "record", "speech_log",
+                 "lang")
 FLAG_OPTIONS = ("windowed", "fullscreen", "timing")
 
 
@@ -228,6 +232,12 @@ def resolve(args) -> dict:
         out["record"] = check_record(args.record)
     if args.speech_log is not None:
         out["speech_log"] = check_speech_log(args.speech_log)
+    if args.lang is not None:
+        from scenes.store.words import UnknownLanguageError, check_language  # start-up: as above
+        try:
+            out["lang"] = check_language(args.lang)
+        except UnknownLanguageError as exc:
+            raise UsageError(f"--lang: {exc}") from None
     out["size"] = parse_size(args.size) if args.size else ((1920, 1080) if args.timedemo else None)
     out["known_games"] = GAME_IDS
     return out
@@ -267,7 +277,7 @@ def _main(argv: list[str] | None, after_first_frame) -> int:
                          demo=chosen.get("demo"), frames=args.frames, screenshot=args.screenshot,
                          timedemo=chosen.get("timedemo"), size=chosen["size"], started_at=STARTED,
                          after_first_frame=after_first_frame,
-                         speech_log=chosen.get("speech_log"))
+                         speech_log=chosen.get("speech_log"), lang=chosen.get("lang"))
     app = App(options)
     if options.timedemo:
         open_game(app, options.timedemo, seed=options.seed or 1, demo=True)

@@ -22,3 +22,8 @@ def pytest_addoption(parser):
 @pytest.fixture(autouse=True)
 def _settings_home(tmp_path, monkeypatch):
     monkeypatch.setenv("ROUNDTABLE_HOME", str(tmp_path / "home"))
+
+
+# The app speaks the system's preferred language: the tests read its words in
+# English wherever they run (tests/scenes/test_words.py tries the others).
+os.environ["SDL_PREFERRED_LOCALES"] = "en"

@@ -81,6 +81,7 @@ class MonkeyReport:
     moves_played: int = 0
     checks: int = 0                  # invariant checks run
     relaunches: int = 0              # the app quit (Quit button) and was started again
+    language_switches: int = 0       # the Settings language changed mid-run
     seconds: float = 0.0
     failure: str | None = None       # "seed S, event N: traceback"
     failed_at: int | None = None
@@ -98,7 +99,8 @@ class MonkeyReport:
         return (f"seed {self.seed}: {self.events} events, {self.frames} frames, "
                 f"{len(self.scenes)} scenes visited ({', '.join(sorted(self.scenes))}), "
                 f"{self.games_finished} games finished, {self.moves_played} moves played, "
-                f"{self.checks} invariant checks, {self.seconds:.1f} s"
+                f"{self.checks} invariant checks, {self.language_switches} language switches, "
+                f"{self.seconds:.1f} s"
                 + ("" if self.ok else f"\nFAILED at seed {self.seed}, event {self.failed_at}:\n"
                    f"{self.failure}"))
 
@@ -360,10 +362,12 @@ class Monkey:
                 self.pads += 1
         elif r < 0.95:
             self.resize()
-        elif r < 0.965:
+        elif r < 0.958:
             self.post(pygame.WINDOWFOCUSLOST)
             if rng.random() < 0.7:
                 self.post(pygame.WINDOWFOCUSGAINED)
+        elif r < 0.968:
+            self.switch_language()
         elif r < 0.975:
             self.post(pygame.KEYDOWN, key=pygame.K_F11 if rng.random() < 0.5 else pygame.K_RETURN,
                       mod=0 if rng.random() < 0.5 else pygame.KMOD_LALT, unicode="", scancode=0)
@@ -427,6 +431,14 @@ class Monkey:
                           pinched=rng.uniform(-1, 1), num_fingers=rng.choice([2, 3]))
             else:
                 self.finger(kind, self.random_pos(), rng.randint(0, 3), mouse_copy=False)
+
+    def switch_language(self) -> None:
+        """The player picks another language in Settings, wherever the app is:
+        every screen speaks it at once (scenes.store.words)."""
+        self.app.settings.language = self.rng.choice(["system", "en", "fr", "de", "es", "he"])
+        self.app.save_settings()
+        self.report.language_switches += 1
+        self.report.events += 1
 
     def click(self, pos, button: int = 1) -> None:
         self.post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
@@ -613,12 +625,14 @@ class Monkey:
 
     def close(self) -> None:
         """Leave every scene (workers closed), then make sure no process is left."""
+        from scenes.store.words import set_language
         from scenes.work.service import shutdown
         try:
             while self.app.scenes.scenes:
                 self.app.scenes.pop()
         finally:
             shutdown()
+            set_language("en")        # the process's next app starts in English again
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
             left = multiprocessing.active_children()

@@ -143,6 +143,9 @@ def toolbar_labels(trees: list[ast.Module]) -> dict[str, set[str]]:
                     and node.func.id in ("Command", "Button") and len(node.args) >= 2):
                 continue
             label, run = node.args[0], node.args[1]
+            if (isinstance(label, ast.Call) and isinstance(label.func, ast.Name)
+                    and label.func.id == "N_" and label.args):     # marked for translation
+                label = label.args[0]
             if isinstance(label, ast.Constant) and isinstance(run, ast.Attribute) and label.value:
                 labels.setdefault(run.attr, set()).add(label.value.lower())
     return labels

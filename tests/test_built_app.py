@@ -61,11 +61,13 @@ def test_the_built_app_takes_the_same_options_and_answers_a_bad_one_in_one_line(
 
 def test_everything_the_app_reads_is_inside_it(app):
     inside = [p for p in app.parent.rglob("*") if p.is_file()]
-    names = {p.relative_to(p.parent.parent.parent).as_posix() for p in inside}
-    for folder in ("assets", "data"):
+    names = {p.relative_to(app.parent).as_posix() for p in inside}     # each ends with its shipped path
+    for folder in ("assets", "data", "locale"):
         shipped = [p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*") if p.is_file()]
         assert shipped and not [f for f in shipped
                                 if not any(name.endswith(f) for name in names)], folder
+    for code in ("de", "es", "fr", "he"):       # compiled when built: nothing to do on a first run
+        assert f"{code}/LC_MESSAGES/roundtable.mo" in {"/".join(n.split("/")[-3:]) for n in names}
 
 
 def _children(pid: int) -> dict[int, str]:

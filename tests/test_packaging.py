@@ -25,7 +25,7 @@ def _glob_match(path: str, pattern: str) -> bool:
     return len(parts) == len(wanted) and all(fnmatch(p, w) for p, w in zip(parts, wanted))
 
 
-@pytest.mark.parametrize("package", ["scenes.assets", "scenes.data"])
+@pytest.mark.parametrize("package", ["scenes.assets", "scenes.data", "scenes.locale"])
 def test_every_file_the_app_ships_is_in_the_package_data(package):
     folder, patterns = _shipped(package)
     files = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()

@@ -7,8 +7,9 @@ runs where no Python is installed.
 Needs the ``app`` extra (``pip install '.[app]'``: PyInstaller). The program is
 packaging/roundtable.py: the game with the same options as ``python main.py``,
 and ``roundtable game …`` for the engine's commands (``python -m game …``: the
-server, the solver). The folders the app reads (assets/, data/) travel inside
-it, where ``scenes.store.files.shipped`` finds them. Building takes some
+server, the solver). The folders the app reads (assets/, data/, locale/: the
+translations, their .mo files compiled here) travel inside it, where
+``scenes.store.files.shipped`` finds them. Building takes some
 minutes; the build folder is kept under build/ so a second build is quicker.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "roundtable"
 ENTRY = ROOT / "packaging" / "roundtable.py"
-SHIPPED = ("assets", "data")           # next to the scenes package, as in a checkout
+SHIPPED = ("assets", "data", "locale")   # next to the scenes package, as in a checkout
 PACKAGE_DATA = ("game/server/pages", "game/camelot/book.txt")   # the web pages, the opening book
 # Every module of these goes in: some are loaded by name at run time
 # (scenes.games.descriptor, game.GAMES), so no import statement shows them to
@@ -70,11 +71,25 @@ def folder_size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
+def compile_translations() -> None:
+    """The languages' .mo files beside their .po (tools/translations.py), so the
+    app reads them as shipped, with nothing to compile on a first run."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import translations
+        translations.compile_all()
+    except SystemExit as exc:            # no Babel: the app compiles them on first use
+        print(f"build_app: {exc}", file=sys.stderr)
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+
+
 def build(dist: Path, work: Path) -> Path:
     try:
         import PyInstaller.__main__ as pyinstaller
     except ImportError:
         raise BuildError("PyInstaller is not installed: pip install '.[app]'") from None
+    compile_translations()
     # --noconfirm: an older dist/roundtable is replaced whole (no removed file stays).
     pyinstaller.run(pyinstaller_arguments(dist, work))
     program = dist / NAME / (NAME + (".exe" if sys.platform == "win32" else ""))

@@ -138,6 +138,20 @@ README_SHOTS = ["menu", "clock-mid", "camelot-solitaire", "hamilton", "camelot-b
                 "statistics", "help", "resume"]
 
 
+def shoot(size, shot, path: Path, prepare=None) -> None:
+    """One screenshot: a fresh app with its own empty settings folder
+    (``prepare(app)`` first, e.g. a setting), ``shot(app)``, saved to ``path``."""
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["ROUNDTABLE_HOME"] = home
+        app = new_app(size)
+        if prepare is not None:
+            prepare(app)
+        shot(app)
+        app.options.frames = 1  # leaving: no save-on-quit
+    pygame.image.save(app.screen, str(path))
+    print(path)
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--out", default="screenshots")
@@ -153,15 +167,8 @@ def main() -> int:
     for size_text in args.sizes.split(","):
         size = tuple(int(v) for v in size_text.split("x"))
         for name in names:
-            with tempfile.TemporaryDirectory() as home:
-                os.environ["ROUNDTABLE_HOME"] = home
-                app = new_app(size)
-                SHOTS[name](app)
-                app.options.frames = 1  # leaving: no save-on-quit
             suffix = "" if args.readme else f"-{size_text}"
-            path = out / f"{name}{suffix}.png"
-            pygame.image.save(app.screen, str(path))
-            print(path)
+            shoot(size, SHOTS[name], out / f"{name}{suffix}.png")
     pygame.quit()
     return 0
 

@@ -30,8 +30,10 @@ from .scene import Scene, SceneStack
 from .sound import Sound
 from .ui import (FONTS, INK, draw_text, message_band, rounded_panel, set_high_contrast,
                  set_text_scale, set_touch_mode, ui_scale)
-from ..store.files import LEFT_AS_IT_IS, one_line
+from ..store.files import left_as_it_is, one_line
 from ..store.settings import Settings, load_settings, prepare_folders, save_settings
+from ..store.catalogs import load_language
+from ..store.words import SYSTEM, _, language, preferred
 
 FPS = 60
 FIXED_DT = 1 / FPS
@@ -127,6 +129,7 @@ class AppOptions:
     size: tuple[int, int] | None = None
     save_settings: bool = True
     speech_log: str | None = None      # --speech-log: announcements on, each appended here
+    lang: str | None = None            # --lang: this language for this run (else the settings')
     started_at: float          # when the process started (default: when the options were made)
     after_first_frame: Callable[[], None] | None = None   # once the first frame is on screen
 
@@ -157,7 +160,10 @@ class App:
         self._framebuffer_hint_set = _prefer_plain_framebuffer()
         pygame.display.init()
         pygame.font.init()
-        pygame.display.set_caption("Round Table")
+        problem = self.apply_language()
+        if problem:
+            messages.append(problem)
+        pygame.display.set_caption(_("Round Table"))
         pygame.key.set_repeat(300, 60)
         desktop = pygame.display.get_desktop_sizes()
         self.desktop_size = tuple(desktop[0]) if desktop else WINDOW_DEFAULT
@@ -208,7 +214,7 @@ class App:
         if settings is None:
             settings, message = load_settings()
             messages.append(message)
-            if message and message.endswith(LEFT_AS_IT_IS):
+            if left_as_it_is(message):
                 self.keep_settings = False
         return settings, [m for m in messages if m]
 
@@ -219,7 +225,7 @@ class App:
         if self._stats is None:
             from ..store.stats import load_stats  # start-up: see above
             self._stats, message = load_stats()
-            if not self.keep_files or (message and message.endswith(LEFT_AS_IT_IS)):
+            if not self.keep_files or left_as_it_is(message):
                 self._stats.keep = False
             if message:
                 self.report(message)
@@ -313,8 +319,26 @@ class App:
         if set_text_scale(self.settings.text_scale) or changed:
             self.scenes.resize(self.size)
 
+    def apply_language(self) -> str | None:
+        """The language of --lang, else the one chosen in Settings, else the
+        system's preferred one; None, or one line saying it could not be read."""
+        code = self.options.lang or self.settings.language
+        if code == SYSTEM:
+            try:
+                code = preferred(pygame.system.get_pref_locales())
+            except (pygame.error, AttributeError):
+                code = "en"
+        return None if code == language() else load_language(code)
+
     def save_settings(self) -> None:
         set_high_contrast(self.settings.high_contrast)     # a change in Settings shows at once
+        before = language()
+        problem = self.apply_language()
+        if problem:
+            self.toast(problem)
+        if language() != before:
+            pygame.display.set_caption(_("Round Table"))    # the window's title too
+            self.scenes.resize(self.size)                   # every screen laid out in its words
         self._lay_out_for_touch()                           # text size and touch mode
         if not self.options.save_settings or not self.keep_settings:
             return
@@ -333,7 +357,7 @@ class App:
         """A problem with a kept file: on screen, and for whoever started us from
         a terminal. A file that could not be opened in a folder already said to
         be out of reach is not said again."""
-        if not self.keep_files and text.endswith(LEFT_AS_IT_IS):
+        if not self.keep_files and left_as_it_is(text):
             return
         self.toast(text, 6)
         print(f"roundtable: {text}", file=sys.stderr)

@@ -8,7 +8,8 @@ import pygame
 from .actions import Action, InputEvent
 from .announcer import announce
 from .scene import Scene
-from .ui import (FOCUS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
+from ..store.words import _, N_
+from .ui import (FOCUS, FONTS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
                  text_scale, touch_target, ui_scale, wrap_text)
 
 
@@ -37,7 +38,7 @@ class FocusButtons:
     def say_focus(self) -> None:
         """The focused button's words, for the announcer."""
         if self.buttons:
-            announce(f"{self.buttons[self.focus].label}, button")
+            announce(_("{label}, button").format(label=self.buttons[self.focus].label))
 
     def handle(self, event: InputEvent) -> bool:
         """True when the event was used."""
@@ -93,6 +94,7 @@ class DialogScene(Scene):
         self.dim = dim
         self.focus = FocusButtons([Button(label, action) for label, action in buttons])
         self.age = 1.0 if app.settings.reduced_motion else 0.0   # reduced motion: no rise-in
+        title, lines = _(title), [_(line) for line in lines]
         announce(" ".join([title if title.endswith(("!", "?", ".")) else f"{title}.", *lines]))
         self.focus.say_focus()
 
@@ -101,9 +103,12 @@ class DialogScene(Scene):
         s = ui_scale(size)
         self.scale = s
         k = self.grow = text_scale()      # the text size: the panel grows with its text
-        self.panel_w = int(min(size[0] * 0.9, 560 * s * k))
+        # as wide as the longest button's label needs (a language longer than English)
+        label_px = int(46 * s * 0.5)
+        widest = max((FONTS.font(label_px, bold=True).size(b.label)[0] for b in self.focus.buttons), default=0)
+        self.panel_w = int(min(size[0] * 0.9, max(560 * s * k, (widest + 46 * s * k) / 0.7)))
         self.text_px = int(26 * s)
-        self.wrapped = [w for line in self.lines for w in wrap_text(line, self.text_px, self.panel_w - int(60 * s))]
+        self.wrapped = [w for line in self.lines for w in wrap_text(_(line), self.text_px, self.panel_w - int(60 * s))]
         # touch mode: buttons a finger can hit (layout_column grows them by k)
         bh, gap = max(int(46 * s), -(-touch_target(size) // k)), int(12 * s)
         title_h = int(70 * s * k)
@@ -145,7 +150,7 @@ class DialogScene(Scene):
         rect = self.panel_rect.move(0, offset)
         self.panel.blit_to(surface, rect.topleft)
         s = self.scale
-        draw_text(surface, self.title, 48 * s, (rect.centerx, rect.y + int(38 * s * self.grow)),
+        draw_text(surface, _(self.title), 48 * s, (rect.centerx, rect.y + int(38 * s * self.grow)),
                   self.accent, anchor="center", shadow=True)
         y = rect.y + int(78 * s * self.grow)
         for line in self.wrapped:
@@ -169,12 +174,12 @@ class DealNumberDialog(DialogScene):
         self.number = max(1, min(MAX_DEAL, int(number)))
         self._typed = False          # the first digit typed replaces the number shown
         self.on_deal = on_deal
-        lines = ["Type its number, or left / right for the one before or after."]
+        lines = [N_("Type its number, or left / right for the one before or after.")]
         super().__init__(app, self._title(), lines + ([warning] if warning else []),
-                         [("Deal", self._deal), ("Cancel", self._cancel)], on_back=self._cancel)
+                         [(N_("Deal"), self._deal), (N_("Cancel"), self._cancel)], on_back=self._cancel)
 
     def _title(self) -> str:
-        return f"Deal {self.number}"
+        return _("Deal {number}").format(number=self.number)
 
     def _deal(self) -> None:
         self.app.scenes.remove(self)

@@ -13,6 +13,7 @@ import pygame
 
 from .actions import Action, InputEvent
 from .ui import FOCUS, FONTS, INK, INK_DIM, draw_text, held_weakly
+from ..store.words import _
 
 # What may not be typed: control and invisible format characters (the server
 # refuses them too, docs/protocol.md).
@@ -89,5 +90,5 @@ class TextField:
             label = shown + ("|" if self.active and blink else "")
             draw_text(surface, label, px, (rect.x + pad, rect.centery), INK, anchor="midleft")
         else:
-            hint = "|" if self.active and blink else self.placeholder
+            hint = "|" if self.active and blink else _(self.placeholder)
             draw_text(surface, hint, px, (rect.x + pad, rect.centery), INK_DIM, anchor="midleft")

@@ -16,6 +16,7 @@ from typing import Callable
 import pygame
 
 from ..store.files import shipped
+from ..store.words import _, on_language_change, right_to_left, script, visual_order
 
 FELT = (22, 92, 58)
 FELT_DARK = (10, 52, 32)
@@ -84,13 +85,30 @@ def _clean_char(char: str) -> str:
 
 
 class ScreenFont(pygame.font.Font):
-    """A font that cleans every text it measures or renders (:func:`clean_text`)."""
+    """A font that cleans every text it measures or renders (:func:`clean_text`).
+    For a right-to-left language its direction and script are set (SDL_ttf
+    shapes the line with HarfBuzz) and each line is put in visual order first."""
+
+    rtl = False
+
+    def right_to_left(self, script_code: str | None) -> None:
+        try:
+            self.set_direction(pygame.DIRECTION_RTL)
+            if script_code:
+                self.set_script(script_code)
+            self.rtl = True
+        except (AttributeError, pygame.error):     # an SDL_ttf without HarfBuzz: left to right
+            pass
+
+    def _ready(self, text) -> str:
+        text = clean_text(text)
+        return visual_order(text) if self.rtl else text
 
     def size(self, text):
-        return super().size(clean_text(text))
+        return super().size(self._ready(text))
 
     def render(self, text, antialias, color, bgcolor=None, wraplength=0):
-        return super().render(clean_text(text), antialias, color, bgcolor, wraplength)
+        return super().render(self._ready(text), antialias, color, bgcolor, wraplength)
 
 
 FACE_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}   # assets/fonts
@@ -129,6 +147,14 @@ class Fonts:
         # Where a line not yet rendered this run is looked for first (key, render) → surface:
         # the first frame's lines, kept between launches (scenes.core.kept_pictures.kept_lines).
         self.keep: Callable | None = None
+        on_language_change(self._language_changed)
+
+    def _language_changed(self, code: str) -> None:
+        """A new language: fonts opened again (its direction) and lines rendered again."""
+        with self._lock:
+            self._fonts.clear()
+            self._text.clear()
+            self._bytes = 0
 
     def font(self, px: int, bold: bool = False) -> ScreenFont:
         px = max(6, int(px * self.scale))
@@ -142,10 +168,12 @@ class Fonts:
         px, bold = key
         if key not in self._fonts:
             try:
-                self._fonts[key] = ScreenFont(str(font_dir() / FACE_FILES[bool(bold)]),
-                                              max(5, round(px * FACE_SCALE)))
+                font = ScreenFont(str(font_dir() / FACE_FILES[bool(bold)]), max(5, round(px * FACE_SCALE)))
             except (OSError, pygame.error):
-                self._fonts[key] = ScreenFont(None, px)
+                font = ScreenFont(None, px)
+            if right_to_left():
+                font.right_to_left(script())
+            self._fonts[key] = font
 
     def text(self, text: str, px: int, color=INK, bold: bool = False) -> pygame.Surface:
         """A rendered line, cached: drawing the same label every frame is free."""
@@ -282,6 +310,12 @@ def draw_text(surface: pygame.Surface, text: str, px: float, pos: tuple[float, f
         surface.blit(dark, rect.move(off, off))
     surface.blit(surf, rect)
     return rect
+
+
+def mirrored(anchor: str) -> str:
+    """A rect attribute's name seen in a mirror ("midleft" -> "midright"): where
+    a right-to-left language puts what a left-to-right one puts at ``anchor``."""
+    return anchor.replace("left", "\0").replace("right", "left").replace("\0", "right")
 
 
 def wrap_text(text: str, px: int, width: int) -> list[str]:
@@ -625,7 +659,7 @@ class Button:
 
     def __init__(self, label: str, action: Callable[[], None], rect: pygame.Rect | None = None,
                  enabled: bool = True, hot: bool = False, hovered: bool = False) -> None:
-        self.label = label
+        self.label = label          # as made (English): read, it is in the player's language
         self.action = action        # a bound method is held weakly: see ``action``
         self.rect = rect            # set by the layout
         self.enabled = enabled
@@ -633,7 +667,22 @@ class Button:
         self.hovered = hovered      # under the pointer: lit, but not the focus
 
     def __repr__(self) -> str:
-        return f"Button({self.label!r}, enabled={self.enabled})"
+        return f"Button({self._label!r}, enabled={self.enabled})"
+
+    @property
+    def label(self) -> str:
+        """The label in the player's language, looked up as it is read (drawn,
+        measured, said): a language switch shows at once."""
+        return _(self._label)
+
+    @label.setter
+    def label(self, label: str) -> None:
+        self._label = label
+
+    @property
+    def key(self) -> str:
+        """The label as made, in English: what a screen tells its buttons apart by."""
+        return self._label
 
     @property
     def action(self) -> Callable[[], None]:

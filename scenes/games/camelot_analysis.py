@@ -16,6 +16,7 @@ from game.errors import RoundTableError
 
 from ..table.board_analysis import line_words
 from ..work.analysis import Analyst
+from ..store.words import _
 
 HINT_SHOWN = 6.0           # s a hint (and its reply) stays on the board
 
@@ -36,7 +37,7 @@ class BoardAnalysis:
     def ask_hint(self, position: str) -> None:
         self.hint_for = position
         self._analyst().ask(position)
-        self.app.toast("Looking for a good move…", 1.2)
+        self.app.toast(_("Looking for a good move…"), 1.2)
 
     def poll(self, position: str | None, bar_wanted: bool) -> None:
         """Every frame: ask for the bar's position when ``bar_wanted``; take an
@@ -71,8 +72,7 @@ class BoardAnalysis:
                 reply = (expected.path, frozenset(expected.captured))
             except RoundTableError:
                 pass
-        self.app.toast(line_words(answer).replace("Best", "Hint:", 1)
-                       .replace(", then", ", expected reply", 1), HINT_SHOWN)
+        self.app.toast(line_words(answer, hint=True), HINT_SHOWN)
         table.show_hint(move, HINT_SHOWN, reply)
 
     def forget(self) -> None:

@@ -9,6 +9,7 @@ from game import GAMES
 from ..core.ui import GOLD, ILLEGAL, LEGAL, ui_scale
 from ..table.pictures import EMBLEM_INK, emblem_frame
 from .descriptor import GameDescriptor, GameHelp, GameOptions
+from ..store.words import N_
 
 
 LEVELS = GAMES["camelot-board"].levels   # the computer's levels, weakest first
@@ -80,38 +81,38 @@ def warm_art(size: tuple[int, int]) -> None:
 
 HELP = GameHelp(
     rules=(
-        ("The board", "Twelve files by sixteen ranks with the corners cut away, and a "
+        (N_("The board"), N_("Twelve files by sixteen ranks with the corners cut away, and a "
          "castle of two squares at each end. Each side has 4 knights (crowned) and 10 "
-         "men. White moves first."),
-        ("Moves", "Every piece moves in the eight directions of a chess king. A plain "
+         "men. White moves first.")),
+        (N_("Moves"), N_("Every piece moves in the eight directions of a chess king. A plain "
          "move goes one square. A canter leaps over one of your own pieces to the empty "
          "square beyond; canters may be chained and change direction, but may not end "
          "where the move began. A jump leaps over an enemy piece and captures it; if the "
-         "piece can jump again, it must. A knight may charge: canters first, then jumps."),
-        ("Capturing is compulsory", "If any of your pieces can capture, you must "
-         "capture, by a jump or a knight's charge."),
-        ("Castles", "A piece may enter its own castle only by a jump, and must leave it "
+         "piece can jump again, it must. A knight may charge: canters first, then jumps.")),
+        (N_("Capturing is compulsory"), N_("If any of your pieces can capture, you must "
+         "capture, by a jump or a knight's charge.")),
+        (N_("Castles"), N_("A piece may enter its own castle only by a jump, and must leave it "
          "on the next move. A piece that enters the enemy castle stays there for good; it "
-         "may step to the castle's other square, at most twice per game for each side."),
-        ("Winning", "Put two pieces on both squares of the enemy castle; or capture "
+         "may step to the castle's other square, at most twice per game for each side.")),
+        (N_("Winning"), N_("Put two pieces on both squares of the enemy castle; or capture "
          "every enemy piece while keeping two of your own; or leave your opponent with no "
-         "legal move."),
-        ("Draws", "Both sides down to one piece; the same position for the third time; or "
-         "50 moves each with no capture and no piece entering a castle."),
+         "legal move.")),
+        (N_("Draws"), N_("Both sides down to one piece; the same position for the third time; or "
+         "50 moves each with no capture and no piece entering a castle.")),
     ),
     controls=(
-        ("Choose a piece, then a square", "Click or tap, or drag", "Arrows, Enter", "D-pad, A"),
-        ("Other paths to that square", "Wheel; touch: hold the square", "Tab", "Right shoulder"),
-        ("Deselect", "Right-click, long press", "Escape", "B"),
+        (N_("Choose a piece, then a square"), N_("Click or tap, or drag"), N_("Arrows, Enter"), N_("D-pad, A")),
+        (N_("Other paths to that square"), N_("Wheel; touch: hold the square"), N_("Tab"), N_("Right shoulder")),
+        (N_("Deselect"), N_("Right-click, long press"), N_("Escape"), N_("B")),
     ),
     notes=(
-        "Hovering a green square shows the whole path, numbered step by step, with the "
+        N_("Hovering a green square shows the whole path, numbered step by step, with the "
         "pieces it would capture crossed out; on a touch screen the first tap on a square "
         "several paths reach shows one, a tap again plays it. New game (N) asks for the players; "
-        "against the computer, Undo takes back its reply and your move.",
+        "against the computer, Undo takes back its reply and your move."),
     ),
-    caption="Green: a man cantering over his own side, changing direction, "
-            "B4-D4-D6. Red: a knight jumping twice and capturing two, A6xC8xE8.",
+    caption=N_("Green: a man cantering over his own side, changing direction, "
+            "B4-D4-D6. Red: a knight jumping twice and capturing two, A6xC8xE8."),
     diagram=draw_diagram,
 )
 
@@ -119,7 +120,7 @@ HELP = GameHelp(
 CAMELOT_BOARD = GameDescriptor(
     info=GAMES["camelot-board"],
     scene="scenes.games.camelot_board_scene:CamelotBoardScene",
-    blurb=("Men and knights,", "canters and charges"),
+    blurb=(N_("Men and knights,"), N_("canters and charges")),
     emblem=draw_emblem,
     help=HELP,
     options=GameOptions({"mode": ("computer", "two"), "human": ("white", "black"), "level": LEVELS},

@@ -30,6 +30,7 @@ from ..core.overlays import DialogScene
 from ..core.ui import GOLD, ILLEGAL
 from ..store.saves import clear_save
 from ..table import saved_game
+from ..store.terms import LEVELS as LEVELS_SHOWN, SIDES, reason_words, term
 from ..table.board_players import Person, RecordPlayer
 from ..table.board_screen import BoardScreen, Command
 from ..table.game_scene import DEMO_NEXT_DEAL
@@ -39,6 +40,7 @@ from .camelot_board_descriptor import LEVELS
 from .camelot_computer import DEMO_LEVEL, ComputerPlayer
 from .camelot_famous_demo import FAMOUS_PAUSE, FamousDemos, famous_line
 from .camelot_keeping import keep_finished_game
+from ..store.words import N_, _
 
 
 def _nobody() -> bool:
@@ -64,12 +66,12 @@ class CamelotBoardScene(BoardScreen):
         if game is None:
             game = self._new_game()
         commands = [
-            Command("Menu", self.open_pause, (Action.PAUSE,)),
-            Command("New game", self.new_game, (Action.NEW_DEAL,)),
-            Command("Undo", self.undo, (Action.UNDO,), enabled=lambda: self.game.can_undo),
-            Command("Redo", self.redo, (Action.REDO,), enabled=lambda: self.game.can_redo),
-            Command("Hint", self.hint, (Action.HINT,)),
-            Command("Auto", self.toggle_autoplay, (Action.AUTOPLAY,), lit=lambda: self.autoplay),
+            Command(N_("Menu"), self.open_pause, (Action.PAUSE,)),
+            Command(N_("New game"), self.new_game, (Action.NEW_DEAL,)),
+            Command(N_("Undo"), self.undo, (Action.UNDO,), enabled=lambda: self.game.can_undo),
+            Command(N_("Redo"), self.redo, (Action.REDO,), enabled=lambda: self.game.can_redo),
+            Command(N_("Hint"), self.hint, (Action.HINT,)),
+            Command(N_("Auto"), self.toggle_autoplay, (Action.AUTOPLAY,), lit=lambda: self.autoplay),
             Command("", self.restart, (Action.RESTART,))]
         super().__init__(app, game, {}, commands, on_move=self.play)
         self.table.shows_focus = not demo and mode is not None
@@ -120,17 +122,17 @@ class CamelotBoardScene(BoardScreen):
             computer = self._computer()
             return {"white": computer, "black": computer}
         if self.mode is None:
-            nobody = Person("Player", may_choose=_nobody)
+            nobody = Person(_("Player"), may_choose=_nobody)
             return {"white": nobody, "black": nobody}
         players = {}
         for color in ("white", "black"):
             if self.mode == "computer" and color != self.human:
                 players[color] = self._computer()
             elif self.autoplay:
-                players[color] = self._computer("You (auto)" if self.mode == "computer"
-                                                else "Player (auto)")
+                players[color] = self._computer(_("You (auto)") if self.mode == "computer"
+                                                else _("Player (auto)"))
             else:
-                players[color] = Person("You" if self.mode == "computer" else "Player")
+                players[color] = Person(_("You") if self.mode == "computer" else _("Player"))
         return players
 
     def _end_record(self) -> None:
@@ -183,7 +185,7 @@ class CamelotBoardScene(BoardScreen):
 
         def cycle_level():
             level_cell[0] = LEVELS[(LEVELS.index(level_cell[0]) + 1) % len(LEVELS)]
-            level_button.label = f"Computer level: {level_cell[0].capitalize()}"
+            level_button.label = _("Computer level: {level}").format(level=term(LEVELS_SHOWN, level_cell[0]))
 
         def back():
             if first or self.mode is None:
@@ -191,13 +193,13 @@ class CamelotBoardScene(BoardScreen):
             else:
                 self.app.scenes.remove(dialog)
 
-        buttons = [("Play White against the computer", choose("computer", "white")),
-                   ("Play Black against the computer", choose("computer", "black")),
-                   (f"Computer level: {self.level.capitalize()}", cycle_level),
-                   ("Two players at this screen", choose("two")),
-                   ("Play online", lambda: self.app.navigator.open_online()),
-                   ("Main menu" if first or self.mode is None else "Cancel", back)]
-        dialog = DialogScene(self.app, "Camelot", ["Who plays? White moves first."], buttons,
+        buttons = [(N_("Play White against the computer"), choose("computer", "white")),
+                   (N_("Play Black against the computer"), choose("computer", "black")),
+                   (_("Computer level: {level}").format(level=term(LEVELS_SHOWN, self.level)), cycle_level),
+                   (N_("Two players at this screen"), choose("two")),
+                   (N_("Play online"), lambda: self.app.navigator.open_online()),
+                   (N_("Main menu") if first or self.mode is None else N_("Cancel"), back)]
+        dialog = DialogScene(self.app, N_("Camelot"), [N_("Who plays? White moves first.")], buttons,
                              on_back=back)
         level_button = dialog.focus.buttons[2]
         dialog.focus.focus = 3 if self.mode == "two" else 1 if self.human == "black" else 0
@@ -247,11 +249,11 @@ class CamelotBoardScene(BoardScreen):
             return run
 
         lines = ([reason] if reason else []) + [self._players_line()]
-        self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
-            ("Resume", resume), ("New game", then(self.open_setup)),
-            ("Restart", then(self.restart)), ("How to play", self.open_help),
-            ("Settings", self.app.navigator.open_settings),
-            ("Main menu", lambda: self.app.navigator.open_menu())],
+        self.app.scenes.push(DialogScene(self.app, N_("Paused"), lines, [
+            (N_("Resume"), resume), (N_("New game"), then(self.open_setup)),
+            (N_("Restart"), then(self.restart)), (N_("How to play"), self.open_help),
+            (N_("Settings"), self.app.navigator.open_settings),
+            (N_("Main menu"), lambda: self.app.navigator.open_menu())],
             on_back=resume))
 
     # --- statistics and the saved game -----------------------------------------------
@@ -277,12 +279,12 @@ class CamelotBoardScene(BoardScreen):
         self._autoplay_off()
         winner = self.game.winner
         if self.game.status is Status.DRAW or winner is None:
-            title, good = "Draw", False
+            title, good = N_("Draw"), False
         elif self.mode == "computer":
             good = winner == self.human
-            title = "You won!" if good else "The computer won"
+            title = N_("You won!") if good else N_("The computer won")
         else:
-            title, good = f"{winner.capitalize()} wins!", True
+            title, good = _("{side} wins!").format(side=term(SIDES, winner)), True
         if self.game.status is not Status.DRAW:
             self.app.sound.play("win" if good else "loss")
         if self.mode == "computer":  # two players at one screen: no one's record
@@ -297,17 +299,17 @@ class CamelotBoardScene(BoardScreen):
                 action()
             return run
 
-        buttons = [("Play again", then(self.restart)), ("New game…", then(self.open_setup))]
+        buttons = [(N_("Play again"), then(self.restart)), (N_("New game…"), then(self.open_setup))]
         if self.game.can_undo:
-            buttons.append(("Undo last move", then(self.undo)))
+            buttons.append((N_("Undo last move"), then(self.undo)))
         if kept is not None:
-            buttons.append(("Replay this game", then(lambda: self.app.navigator.open_replay(kept))))
-        buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
+            buttons.append((N_("Replay this game"), then(lambda: self.app.navigator.open_replay(kept))))
+        buttons.append((N_("Main menu"), lambda: self.app.navigator.open_menu()))
         reason = self.game.status_reason
         won_with_help = good and self.mode == "computer" and self.assisted
-        lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
+        lines = [reason_words(reason) if reason else "",
                  self.time_and_moves(),
-                 "Won with help (automatic play or hints): kept as assisted, not as a win."
+                 _("Won with help (automatic play or hints): kept as assisted, not as a win.")
                  if won_with_help else ""]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if good else ILLEGAL, update_below=True,
@@ -317,8 +319,8 @@ class CamelotBoardScene(BoardScreen):
     # --- commands ----------------------------------------------------------------------
     def hint(self) -> None:
         if not self.interactive:
-            self.app.toast("Wait for your turn" if self.game.status is Status.PLAYING
-                           else "The game is over")
+            self.app.toast(_("Wait for your turn") if self.game.status is Status.PLAYING
+                           else _("The game is over"))
             return
         self.assisted = True              # a game won after a hint is kept as won with help
         self.analysis.ask_hint(self._position())
@@ -333,7 +335,7 @@ class CamelotBoardScene(BoardScreen):
     def toggle_autoplay(self) -> None:
         self.autoplay = not self.autoplay
         self.assisted = self.assisted or self.autoplay
-        self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
+        self.app.toast(_("Automatic play on") if self.autoplay else _("Automatic play off"), 1.5)
         self.table.deselect()
         self._reseat()
 
@@ -343,10 +345,10 @@ class CamelotBoardScene(BoardScreen):
             self._reseat()
 
     def undo(self) -> None:
-        self._step_history(self.game.undo, "Nothing to undo")
+        self._step_history(self.game.undo, _("Nothing to undo"))
 
     def redo(self) -> None:
-        self._step_history(self.game.redo, "Nothing to redo")
+        self._step_history(self.game.redo, _("Nothing to redo"))
 
     def _step_history(self, step, nothing: str) -> None:
         """Undo/redo one move; against the computer, back to the player's turn."""
@@ -380,23 +382,26 @@ class CamelotBoardScene(BoardScreen):
     # --- the words on screen ------------------------------------------------------------
     def _players_line(self) -> str:
         if self.mode == "computer":
-            return f"You play {self.human.capitalize()} against the computer ({self.level})."
+            return _("You play {side} against the computer ({level}).").format(
+                side=term(SIDES, self.human), level=term(LEVELS_SHOWN, self.level))
         if self.mode == "demo":
-            return self.famous.title if self.famous else "The computer plays both sides."
-        return "Two players at one screen."
+            return self.famous.title if self.famous else _("The computer plays both sides.")
+        return _("Two players at one screen.")
 
     def status_line(self) -> str:
         game = self.game
         if self.mode is None:
             return ""
         if game.status is not Status.PLAYING:
-            return game.status_reason[:1].upper() + game.status_reason[1:]
+            return reason_words(game.status_reason, full_stop=False)
         arriving = self.arriving_line()
         if arriving is not None:
             return arriving
         if self.computer_to_move:
-            return "" if self.demo else f"{game.turn.capitalize()} to move: the computer is thinking"
-        return self.turn_line("Your move" if self.mode == "computer" else f"{game.turn.capitalize()} to move")
+            return "" if self.demo else _("{side} to move: the computer is thinking").format(
+                side=term(SIDES, game.turn))
+        return self.turn_line(_("Your move") if self.mode == "computer"
+                              else _("{side} to move").format(side=term(SIDES, game.turn)))
 
     def moves_made(self) -> int:
         """Numbered as the move list numbers them: White's move and Black's reply are one."""
@@ -406,7 +411,7 @@ class CamelotBoardScene(BoardScreen):
         counts = {"white": 0, "black": 0}
         for piece in self.table.on_board():
             counts[piece.color] += 1
-        return f"White {counts['white']} · Black {counts['black']}"
+        return _("White {white} · Black {black}").format(white=counts["white"], black=counts["black"])
 
     def _hud_texts(self) -> dict[str, list[tuple]]:
         texts = super()._hud_texts()

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from game.errors import RoundTableError
 
+from ..store.terms import LEVELS, term
 from ..table.game_scene import AUTOPLAY_PAUSE
 from ..work.service import Channel
 from ..table.board_players import Pace, Player
+from ..store.words import _
 
 DEMO_LEVEL = "medium"
 
@@ -25,7 +27,7 @@ class ComputerPlayer(Player):
     automatic = True
 
     def __init__(self, level: str, rng, toast) -> None:
-        super().__init__(f"Computer ({level})")
+        super().__init__(_("Computer ({level})").format(level=term(LEVELS, level).lower()))
         self.level, self.rng, self.toast = level, rng, toast
         self.worker = Channel("camelot-move")
         self._asked: str | None = None      # the position a move was asked for
@@ -63,7 +65,7 @@ class ComputerPlayer(Player):
             if not moves:
                 return
             if not reply.ok:
-                self.toast("The computer player failed; it plays a random move", 2.5)
+                self.toast(_("The computer player failed; it plays a random move"), 2.5)
             move = self.rng.choice(moves)
         self._ready = move
 

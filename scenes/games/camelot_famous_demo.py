@@ -15,10 +15,12 @@ from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
 from ..store.famous import list_famous
+from ..store.terms import term
 from ..table.game_scene import AUTOPLAY_PAUSE
+from ..store.words import N_, _
 
 FAMOUS_PAUSE = 4 * AUTOPLAY_PAUSE      # s between a famous game's moves: time to follow them
-ENDINGS = {"1-0": "White won", "0-1": "Black won", "1/2-1/2": "a draw", "*": "unfinished"}
+ENDINGS = {"1-0": N_("White won"), "0-1": N_("Black won"), "1/2-1/2": N_("a draw"), "*": N_("unfinished")}
 
 
 class FamousDemos:
@@ -54,9 +56,10 @@ class FamousDemos:
 def famous_line(famous, record_over: bool) -> str:
     """What the demo says of the famous game on show (where the toolbar would be)."""
     if record_over and famous.is_opening:
-        return f"{famous.players}: the published opening ends here"
+        return _("{players}: the published opening ends here").format(players=famous.players)
     if record_over:
-        return f"{famous.players}: the record ends here ({ENDINGS.get(famous.record.result)})"
+        return _("{players}: the record ends here ({result})").format(
+            players=famous.players, result=term(ENDINGS, famous.record.result))
     return famous.title
 
 

@@ -28,6 +28,7 @@ from game.errors import RoundTableError
 from ..core.actions import Action
 from ..core.overlays import DialogScene
 from ..core.text_field import TextField
+from ..store.terms import SIDES, reason_words, term
 from ..core.ui import GOLD, ILLEGAL
 from ..store.records import records_dir
 from ..table.board_layers import COLORS
@@ -36,14 +37,15 @@ from ..table.board_screen import BoardScreen, Command
 from .camelot_online_column import TableColumn, clock_text
 from .online_ignore import chat_speakers, open_ignore
 from .online_session import SET_PHRASES, OnlineSession, rating_text
+from ..store.words import _, N_, ngettext
 
 
 # What the opponent may ask: (title, line, (accept label, answer), (decline label, answer)).
 QUESTIONS = {
-    "draw": ("Draw offered", "{who} offers a draw.",
-             ("Accept the draw", "accept_draw"), ("Decline, play on", "decline_draw")),
-    "takeback": ("Take back?", "{who} asks to take back the last move.",
-                 ("Allow it", "accept_takeback"), ("Decline", "decline_takeback")),
+    "draw": (N_("Draw offered"), N_("{who} offers a draw."),
+             (N_("Accept the draw"), "accept_draw"), (N_("Decline, play on"), "decline_draw")),
+    "takeback": (N_("Take back?"), N_("{who} asks to take back the last move."),
+                 (N_("Allow it"), "accept_takeback"), (N_("Decline"), "decline_takeback")),
 }
 
 
@@ -52,7 +54,7 @@ def error_line(message: dict) -> str:
     text = str(message.get("message") or message.get("code") or "refused")
     if message.get("local"):
         return text[:1].upper() + text[1:]
-    return "The server refused: " + text[:1].lower() + text[1:]
+    return _("The server refused: {problem}").format(problem=text[:1].lower() + text[1:])
 
 
 def game_from_table(table: dict) -> CamelotBoard:
@@ -77,12 +79,12 @@ def open_phrases(app, say, field: TextField, ignore=None) -> None:
         app.scenes.remove(dialog)
         field.activate()
 
-    buttons = [(phrase, choose(phrase)) for phrase in SET_PHRASES]
-    buttons.append(("Type a message…", type_))
+    buttons = [(phrase, choose(_(phrase))) for phrase in SET_PHRASES]
+    buttons.append((N_("Type a message…"), type_))
     if ignore is not None:
-        buttons.append(("Ignore a player…", lambda: (app.scenes.remove(dialog), ignore())))
-    buttons.append(("Cancel", lambda: app.scenes.remove(dialog)))
-    dialog = DialogScene(app, "Say", [], buttons, update_below=True,
+        buttons.append((N_("Ignore a player…"), lambda: (app.scenes.remove(dialog), ignore())))
+    buttons.append((N_("Cancel"), lambda: app.scenes.remove(dialog)))
+    dialog = DialogScene(app, N_("Say"), [], buttons, update_below=True,
                          on_back=lambda: app.scenes.remove(dialog))
     app.scenes.push(dialog)
 
@@ -106,20 +108,20 @@ class CamelotOnlineScene(BoardScreen):
         self.rematch_table: str | None = None          # the rematch's table, once seated there
         self.column = TableColumn(app, self, self._say)
         commands = [
-            Command("Menu", self.open_pause, (Action.PAUSE,)),
-            Command("Offer draw", self.offer_draw, enabled=self._seated_and_playing),
-            Command("Resign", self.resign, enabled=self._seated_and_playing),
-            Command("Take back", self.ask_takeback, enabled=self._may_take_back),
-            Command("Rematch", self.ask_rematch, enabled=self._may_rematch),
-            Command("Chat", self.chat, (Action.HINT,)),
-            Command("Lobby", self.back_to_lobby),
+            Command(N_("Menu"), self.open_pause, (Action.PAUSE,)),
+            Command(N_("Offer draw"), self.offer_draw, enabled=self._seated_and_playing),
+            Command(N_("Resign"), self.resign, enabled=self._seated_and_playing),
+            Command(N_("Take back"), self.ask_takeback, enabled=self._may_take_back),
+            Command(N_("Rematch"), self.ask_rematch, enabled=self._may_rematch),
+            Command(N_("Chat"), self.chat, (Action.HINT,)),
+            Command(N_("Lobby"), self.back_to_lobby),
             # the keys of a game at this computer: here the server keeps the game
             Command("", self.server_keeps_the_game,
                     (Action.UNDO, Action.REDO, Action.RESTART, Action.AUTOPLAY, Action.NEW_DEAL))]
         super().__init__(app, game_from_table(table), {}, commands, on_move=self.send_move,
                          parts=(self.column,))
         self.seat_players()
-        self.title = "Camelot online"     # (the class's title is the game's, from game/)
+        self.title = N_("Camelot online")     # (the class's title is the game's, from game/)
 
     @property
     def chat_field(self) -> TextField:
@@ -168,50 +170,54 @@ class CamelotOnlineScene(BoardScreen):
     def side_label(self, color: str) -> str:
         seat = self._seat(color)
         if seat is None:
-            return "empty seat"
-        name = rating_text(seat) + (" (you)" if color == self.color else "")
-        return name + ("" if seat.get("present", True) else " · away")
+            return _("empty seat")
+        name = rating_text(seat) + (_(" (you)") if color == self.color else "")
+        return name + ("" if seat.get("present", True) else _(" · away"))
 
     def _players_line(self) -> str:
-        names = [(self._seat(c) or {}).get("name", "nobody") for c in COLORS]
-        where = f"Table {self.table_id} on {self.session.url}"
+        names = [(self._seat(c) or {}).get("name", _("nobody")) for c in COLORS]
+        where = _("Table {table} on {url}").format(table=self.table_id, url=self.session.url)
         if self.color is None:
-            return f"{where}: you watch {names[0]} (White) against {names[1]} (Black)."
+            return _("{where}: you watch {white} (White) against {black} (Black).").format(
+                where=where, white=names[0], black=names[1])
         opponent = names[COLORS.index(self.color) ^ 1]
-        return f"{where}: you play {self.color.capitalize()} against {opponent}."
+        return _("{where}: you play {side} against {opponent}.").format(
+            where=where, side=term(SIDES, self.color), opponent=opponent)
 
     def status_line(self) -> str:
         line = self.session.link_line()
         if line:
             return line
         if self.result is not None:
-            reason = self.result[1] or "The game is over"
+            reason = self.result[1] or _("The game is over")
             asks = [c for c in self.rematch_asked if c != self.color]
-            rematch = f" · {self.side_label(asks[0])} asks for a rematch" if asks and self.color else ""
-            return reason[:1].upper() + reason[1:] + rematch
+            rematch = (_(" · {name} asks for a rematch").format(name=self.side_label(asks[0]))
+                       if asks and self.color else "")
+            return reason_words(reason, full_stop=False) + rematch
         if self.info.status == "waiting":
             if self.info.invite and self.color is not None:
-                return f"Waiting for an opponent: give a friend the code {self.table_id}-{self.info.invite}"
-            return "Waiting for both seats to be taken"
+                return _("Waiting for an opponent: give a friend the code {code}").format(
+                    code=f"{self.table_id}-{self.info.invite}")
+            return _("Waiting for both seats to be taken")
         if self.pending is not None:
-            return f"Sending {self.pending}…"
+            return _("Sending {move}…").format(move=self.pending)
         game = self.game
         if self.color is not None and game.status is Status.PLAYING and not self.busy \
                 and game.turn != self.color:
-            return f"{self.side_label(game.turn)} is thinking"
+            return _("{name} is thinking").format(name=self.side_label(game.turn))
         if game.status is not Status.PLAYING:
-            return game.status_reason[:1].upper() + game.status_reason[1:]
+            return reason_words(game.status_reason, full_stop=False)
         arriving = self.arriving_line()
         if arriving is not None:
             return arriving
-        return self.turn_line("Your move" if self.color is not None
-                              else f"{game.turn.capitalize()} to move")
+        return self.turn_line(_("Your move") if self.color is not None
+                              else _("{side} to move").format(side=term(SIDES, game.turn)))
 
     def score_line(self) -> str:
         counts = {"white": 0, "black": 0}
         for piece in self.table.on_board():
             counts[piece.color] += 1
-        return f"White {counts['white']} · Black {counts['black']}"
+        return _("White {white} · Black {black}").format(white=counts["white"], black=counts["black"])
 
     def moves_made(self) -> int:
         return (len(self.game.history) + 1) // 2
@@ -247,14 +253,14 @@ class CamelotOnlineScene(BoardScreen):
                 action()
             return run
 
-        buttons = [("Resume", then(lambda: None))]
+        buttons = [(N_("Resume"), then(lambda: None))]
         if self._seated_and_playing():
-            buttons += [("Offer a draw", then(self.offer_draw)), ("Resign", then(self.resign))]
-        buttons += [("Back to the lobby", then(self.back_to_lobby)),
-                    ("How to play", self.open_help),
-                    ("Main menu", lambda: self.app.navigator.open_menu())]
+            buttons += [(N_("Offer a draw"), then(self.offer_draw)), (N_("Resign"), then(self.resign))]
+        buttons += [(N_("Back to the lobby"), then(self.back_to_lobby)),
+                    (N_("How to play"), self.open_help),
+                    (N_("Main menu"), lambda: self.app.navigator.open_menu())]
         lines = ([reason] if reason else []) + [self._players_line()]
-        dialog = DialogScene(self.app, "Paused", lines, buttons,
+        dialog = DialogScene(self.app, N_("Paused"), lines, buttons,
                              on_back=lambda: self.app.scenes.remove(dialog), update_below=True)
         self.app.scenes.push(dialog)
 
@@ -268,7 +274,7 @@ class CamelotOnlineScene(BoardScreen):
 
     def _seat_request(self, kind: str) -> None:
         if not self._seated_and_playing():
-            self.app.toast("Only a player in a game in progress can do that", 2.0)
+            self.app.toast(_("Only a player in a game in progress can do that"), 2.0)
             return
         self.session.send({"type": kind, "table": self.table_id,
                            "token": self.session.token(self.table_id)})
@@ -284,8 +290,8 @@ class CamelotOnlineScene(BoardScreen):
         def sure():
             self.app.scenes.remove(dialog)
             self._seat_request("resign")
-        dialog = DialogScene(self.app, "Resign?", ["The game ends and your opponent wins."],
-                             [("Resign", sure), ("Play on", lambda: self.app.scenes.remove(dialog))],
+        dialog = DialogScene(self.app, N_("Resign?"), [N_("The game ends and your opponent wins.")],
+                             [(N_("Resign"), sure), (N_("Play on"), lambda: self.app.scenes.remove(dialog))],
                              on_back=lambda: self.app.scenes.remove(dialog), update_below=True)
         self.app.scenes.push(dialog)
 
@@ -346,21 +352,21 @@ class CamelotOnlineScene(BoardScreen):
             if message.get("to") == self.color:
                 self._offer_dialog()
             else:
-                self.info.chat.append(("", f"{message.get('by', '?').capitalize()} offers a draw."))
+                self.info.chat.append(("", _("{side} offers a draw.").format(side=term(SIDES, message.get("by", "?")))))
         elif kind == "draw_declined":
-            self.info.chat.append(("", f"{message.get('by', '?').capitalize()} declines the draw."))
+            self.info.chat.append(("", _("{side} declines the draw.").format(side=term(SIDES, message.get("by", "?")))))
         elif kind == "takeback_offer":
             self.takeback_to = message.get("to")
             if message.get("to") == self.color:
                 self._offer_dialog("takeback")
             else:
-                self.info.chat.append(("", f"{message.get('by', '?').capitalize()} asks to take "
-                                           "back the last move."))
+                self.info.chat.append(("", _("{side} asks to take back the last move.").format(
+                    side=term(SIDES, message.get("by", "?")))))
         elif kind in ("takeback_declined", "taken_back"):
             self.takeback_to = None
             self._close_offer_dialog()
-            said = ("The last move was taken back." if kind == "taken_back"
-                    else f"{message.get('by', '?').capitalize()} declines the takeback.")
+            said = (_("The last move was taken back.") if kind == "taken_back"
+                    else _("{side} declines the takeback.").format(side=term(SIDES, message.get("by", "?"))))
             self.info.chat.append(("", said))
         elif kind == "record":
             self._save_record(message)
@@ -371,7 +377,7 @@ class CamelotOnlineScene(BoardScreen):
         if message.get("code") == "offline":
             if message.get("refused") == "move":
                 self.pending = None
-            self.app.toast("Not connected: retrying…", 2.0)
+            self.app.toast(_("Not connected: retrying…"), 2.0)
             return
         if message.get("refused") == "start" and message.get("code") in ("already_started", "not_ready"):
             return                          # the other player's start came first, or a seat emptied
@@ -430,7 +436,7 @@ class CamelotOnlineScene(BoardScreen):
                     self.game = game_from_table({"start_position": info.start_position,
                                                  "moves": moves})
                 except RoundTableError:
-                    self.app.toast("The server's game could not be replayed here", 4.0)
+                    self.app.toast(_("The server's game could not be replayed here"), 4.0)
                     return
                 self.show_state()
         if self.pending is not None and self.game.turn != self.color:
@@ -464,7 +470,7 @@ class CamelotOnlineScene(BoardScreen):
         title, line, (yes, accept), (no, decline) = QUESTIONS[kind]
         opponent = self.side_label(COLORS[COLORS.index(self.color) ^ 1])
         self._draw_dialog = DialogScene(
-            self.app, title, [line.format(who=opponent)],
+            self.app, title, [_(line).format(who=opponent)],
             [(yes, answer(accept)), (no, answer(decline))],
             on_back=answer(decline), update_below=True)
         self.app.scenes.push(self._draw_dialog)
@@ -479,7 +485,7 @@ class CamelotOnlineScene(BoardScreen):
             self.rematch_asked.append(self.color)
             self.session.send({"type": "rematch", "table": self.table_id,
                                "token": self.session.token(self.table_id)})
-            self.info.chat.append(("", "You asked for a rematch, colours swapped."))
+            self.info.chat.append(("", _("You asked for a rematch, colours swapped.")))
 
     def _open_rematch(self, table: dict) -> None:
         """Both asked: the new table (already started) takes this one's place."""
@@ -501,27 +507,28 @@ class CamelotOnlineScene(BoardScreen):
         self.over_shown = True
         winner, reason = self.result or (self.game.winner, self.game.status_reason)
         if winner is None:
-            title, good = ("No result" if self.info.no_result else "Draw"), False
+            title, good = (N_("No result") if self.info.no_result else N_("Draw")), False
         elif self.color is None:
-            title, good = f"{winner.capitalize()} wins", True
+            title, good = _("{side} wins").format(side=term(SIDES, winner)), True
         else:
             good = winner == self.color
-            title = "You won!" if good else "You lost"
+            title = N_("You won!") if good else N_("You lost")
         if self.game.status is not Status.DRAW:
             self.app.sound.play("win" if good else "loss")
 
         def close():
             self.app.scenes.remove(dialog)
 
-        lines = [reason[:1].upper() + reason[1:] + "." if reason else "",
-                 f"{len(self.game.history)} move{'' if len(self.game.history) == 1 else 's'} played."]
-        rematch = [("Rematch, colours swapped", lambda: (close(), self.ask_rematch()))] \
+        lines = [reason_words(reason) if reason else "",
+                 ngettext("{n} move played.", "{n} moves played.", len(self.game.history)).format(
+                     n=len(self.game.history))]
+        rematch = [(N_("Rematch, colours swapped"), lambda: (close(), self.ask_rematch()))] \
             if self._may_rematch() else []
         dialog = DialogScene(self.app, title, [line for line in lines if line],
-                             rematch + [("Back to the lobby", lambda: (close(), self.back_to_lobby())),
-                              ("Save the game record", self.ask_record),
-                              ("Look at the board", close),
-                              ("Main menu", lambda: self.app.navigator.open_menu())],
+                             rematch + [(N_("Back to the lobby"), lambda: (close(), self.back_to_lobby())),
+                              (N_("Save the game record"), self.ask_record),
+                              (N_("Look at the board"), close),
+                              (N_("Main menu"), lambda: self.app.navigator.open_menu())],
                              accent=GOLD if good else ILLEGAL, update_below=True, dim=60,
                              on_back=close)
         self.app.scenes.push(dialog)
@@ -544,10 +551,11 @@ class CamelotOnlineScene(BoardScreen):
             folder.mkdir(parents=True, exist_ok=True)
             write_record(record, path)    # atomic, and never over what is not a regular file
         except (RoundTableError, OSError) as exc:
-            self.app.toast(f"The record could not be saved: {getattr(exc, 'strerror', None) or exc}", 4.0)
+            self.app.toast(_("The record could not be saved: {problem}").format(
+                problem=getattr(exc, "strerror", None) or exc), 4.0)
             return
         self.saved_record = path
-        self.app.toast(f"Game record saved: {path}", 5.0)
+        self.app.toast(_("Game record saved: {path}").format(path=path), 5.0)
 
 
 __all__ = ["CamelotOnlineScene", "error_line", "game_from_table", "clock_text", "open_phrases"]

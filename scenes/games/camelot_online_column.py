@@ -13,8 +13,10 @@ import pygame
 
 from ..core.text_field import TextField
 from ..core.ui import GOLD, INK, INK_DIM, draw_text, rounded_panel, wrap_text
+from ..store.terms import SIDES, term
 from ..table.board_layers import COLORS
 from ..table.board_screen import Part
+from ..store.words import N_, _
 
 CHAT_SHOWN = 40                    # the last chat lines there may be room for
 CHAT_LIMIT = 500                   # characters, as the server allows
@@ -32,7 +34,7 @@ class TableColumn(Part):
 
     def __init__(self, app, screen, say) -> None:
         self.screen = screen
-        self.chat_field = TextField(app, "Chat: click here or press H", CHAT_LIMIT, say)
+        self.chat_field = TextField(app, N_("Chat: click here or press H"), CHAT_LIMIT, say)
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.scale = 1.0
         self._drawn = None
@@ -81,26 +83,27 @@ class TableColumn(Part):
         surface.blit(rounded_panel(rect.size, radius=int(14 * s)), rect)
         pad = int(14 * s)
         x, y, width = rect.x + pad, rect.y + pad, rect.w - 2 * pad
-        (clocks, running, watchers, chat, _, _, names, invite) = self.state()
+        (clocks, running, watchers, chat, _unused, _unused2, names, invite) = self.state()
         table_id = self.screen.table_id
-        draw_text(surface, f"Table {table_id}" + (f" · invite code {table_id}-{invite}" if invite else ""),
+        draw_text(surface, _("Table {table}").format(table=table_id)
+                  + (_(" · invite code {code}").format(code=f"{table_id}-{invite}") if invite else ""),
                   22 * s, (x, y), INK_DIM)
         y += int(30 * s)
         for color, name, clock in zip(COLORS, names, clocks):
             live = running == color
-            draw_text(surface, f"{color.capitalize()}: {name}", 21 * s, (x, y),
+            draw_text(surface, f"{term(SIDES, color)}: {name}", 21 * s, (x, y),
                       GOLD if live else INK)
-            draw_text(surface, clock if clock else "no clock", (30 if clock else 19) * s,
+            draw_text(surface, clock if clock else _("no clock"), (30 if clock else 19) * s,
                       (rect.right - pad, y + int(10 * s)), GOLD if live else INK_DIM, anchor="midright")
             y += int(34 * s)
-        who = ", ".join(watchers) if watchers else "nobody"
-        for line in wrap_text(f"Watching: {who}", int(19 * s), width)[:2]:
+        who = ", ".join(watchers) if watchers else _("nobody")
+        for line in wrap_text(_("Watching: {names}").format(names=who), int(19 * s), width)[:2]:
             draw_text(surface, line, 19 * s, (x, y), INK_DIM)
             y += int(22 * s)
         y += int(6 * s)
         pygame.draw.line(surface, (90, 120, 100), (x, y), (rect.right - pad, y), max(1, int(s)))
         y += int(8 * s)
-        draw_text(surface, "Chat", 21 * s, (x, y), INK_DIM)
+        draw_text(surface, _("Chat"), 21 * s, (x, y), INK_DIM)
         y += int(26 * s)
         px = int(19 * s)
         line_h = int(22 * s)

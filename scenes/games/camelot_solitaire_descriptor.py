@@ -8,6 +8,7 @@ from game import GAMES
 from ..core.ui import GOLD, LEGAL
 from ..table.pictures import card, fanned_cards
 from .descriptor import GameDescriptor, GameHelp
+from ..store.words import N_
 
 
 def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
@@ -39,37 +40,37 @@ def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
 
 HELP = GameHelp(
     rules=(
-        ("The table", "A grid of four by four cells, each holding one card, a stock of "
-         "all 52 cards face down, and a waste that holds one card."),
-        ("Pictures have places", "Kings go only in the corners, queens only in the middle "
+        (N_("The table"), N_("A grid of four by four cells, each holding one card, a stock of "
+         "all 52 cards face down, and a waste that holds one card.")),
+        (N_("Pictures have places"), N_("Kings go only in the corners, queens only in the middle "
          "of the top and bottom rows, jacks only in the middle of the left and right "
-         "columns. Number cards (ace to 10) may go in any empty cell, border cells too."),
-        ("Filling", "Turn the stock to show a card, then place it in an empty cell it is "
+         "columns. Number cards (ace to 10) may go in any empty cell, border cells too.")),
+        (N_("Filling"), N_("Turn the stock to show a card, then place it in an empty cell it is "
          "allowed in before doing anything else. The stock can be turned while any cell "
-         "is empty."),
-        ("Removing", "When the grid is full, or the stock and waste are used up, take "
+         "is empty.")),
+        (N_("Removing"), N_("When the grid is full, or the stock and waste are used up, take "
          "cards away: a 10 on its own, or two number cards that add up to 10 (A+9, 2+8, "
          "3+7, 4+6, 5+5; suits do not matter). Pictures never leave. Turning the stock "
          "again goes back to filling: nothing more can be removed until the grid is "
-         "full again."),
-        ("Winning and losing", "You win when the stock and waste are empty and only the "
+         "full again.")),
+        (N_("Winning and losing"), N_("You win when the stock and waste are empty and only the "
          "twelve pictures remain, each in a border cell. You lose when a picture has no "
          "empty cell of its kind, or when no 10 and no pair making 10 is left to remove "
-         "and no more can be dealt. A point for every card removed, 40 at most."),
+         "and no more can be dealt. A point for every card removed, 40 at most.")),
     ),
     controls=(
-        ("Turn the stock", "Click the stock", "Enter on the stock", "A on the stock"),
-        ("Place the waste card", "Drag it, or click a cell", "Enter on a cell", "A on a cell"),
-        ("Remove a 10 / a pair", "Click the 10; drag one card onto the other",
-         "Enter on each", "A on each"),
-        ("Next legal target", "Wheel", "Tab", "Right shoulder"),
+        (N_("Turn the stock"), N_("Click the stock"), N_("Enter on the stock"), N_("A on the stock")),
+        (N_("Place the waste card"), N_("Drag it, or click a cell"), N_("Enter on a cell"), N_("A on a cell")),
+        (N_("Remove a 10 / a pair"), N_("Click the 10; drag one card onto the other"),
+         N_("Enter on each"), N_("A on each")),
+        (N_("Next legal target"), N_("Wheel"), N_("Tab"), N_("Right shoulder")),
     ),
     notes=(
-        "Double-click the waste card to let the computer place it. Empty picture cells "
-        "show a faint K, Q or J.",
+        N_("Double-click the waste card to let the computer place it. Empty picture cells "
+        "show a faint K, Q or J."),
     ),
-    caption="K, Q and J cells take their picture or any number card. 3 + 7 make 10 "
-            "and go together; a 10 goes alone.",
+    caption=N_("K, Q and J cells take their picture or any number card. 3 + 7 make 10 "
+            "and go together; a 10 goes alone."),
     diagram=draw_diagram,
 )
 
@@ -77,7 +78,7 @@ HELP = GameHelp(
 CAMELOT_SOLITAIRE = GameDescriptor(
     info=GAMES["camelot-solitaire"],
     scene="scenes.games.camelot_solitaire_scene:CamelotSolitaireScene",
-    blurb=("Pictures to their places,", "tens and pairs away"),
+    blurb=(N_("Pictures to their places,"), N_("tens and pairs away")),
     emblem=fanned_cards("KQJ"),
     help=HELP,
 )

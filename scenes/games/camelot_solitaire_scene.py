@@ -15,15 +15,30 @@ from __future__ import annotations
 import pygame
 
 from game.camelot_solitaire import (CELL_PICTURE, CamelotSolitaire, PlaceCard, RemovePair, RemoveTen,
-                                    TurnStock, cell_id, cell_index, place_name)
+                                    TurnStock, cell_id, cell_index)
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM
+from ..store.terms import PILE_NAMES, card_name, term
+from ..store.words import N_, _
 
 PICTURE_LETTERS = {13: "K", 12: "Q", 11: "J"}
 
+
+# The grid's places in words (the engine's ``place_name``, cell by cell), looked up when said.
+PLACE_NAMES = (
+    N_("the top-left corner"), N_("the second place of the top row"),
+    N_("the third place of the top row"), N_("the top-right corner"),
+    N_("the second place of the left column"), N_("the upper-left centre place"),
+    N_("the upper-right centre place"), N_("the second place of the right column"),
+    N_("the third place of the left column"), N_("the lower-left centre place"),
+    N_("the lower-right centre place"), N_("the third place of the right column"),
+    N_("the bottom-left corner"), N_("the second place of the bottom row"),
+    N_("the third place of the bottom row"), N_("the bottom-right corner"),
+)
+PHASES = {"filling": N_("filling"), "removing": N_("removing")}
 
 class CamelotSolitaireScene(PatienceScene):
     engine = CamelotSolitaire
@@ -70,37 +85,41 @@ class CamelotSolitaireScene(PatienceScene):
 
     # --- HUD ----------------------------------------------------------------
     def status_line(self) -> str:
-        return self.with_solver_status(f"Phase: {self.game.phase}  ·  Stock {self.game.stock_count}")
+        return self.with_solver_status(_("Phase: {phase}  ·  Stock {n}").format(
+            phase=term(PHASES, self.game.phase), n=self.game.stock_count))
 
     def score_line(self) -> str:
-        return f"Score {self.game.score} / {self.game.max_score}"
+        return _("Score {score} / {most}").format(score=self.game.score, most=self.game.max_score)
 
     def table_labels(self):
         s = self.scale
         cw, ch = self.table.card_size
         labels = []
-        for pile, words in (("stock", f"Stock {self.game.stock_count}"), ("waste", "Waste")):
+        for pile, words in (("stock", _("Stock {n}").format(n=self.game.stock_count)), ("waste", _("Waste"))):
             x, y = self.table.slots[pile].origin
             labels.append((words, 20 * s, (x + cw / 2, y + ch + 6 * s), "midtop", INK_DIM))
         return labels
 
     # --- a hint in words ---------------------------------------------------------
     def pile_words(self, pile: str) -> str:
-        return place_name(cell_index(pile)) if pile.startswith("cell:") else f"the {pile}"
+        return _(PLACE_NAMES[cell_index(pile)]) if pile.startswith("cell:") else term(PILE_NAMES, pile)
 
     def move_words(self, move) -> str:
         if isinstance(move, PlaceCard):
-            return f"place the {move.card.name} in {self.pile_words(move.target)}"
+            return _("place the {card} in {place}").format(card=card_name(move.card),
+                                                           place=self.pile_words(move.target))
         if isinstance(move, RemoveTen):
-            return f"remove the {move.card.name} ({self.pile_words(move.source)})"
+            return _("remove the {card} ({place})").format(card=card_name(move.card),
+                                                           place=self.pile_words(move.source))
         if isinstance(move, RemovePair):
             other = self.game.cells[cell_index(move.target)]
-            return f"remove the {move.card.name} and the {other.name}: they make 10"
-        return "turn the stock"
+            return _("remove the {card} and the {other}: they make 10").format(
+                card=card_name(move.card), other=card_name(other))
+        return _("turn the stock")
 
     def after_move_words(self, move) -> str:
         waste = self.game.waste
-        return f"In hand: the {waste.name}." if isinstance(move, TurnStock) and waste is not None else ""
+        return _("In hand: the {card}.").format(card=card_name(waste)) if isinstance(move, TurnStock) and waste is not None else ""
 
     # --- what the player's input means ------------------------------------------
     def default_selection(self):

@@ -10,6 +10,7 @@ from game import GAMES
 from ..core.ui import GOLD, INK, INK_DIM, draw_text
 from ..table.pictures import EMBLEM_INK, arrow, card, emblem_frame
 from .descriptor import GameDescriptor, GameHelp
+from ..store.words import N_
 
 
 def draw_diagram(surface: pygame.Surface, rect: pygame.Rect, s: float) -> None:
@@ -66,27 +67,27 @@ def draw_emblem(surface: pygame.Surface, rect: pygame.Rect, scale: float, age: f
 
 HELP = GameHelp(
     rules=(
-        ("The deal", "Twelve piles lie at the hours of a clock face, four cards each, "
-         "face down. The last four cards make the centre pile, with its top card turned up."),
-        ("Every rank has an hour", "An ace belongs at 1 o'clock, 2 to 10 at their own "
-         "numbers, the jack at 11 and the queen at 12. Kings belong in the centre."),
-        ("The move", "The face-up centre card goes face up on top of its hour's pile, and "
+        (N_("The deal"), N_("Twelve piles lie at the hours of a clock face, four cards each, "
+         "face down. The last four cards make the centre pile, with its top card turned up.")),
+        (N_("Every rank has an hour"), N_("An ace belongs at 1 o'clock, 2 to 10 at their own "
+         "numbers, the jack at 11 and the queen at 12. Kings belong in the centre.")),
+        (N_("The move"), N_("The face-up centre card goes face up on top of its hour's pile, and "
          "that pile's bottom card comes up to the centre. A king stays in the centre: the "
          "centre's own bottom card comes up instead. There is never a choice to make, so "
-         "automatic play can play the whole game for you."),
-        ("The end", "The game ends when the fourth king turns up. You score a point for "
+         "automatic play can play the whole game for you.")),
+        (N_("The end"), N_("The game ends when the fourth king turns up. You score a point for "
          "every card (kings aside) lying in the pile of its own hour, face up or face "
-         "down. All 48 wins."),
+         "down. All 48 wins.")),
     ),
     controls=(
-        ("Play the centre card", "Click it, or drag it to its hour", "Enter, Space", "A"),
+        (N_("Play the centre card"), N_("Click it, or drag it to its hour"), N_("Enter, Space"), N_("A")),
     ),
     notes=(
-        "Clicking or double-clicking the pile of the card's hour plays it too; a wrong "
-        "pile is refused with a message.",
+        N_("Clicking or double-clicking the pile of the card's hour plays it too; a wrong "
+        "pile is refused with a message."),
     ),
-    caption="The seven of hearts goes on top of 7 o'clock; that pile's bottom card "
-            "comes up to the centre.",
+    caption=N_("The seven of hearts goes on top of 7 o'clock; that pile's bottom card "
+            "comes up to the centre."),
     diagram=draw_diagram,
 )
 
@@ -94,7 +95,7 @@ HELP = GameHelp(
 CLOCK = GameDescriptor(
     info=GAMES["clock"],
     scene="scenes.games.clock_scene:ClockScene",
-    blurb=("Twelve hours, four kings:", "the automatic game"),
+    blurb=(N_("Twelve hours, four kings:"), N_("the automatic game")),
     emblem=draw_emblem,
     help=HELP,
     emblem_moves=True,                 # its hands go round

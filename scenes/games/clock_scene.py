@@ -15,12 +15,14 @@ from game.clock import CENTRE, HOURS, Clock, ClockMove, hour_pile
 
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from ..core.anim import shake
+from ..store.terms import card_name
 from ..table.card_art import shared_card_art
 from ..table.card_table import CardTable, Slot
 from ..table.game_scene import GameScene
 from ..table.spoken import focus_line, pile_line
 from ..core.ui import FOCUS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
 from ..core.focus import nearest_in_direction
+from ..store.words import _
 
 HOUR_LABELS = {1: "A", 11: "J", 12: "Q"}
 DRAG_THRESHOLD = 6
@@ -118,14 +120,14 @@ class ClockScene(GameScene):
 
     def move_words(self, move: ClockMove) -> str:
         if move.target == CENTRE:
-            return f"put the {move.card.name} on the kings' pile in the middle"
-        return f"put the {move.card.name} on {self.pile_words(move.target)}"
+            return _("put the {card} on the kings' pile in the middle").format(card=card_name(move.card))
+        return _("put the {card} on {pile}").format(card=card_name(move.card), pile=self.pile_words(move.target))
 
     def pile_words(self, pile: str) -> str:
         if pile == CENTRE:
-            return "the kings' pile in the middle"
+            return _("the kings' pile in the middle")
         hour = int(pile.split(":")[1])
-        return f"the {HOUR_LABELS.get(hour, str(hour))} ({hour} o'clock)"
+        return _("the {label} ({hour} o'clock)").format(label=HOUR_LABELS.get(hour, str(hour)), hour=hour)
 
     def focus_spot(self):
         return self.focus
@@ -133,7 +135,7 @@ class ClockScene(GameScene):
     def after_move_words(self, move) -> str:
         if self.game.status is not Status.PLAYING:
             return ""
-        return f"Next: the {self.game.piles()[CENTRE][-1][0].name}."
+        return _("Next: the {card}.").format(card=card_name(self.game.piles()[CENTRE][-1][0]))
 
     def focus_words(self) -> str:
         return focus_line(self.pile_words(self.focus), self.game.piles()[self.focus])
@@ -146,10 +148,10 @@ class ClockScene(GameScene):
             self.flash = (move.target, 0.6)
 
     def status_line(self) -> str:
-        return f"Kings {self.game.kings_up} / 4"
+        return _("Kings {n} / 4").format(n=self.game.kings_up)
 
     def score_line(self) -> str:
-        return f"Score {self.game.score} / {self.game.max_score}"
+        return _("Score {score} / {most}").format(score=self.game.score, most=self.game.max_score)
 
     # --- input ------------------------------------------------------------
     def _centre_top(self):

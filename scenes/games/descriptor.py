@@ -21,6 +21,10 @@ from game import GameInfo
 
 from ..store.files import shown
 from ..store.saves import rebuild_engine
+from ..store.words import N_, _
+
+# The engine's names of the games (game.GAMES), for extraction: shown through ``title``.
+ENGINE_TITLES = (N_("Camelot (patience)"), N_("Hamilton"), N_("Clock"), N_("Camelot (board game)"))
 
 # (surface, rect, ui scale) → the help's diagram; (surface, rect, ui scale, age in s) → the menu's emblem
 Diagram = Callable[[pygame.Surface, pygame.Rect, float], None]
@@ -83,7 +87,8 @@ class GameDescriptor(NamedTuple):
 
     @property
     def title(self) -> str:
-        return self.info.title
+        """The game's name in the player's language (the engine's, looked up)."""
+        return _(self.info.title)
 
     @property
     def levels(self) -> tuple[str, ...]:
@@ -102,7 +107,9 @@ class GameDescriptor(NamedTuple):
     # --- a saved game -----------------------------------------------------------
     def describe(self, saved: dict) -> str:
         """'Clock (deal 12)' or 'Camelot (board game)'."""
-        return f"{self.title} (deal {saved['seed']})" if self.has_deals else self.title
+        if self.has_deals:
+            return _("{game} (deal {seed})").format(game=self.title, seed=saved["seed"])
+        return self.title
 
     def resume(self, app, saved: dict):
         """The game scene with the saved game, exactly as it was left."""

@@ -26,20 +26,28 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.hamilton import (ChooseStart, DealRow, Hamilton, TurnChooser, foundation_id, pile_name,
+from game.hamilton import (ChooseStart, DealRow, Hamilton, TurnChooser, foundation_id,
                           rank_name, tableau_id)
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM, text_scale
+from ..store.terms import PILE_NAMES, card_name, rank_words, term
 from ..work.service import Channel
+from ..store.words import N_, _, ngettext
 
 TABLEAU = [tableau_id(i) for i in range(7)]
 FOUNDATIONS = [foundation_id(k) for k in range(4)]
 FAN = 0.3             # tableau fan per card, in card heights (compressed when long)
 LABEL_PX = 20         # the words under the stock and the chooser
 
+
+# The piles and foundations in words, by number (said in hints and by the announcer).
+PILE_ORDINALS = (N_("the first pile"), N_("the second pile"), N_("the third pile"), N_("the fourth pile"),
+                 N_("the fifth pile"), N_("the sixth pile"), N_("the seventh pile"))
+FOUNDATION_ORDINALS = (N_("the first foundation"), N_("the second foundation"),
+                       N_("the third foundation"), N_("the fourth foundation"))
 
 class HamiltonScene(PatienceScene):
     engine = Hamilton
@@ -144,13 +152,14 @@ class HamiltonScene(PatienceScene):
         game = self.game
         if game.start_rank is None:
             left = game.choices_left
-            return self.with_solver_status(
-                f"Choose a start card  ·  {left} choice{'s' * (left != 1)} left")
-        return self.with_solver_status(
-            f"Start rank {rank_name(game.start_rank).capitalize()}  ·  Stock {game.stock_count}")
+            return self.with_solver_status(ngettext(
+                "Choose a start card  ·  {n} choice left", "Choose a start card  ·  {n} choices left",
+                left).format(n=left))
+        return self.with_solver_status(_("Start rank {rank}  ·  Stock {n}").format(
+            rank=rank_words(game.start_rank).capitalize(), n=game.stock_count))
 
     def score_line(self) -> str:
-        return f"Score {self.game.score} / {self.game.max_score}"
+        return _("Score {score} / {most}").format(score=self.game.score, most=self.game.max_score)
 
     def table_labels(self):
         s = self.scale
@@ -158,27 +167,33 @@ class HamiltonScene(PatienceScene):
         game = self.game
         if game.start_rank is None:
             left = game.choices_left
-            chooser = f"{left} choice{'s' * (left != 1)} left"
+            chooser = ngettext("{n} choice left", "{n} choices left", left).format(n=left)
         else:
-            chooser = f"Start {rank_name(game.start_rank).capitalize()}"
+            chooser = _("Start {rank}").format(rank=rank_words(game.start_rank).capitalize())
         labels = []
-        for pile, words in (("stock", f"Stock {game.stock_count}"), ("chooser", chooser)):
+        for pile, words in (("stock", _("Stock {n}").format(n=game.stock_count)), ("chooser", chooser)):
             x, y = self.table.slots[pile].origin
             labels.append((words, LABEL_PX * s, (x + cw / 2, y + ch + 6 * s), "midtop", INK_DIM))
         return labels
 
     # --- a hint in words ---------------------------------------------------------
     def pile_words(self, pile: str) -> str:
-        return pile_name(pile)          # the engine's words, as its refusals say them
+        kind, _colon, number = pile.partition(":")
+        if kind == "tableau":
+            return _(PILE_ORDINALS[int(number)])
+        if kind == "foundation":
+            return _(FOUNDATION_ORDINALS[int(number)])
+        return term(PILE_NAMES, pile)
 
     def move_words(self, move) -> str:
         if isinstance(move, TurnChooser):
             shown = self.game.chooser
-            return f"turn up the next card (not the {shown.name})" if shown else "turn up a card"
+            return (_("turn up the next card (not the {card})").format(card=card_name(shown)) if shown
+                    else _("turn up a card"))
         if isinstance(move, ChooseStart):
-            return f"start the foundations with the {move.card.name}"
+            return _("start the foundations with the {card}").format(card=card_name(move.card))
         if isinstance(move, DealRow):
-            return "deal a row from the stock"
+            return _("deal a row from the stock")
         return super().move_words(move)
 
     # --- what the player's input means ------------------------------------------
@@ -192,4 +207,4 @@ class HamiltonScene(PatienceScene):
         if moves:
             self.play_sequence(moves)
         elif self._piles.get(pile):
-            self.app.toast("Nothing there can go to a foundation now")
+            self.app.toast(_("Nothing there can go to a foundation now"))

@@ -17,8 +17,10 @@ from game.net.protocol import DEFAULT_PORT
 from game.net.view import OnlineState
 
 from ..store.accounts import keep_account
+from ..store.words import N_, _
 
-SET_PHRASES = ("Hello!", "Good luck!", "Good game", "Well played!", "Thanks!", "One moment, please")
+SET_PHRASES = (N_("Hello!"), N_("Good luck!"), N_("Good game"), N_("Well played!"), N_("Thanks!"),
+               N_("One moment, please"))   # said in the player's language
 
 
 def lan_address() -> str:
@@ -55,7 +57,7 @@ def rating_text(seat: dict | None) -> str:
         return "—"
     name = seat.get("name") or "—"
     if seat.get("guest"):
-        return f"{name} (guest)"
+        return _("{name} (guest)").format(name=name)
     rating, rd = seat.get("rating"), seat.get("rd")
     if rating is None:
         return name
@@ -184,14 +186,15 @@ class OnlineSession:
         if self.link == "online":
             return ""
         if self.link == "connecting" and not self.ever_online:
-            return f"Connecting to {self.url}…"
+            return _("Connecting to {url}…").format(url=self.url)
         if not self.ever_online:
             if self.detail.startswith("cannot reach") or not self.detail:
                 refused = "Connect call failed" in self.detail or "refused" in self.detail
-                why = "nothing answers there" if refused else "no answer"
-                return f"Cannot reach {self.url}: {why}. Retrying…"
-            return f"{_sentence(self.detail)} Retrying…"
-        return "Connection lost: retrying… (the game resumes when the server is back)"
+                if refused:
+                    return _("Cannot reach {url}: nothing answers there. Retrying…").format(url=self.url)
+                return _("Cannot reach {url}: no answer. Retrying…").format(url=self.url)
+            return _("{problem} Retrying…").format(problem=_sentence(self.detail))
+        return _("Connection lost: retrying… (the game resumes when the server is back)")
 
 
 def _sentence(text: str) -> str:

@@ -25,26 +25,27 @@ from ..core.scene import Scene
 from ..core.ui import (BUTTON, FOCUS, GOLD, INK, INK_DIM, Button, FONTS, draw_text, felt,
                        rounded_panel, touch_target, ui_scale, wrap_text)
 from ..games import descriptor
+from ..store.words import N_, _, right_to_left
 
 # --------------------------------------------------------------------------- the words
 
 COMMON_CONTROLS = [
     # action, mouse or touch, keyboard, gamepad
-    ("Move the focus", "Hover", "Arrows", "D-pad, left stick"),
-    ("Select / play", "Click or tap, or drag and drop", "Enter, Space", "A"),
-    ("Put down what is picked up", "Right-click, long press", "Escape", "B"),
-    ("Back, pause menu", "Toolbar \"Menu\"", "Escape", "B, Start"),
-    ("Hint", "Toolbar \"Hint\"", "H", "X"),
-    ("Undo", "Toolbar \"Undo\", two-finger tap", "Ctrl+Z, U", "Y"),
-    ("Redo", "Toolbar \"Redo\"", "Ctrl+Y, Ctrl+Shift+Z", "Left shoulder"),
-    ("Automatic play", "Toolbar \"Auto\"", "A", "Back"),
-    ("New deal / restart", "Toolbar", "N / R", "Pause menu"),
-    ("Full screen", "", "F11, Alt+Enter", ""),
-    ("Read the position aloud", "", "F2", "Right stick click"),
+    (N_("Move the focus"), N_("Hover"), N_("Arrows"), N_("D-pad, left stick")),
+    (N_("Select / play"), N_("Click or tap, or drag and drop"), N_("Enter, Space"), N_("A")),
+    (N_("Put down what is picked up"), N_("Right-click, long press"), N_("Escape"), N_("B")),
+    (N_("Back, pause menu"), N_("Toolbar \"Menu\""), N_("Escape"), N_("B, Start")),
+    (N_("Hint"), N_("Toolbar \"Hint\""), N_("H"), N_("X")),
+    (N_("Undo"), N_("Toolbar \"Undo\", two-finger tap"), N_("Ctrl+Z, U"), N_("Y")),
+    (N_("Redo"), N_("Toolbar \"Redo\""), N_("Ctrl+Y, Ctrl+Shift+Z"), N_("Left shoulder")),
+    (N_("Automatic play"), N_("Toolbar \"Auto\""), N_("A"), N_("Back")),
+    (N_("New deal / restart"), N_("Toolbar"), N_("N / R"), N_("Pause menu")),
+    (N_("Full screen"), "", N_("F11, Alt+Enter"), ""),
+    (N_("Read the position aloud"), "", N_("F2"), N_("Right stick click")),
 ]
 
-HELP_FOOTER = "Left / right: page · Up / down or wheel: scroll · Escape or B: back"
-PAGES = ("Rules", "Controls")
+HELP_FOOTER = N_("Left / right: page · Up / down or wheel: scroll · Escape or B: back")
+PAGES = (N_("Rules"), N_("Controls"))
 
 
 def controls_for(game_id: str) -> list[tuple[str, str, str, str]]:
@@ -52,8 +53,8 @@ def controls_for(game_id: str) -> list[tuple[str, str, str, str]]:
     rows = list(COMMON_CONTROLS)
     if not game.has_deals:
         rows = [r if r[0] != "New deal / restart" else ("New game / restart", "Toolbar", "N / R",
-                                                        "Pause menu") for r in rows]
-    return rows + list(game.help.controls)
+                                                        N_("Pause menu")) for r in rows]
+    return [tuple(_(cell) if cell else cell for cell in row) for row in rows + list(game.help.controls)]
 
 
 # --------------------------------------------------------------------------- the scene
@@ -72,7 +73,7 @@ class HelpScene(Scene):
         self.scroll = 0
         self.finger = FingerScroll()      # a finger drawn up or down scrolls the page
         self.tabs = [Button(name, self._goto(k)) for k, name in enumerate(PAGES)]
-        self.back_button = Button("Back", self.back)
+        self.back_button = Button(N_("Back"), self.back)
         self.focus = FocusButtons([self.back_button])
         self._pressed_tab: Button | None = None
 
@@ -161,9 +162,9 @@ class HelpScene(Scene):
         items: list[tuple[str, int, tuple, int]] = []   # text, px, colour, y
         y = 0
         for heading, para in self.help.rules:
-            items.append((heading, self.head_px, GOLD, y))
+            items.append((_(heading), self.head_px, GOLD, y))
             y += int(self.head_px * 1.25)
-            for line in wrap_text(para, self.text_px, width):
+            for line in wrap_text(_(para), self.text_px, width):
                 items.append((line, self.text_px, INK, y))
                 y += self.line_h
             y += int(self.line_h * 0.45)
@@ -179,7 +180,9 @@ class HelpScene(Scene):
     def _render_items(self, items, size) -> pygame.Surface:
         surf = pygame.Surface(size, pygame.SRCALPHA)
         for text, px, color, y in items:
-            surf.blit(FONTS.text(text, px, color), (0, y))
+            line = FONTS.text(text, px, color)
+            # right to left: lines start at the right edge (short of the scroll bar)
+            surf.blit(line, (size[0] - int(14 * self.scale) - line.get_width() if right_to_left() else 0, y))
         return surf
 
     def _render_controls(self) -> tuple[pygame.Surface, int]:
@@ -187,7 +190,7 @@ class HelpScene(Scene):
         view = self.controls_view
         width = view.w - int(14 * s)
         rows = controls_for(self.game_id)
-        header = ("", "Mouse, touch", "Keyboard", "Gamepad")
+        header = ("", _("Mouse, touch"), _("Keyboard"), _("Gamepad"))
         px = self.small_px
         font = FONTS.font(px)
         cell_pad = int(14 * s)
@@ -210,7 +213,7 @@ class HelpScene(Scene):
         row_gap = int(px * 0.42)
         line_h = int(px * 1.2)
         heights = [max(len(c) for c in cells) * line_h + row_gap for cells in wrapped_rows]
-        notes = [line for note in self.help.notes for line in wrap_text(note, self.text_px, width)]
+        notes = [line for note in self.help.notes for line in wrap_text(_(note), self.text_px, width)]
         notes_top = sum(heights) + int(self.line_h * 0.9)
         notes_h = int(self.head_px * 1.3) + len(notes) * self.line_h if notes else 0
         total = notes_top + notes_h
@@ -236,7 +239,7 @@ class HelpScene(Scene):
                                  max(1, int(s)))
         if notes:
             y = notes_top
-            surf.blit(FONTS.text(f"In {self.game.title}", self.head_px, GOLD, bold=True), (0, y))
+            surf.blit(FONTS.text(_("In {game}").format(game=self.game.title), self.head_px, GOLD, bold=True), (0, y))
             y += int(self.head_px * 1.3)
             for line in notes:
                 img = FONTS.text(line, self.text_px, INK)
@@ -248,7 +251,7 @@ class HelpScene(Scene):
     def _render_diagram(self) -> pygame.Surface:
         rect = self.diagram_rect
         surf = pygame.Surface(rect.size, pygame.SRCALPHA)
-        caption = wrap_text(self.help.caption, self.small_px, rect.w)
+        caption = wrap_text(_(self.help.caption), self.small_px, rect.w)
         cap_line = int(self.small_px * 1.2)
         cap_h = len(caption) * cap_line + int(12 * self.scale)
         area = pygame.Rect(0, 0, rect.w, rect.h - cap_h)
@@ -326,18 +329,21 @@ class HelpScene(Scene):
         return out
 
     def _title_rect(self) -> pygame.Rect:
-        img = FONTS.text(f"How to play: {self.game.title}", self.title_px, GOLD, bold=True)
+        img = FONTS.text(self._title(), self.title_px, GOLD, bold=True)
         return img.get_rect(center=(self.size[0] // 2, int(46 * self.scale)))
 
+    def _title(self) -> str:
+        return _("How to play: {game}").format(game=self.game.title)
+
     def _footer_rect(self) -> pygame.Rect:
-        img = FONTS.text(HELP_FOOTER, self.small_px, INK_DIM)
+        img = FONTS.text(_(HELP_FOOTER), self.small_px, INK_DIM)
         return img.get_rect(midleft=self.footer_pos)
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale
         w, h = self.size
         surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, f"How to play: {self.game.title}", self.title_px, self._title_rect().center,
+        draw_text(surface, self._title(), self.title_px, self._title_rect().center,
                   GOLD, anchor="center", shadow=True)
         for k, tab in enumerate(self.tabs):
             tab.hot = k == self.page
@@ -356,7 +362,7 @@ class HelpScene(Scene):
         if self.page == 0:
             surface.blit(self.diagram_surface, self.diagram_rect)
         self._draw_scrollbar(surface, view)
-        draw_text(surface, HELP_FOOTER, self.small_px, self._footer_rect().midleft, INK_DIM,
+        draw_text(surface, _(HELP_FOOTER), self.small_px, self._footer_rect().midleft, INK_DIM,
                   anchor="midleft")
         self.focus.draw(surface, s)
 

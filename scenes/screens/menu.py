@@ -11,6 +11,7 @@ from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
                        glow_rect, layout_row, layout_rows, text_surfaces, touch_target, ui_scale)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
+from ..store.words import N_, _
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
 WARM_AFTER = 0.25     # s on the menu before the games' modules and art load in the background
@@ -23,11 +24,11 @@ class MenuScene(Scene):
         self.games = list(GAMES.values())
         self.tiles = [Button(d.title, self._starter(d.id)) for d in self.games]
         self.tile_ids = [d.id for d in self.games]
-        self.buttons = [Button("Play online", self.online),
-                        Button("Watch a demo", self.demo), Button("How to play", self.help),
-                        Button("Statistics", self.statistics), Button("Replay a game", self.replays),
-                        Button("Settings", self.settings),
-                        Button("Quit", self.app.quit)]
+        self.buttons = [Button(N_("Play online"), self.online),
+                        Button(N_("Watch a demo"), self.demo), Button(N_("How to play"), self.help),
+                        Button(N_("Statistics"), self.statistics), Button(N_("Replay a game"), self.replays),
+                        Button(N_("Settings"), self.settings),
+                        Button(N_("Quit"), self.app.quit)]
         self.focus = FocusButtons(self.tiles + self.buttons)
         last = app.settings.last_game
         if last in self.tile_ids and self.tiles[self.tile_ids.index(last)].enabled:
@@ -60,9 +61,10 @@ class MenuScene(Scene):
             clear_save()
             self.app.scenes.remove(dialog)
 
-        dialog = DialogScene(self.app, "Welcome back", [
-            f"Resume {game.describe(data)}?", "It was left in the middle when the game was closed."],
-            [("Resume", resume), ("Discard", discard)], on_back=discard)
+        dialog = DialogScene(self.app, N_("Welcome back"), [
+            _("Resume {game}?").format(game=game.describe(data)),
+            N_("It was left in the middle when the game was closed.")],
+            [(N_("Resume"), resume), (N_("Discard"), discard)], on_back=discard)
         self.app.scenes.push(dialog)
 
     def online(self) -> None:
@@ -178,15 +180,15 @@ class MenuScene(Scene):
         (the footer last): (text, px, centre, colour, shadow)."""
         s = self.scale
         w, h = self.size
-        lines = [("Round Table", 110 * s, (w // 2, int(h * 0.12)), GOLD, True),
-                 ("Four classic games: three patiences and a board game of 1930", 28 * s,
+        lines = [(_("Round Table"), 110 * s, (w // 2, int(h * 0.12)), GOLD, True),
+                 (_("Four classic games: three patiences and a board game of 1930"), 28 * s,
                   (w // 2, int(h * 0.12 + 70 * s)), INK_DIM, False)]
         for i, (game, tile) in enumerate(zip(self.games, self.tiles)):
             rect = self._tile_rect(i)
             lines.append((tile.label, 30 * s, (rect.centerx, rect.y + int(rect.h * 0.66)), INK, False))
-            lines.extend((line, 20 * s, (rect.centerx, rect.y + int(rect.h * (0.77 + 0.08 * k))),
+            lines.extend((_(line), 20 * s, (rect.centerx, rect.y + int(rect.h * (0.77 + 0.08 * k))),
                           INK_DIM, False) for k, line in enumerate(game.blurb))
-        lines.append(("Arrows, D-pad or mouse to choose · Enter / A to play · F11 full screen",
+        lines.append((_("Arrows, D-pad or mouse to choose · Enter / A to play · F11 full screen"),
                       20 * s, (w // 2, h - int(24 * s)), INK_DIM, False))
         return lines
 

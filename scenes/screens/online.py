@@ -28,7 +28,7 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.text_field import TextField
-from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row, touch_target,
+from ..core.ui import (FONTS, GOLD, ILLEGAL, INK, INK_DIM, Button, draw_text, felt, layout_row, touch_target,
                        rounded_panel, ui_scale, wrap_text)
 from ..games.camelot_online import CamelotOnlineScene, error_line, open_phrases
 from ..games.online_ignore import chat_speakers, open_ignore
@@ -36,14 +36,16 @@ from ..games.online_session import OnlineSession, lan_address, normalise_address
 from ..store.accounts import forget_account, load_accounts
 from .online_asks import my_games, quick_game, seek_line, show_history
 from ..store.settings import data_dir
+from ..store.terms import SIDES, term
+from ..store.words import N_, _, ngettext
 
 TABLES_SHOWN = 8       # rows at most (fewer when the screen is short)
 NAME_LIMIT = 24
-TIME_CONTROLS = (("No clock", None), ("10 minutes + 5 s a move", {"base": 600, "increment": 5}),
-                 ("5 minutes + 3 s a move", {"base": 300, "increment": 3}),
-                 ("30 minutes, no increment", {"base": 1800, "increment": 0}))
+TIME_CONTROLS = ((N_("No clock"), None), (N_("10 minutes + 5 s a move"), {"base": 600, "increment": 5}),
+                 (N_("5 minutes + 3 s a move"), {"base": 300, "increment": 3}),
+                 (N_("30 minutes, no increment"), {"base": 1800, "increment": 0}))
 HOST_START_SECONDS = 10.0    # a server that does not listen by then is given up
-HOST_STARTING = "Starting the server…"
+HOST_STARTING = N_("Starting the server…")
 LOOPBACK_ONLY = "ROUNDTABLE_NET_LOOPBACK"   # set (the monkey run): no other address is used
 
 
@@ -80,13 +82,13 @@ def describe_table(table: dict) -> str:
     seats = table.get("seats") or {}
     names = [rating_text(seats[c]) if seats.get(c) else (table.get(c) or "—")
              for c in ("white", "black")]
-    status = {"waiting": "waiting", "playing": f"{table.get('moves', 0)} moves"}.get(
-        table.get("status"), table.get("status", ""))
+    status = {"waiting": _("waiting"), "playing": ngettext("{n} move", "{n} moves", table.get("moves", 0)).format(
+        n=table.get("moves", 0))}.get(table.get("status"), table.get("status", ""))
     watchers = table.get("watchers", 0)
     timed = table.get("time")
     clock = f" · {timed['base'] // 60}+{timed['increment']}" if timed else ""
-    seen = f" · {watchers} watching" if watchers else ""
-    rated = " · rated" if table.get("rated") else ""
+    seen = _(" · {n} watching").format(n=watchers) if watchers else ""
+    rated = _(" · rated") if table.get("rated") else ""
     return f"{table['table']}: {names[0]} v {names[1]} · {status}{clock}{rated}{seen}"
 
 
@@ -106,17 +108,17 @@ class OnlineScene(Scene):
         self.friend_address = ""
         self.joining: str | None = None             # the table whose state we wait for
         self.table_scene: CamelotOnlineScene | None = None
-        self.name_field = TextField(app, "Your name", NAME_LIMIT, lambda _: self.enter_pressed(),
-                                    name or f"Player {random.randrange(100, 1000)}")
-        self.password_field = SecretField(app, "Password (none: play as a guest)", 256,
+        self.name_field = TextField(app, N_("Your name"), NAME_LIMIT, lambda _: self.enter_pressed(),
+                                    name or _("Player {n}").format(n=random.randrange(100, 1000)))
+        self.password_field = SecretField(app, N_("Password (none: play as a guest)"), 256,
                                           lambda _: self.enter_pressed())
-        self.address_field = TextField(app, "Server address", 200, lambda _: self.enter_pressed(),
+        self.address_field = TextField(app, N_("Server address"), 200, lambda _: self.enter_pressed(),
                                        address)
         self.kept, problem = load_accounts()
         self.problem = problem or ""          # the last refusal, one line on the connect screen
         self._kept_key = None
-        self.invite_field = TextField(app, "Invite code (like T3-ABCD), then Enter", 30, self.join_by_code)
-        self.chat_field = TextField(app, "Say something to the lobby", 500, self.lobby_say)
+        self.invite_field = TextField(app, N_("Invite code (like T3-ABCD), then Enter"), 30, self.join_by_code)
+        self.chat_field = TextField(app, N_("Say something to the lobby"), 500, self.lobby_say)
         self.fields = [self.name_field, self.password_field, self.address_field,
                        self.invite_field, self.chat_field]
         self._tables_key = None
@@ -168,18 +170,18 @@ class OnlineScene(Scene):
         name = " ".join(self.name_field.text.split())
         password = self.password_field.text
         if not name and how != "session":
-            self.app.toast("Type a name first", 2.0)
+            self.app.toast(_("Type a name first"), 2.0)
             return
         if how in ("sign_in", "register") and not password:
-            self.app.toast("Type your password first", 2.0)
+            self.app.toast(_("Type your password first"), 2.0)
             return
         if url is None and not self.address_field.text.strip():
-            self.app.toast("Type the server's address first (like 192.168.1.20:8765)", 2.5)
+            self.app.toast(_("Type the server's address first (like 192.168.1.20:8765)"), 2.5)
             return
         try:
             url = url or normalise_address(self.address_field.text)
         except ValueError:
-            self.app.toast("That is not an address: try 192.168.1.20:8765", 3.0)
+            self.app.toast(_("That is not an address: try 192.168.1.20:8765"), 3.0)
             return
         options = {}
         if how == "session":
@@ -227,12 +229,12 @@ class OnlineScene(Scene):
         url = self.session.url
         self.disconnect()
         text = str(refused.get("detail", ""))
-        code, _, sentence = text.partition(": ")
+        code, _sep, sentence = text.partition(": ")
         sentence = sentence or text
         if refused.get("code") == "bad_session" and url in self.kept:
             del self.kept[url]
             forget_account(url)
-            sentence = "The kept sign-in has ended: sign in again"
+            sentence = _("The kept sign-in has ended: sign in again")
         self.problem = sentence[:1].upper() + sentence[1:]
         self._build_focus()
 
@@ -243,7 +245,7 @@ class OnlineScene(Scene):
         if self.starting is not None:
             return
         if not self.name_field.text.split():
-            self.app.toast("Type a name first", 2.0)
+            self.app.toast(_("Type a name first"), 2.0)
             return
         db = self.db
         if db is None:
@@ -251,7 +253,8 @@ class OnlineScene(Scene):
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                self.app.toast(f"Cannot host here: no folder for the games ({exc.strerror})", 4.0)
+                self.app.toast(_("Cannot host here: no folder for the games ({problem})").format(
+                    problem=exc.strerror), 4.0)
                 return
             db = str(folder / "server.sqlite3")
         self._ports = [self.port, 0] if self.port else [0]     # the usual port, or any free one
@@ -281,7 +284,7 @@ class OnlineScene(Scene):
         if port is None:
             if time.monotonic() > self._starting_until:
                 host.stop()
-                self._host_failed("the server did not start in time")
+                self._host_failed(_("the server did not start in time"))
             return
         self.starting = None
         where = "127.0.0.1" if self.bind == "127.0.0.1" else lan_address()
@@ -297,7 +300,7 @@ class OnlineScene(Scene):
     def _host_failed(self, problem: str) -> None:
         self.starting = None
         self._build_focus()
-        self.app.toast(f"Cannot host here: {problem}", 4.0)
+        self.app.toast(_("Cannot host here: {problem}").format(problem=problem), 4.0)
 
     def disconnect(self) -> None:
         if self.starting is not None:           # left while the server was starting
@@ -318,9 +321,10 @@ class OnlineScene(Scene):
                 self.session.send({"type": "create_table", "private": private, "time": time_control})
             return run
         buttons = [(label, create(control)) for label, control in TIME_CONTROLS]
-        buttons.append(("Cancel", lambda: self.app.scenes.remove(dialog)))
-        kind = "private table (an invite code)" if private else "public table"
-        dialog = DialogScene(self.app, "New table", [f"A {kind}: which clock?"], buttons,
+        buttons.append((N_("Cancel"), lambda: self.app.scenes.remove(dialog)))
+        kind = (_("A private table (an invite code): which clock?") if private
+                else _("A public table: which clock?"))
+        dialog = DialogScene(self.app, N_("New table"), [kind], buttons,
                              on_back=lambda: self.app.scenes.remove(dialog))
         self.app.scenes.push(dialog)
 
@@ -333,13 +337,13 @@ class OnlineScene(Scene):
                 self.app.scenes.remove(dialog)
                 action()
             return run
-        buttons = [(f"Sit as {c.capitalize()}", then(lambda c=c: self.sit(tid, c)))
+        buttons = [(_("Sit as {side}").format(side=term(SIDES, c)), then(lambda c=c: self.sit(tid, c)))
                    for c in ("white", "black") if not table.get(c) and table.get("status") == "waiting"]
         if self.session.token(tid):
-            buttons = [("Back to your seat", then(lambda: self.take_back(tid)))]
-        buttons += [("Watch", then(lambda: self.watch(tid))),
-                    ("Cancel", lambda: self.app.scenes.remove(dialog))]
-        dialog = DialogScene(self.app, f"Table {tid}", [describe_table(table)], buttons,
+            buttons = [(N_("Back to your seat"), then(lambda: self.take_back(tid)))]
+        buttons += [(N_("Watch"), then(lambda: self.watch(tid))),
+                    (N_("Cancel"), lambda: self.app.scenes.remove(dialog))]
+        dialog = DialogScene(self.app, _("Table {table}").format(table=tid), [describe_table(table)], buttons,
                              on_back=lambda: self.app.scenes.remove(dialog))
         self.app.scenes.push(dialog)
 
@@ -366,7 +370,7 @@ class OnlineScene(Scene):
     def join_by_code(self, text: str) -> None:
         code = parse_invite(text)
         if code is None:
-            self.app.toast("An invite code looks like T3-ABCD", 2.5)
+            self.app.toast(_("An invite code looks like T3-ABCD"), 2.5)
             return
         self.invite_field.text = ""
         self.invite_field.deactivate()
@@ -440,10 +444,11 @@ class OnlineScene(Scene):
         pages = self.session.state.pages
         mine, shown = self.rows()
         first, total = pages.first_shown(), pages.total
-        yours = f" · yours first ({len(pages.mine)})" if pages.mine else ""
+        yours = _(" · yours first ({n})").format(n=len(pages.mine)) if pages.mine else ""
         if not shown:
-            return f"No other open tables{yours}"
-        return f"Tables {first + 1}–{first + len(shown)} of {total}, newest first{yours}"
+            return _("No other open tables") + yours
+        return _("Tables {first}–{last} of {total}, newest first").format(
+            first=first + 1, last=first + len(shown), total=total) + yours
 
     def _turn_page(self, request: dict | None) -> None:
         if request is not None:
@@ -493,35 +498,35 @@ class OnlineScene(Scene):
             kept = self._kept_key = self.kept_here()
             buttons = [Button("", self.name_field.activate), Button("", self.password_field.activate),
                        Button("", self.address_field.activate),
-                       Button("Sign in", lambda: self.connect(how="sign_in")),
-                       Button("Register", lambda: self.connect(how="register")),
-                       Button("Play as guest", lambda: self.connect(how="guest"))]
+                       Button(N_("Sign in"), lambda: self.connect(how="sign_in")),
+                       Button(N_("Register"), lambda: self.connect(how="register")),
+                       Button(N_("Play as guest"), lambda: self.connect(how="guest"))]
             if kept is not None:
-                buttons += [Button(f"Continue as {kept.name}", lambda: self.connect(how="session")),
-                            Button("Sign out here", self.sign_out)]
-            buttons += [Button(HOST_STARTING if self.starting else "Host on this computer", self.host_here),
-                        Button("Back", lambda: self.app.navigator.open_menu())]
+                buttons += [Button(_("Continue as {name}").format(name=kept.name), lambda: self.connect(how="session")),
+                            Button(N_("Sign out here"), self.sign_out)]
+            buttons += [Button(HOST_STARTING if self.starting else N_("Host on this computer"), self.host_here),
+                        Button(N_("Back"), lambda: self.app.navigator.open_menu())]
             self.field_buttons = {0: self.name_field, 1: self.password_field, 2: self.address_field}
         else:
             mine, shown = self.rows()
             self._tables_key = self._rows_key()
-            buttons = [Button(describe_table(t) + " · yours", lambda t=t: self.open_table(t))
+            buttons = [Button(describe_table(t) + _(" · yours"), lambda t=t: self.open_table(t))
                        for t in mine]
             buttons += [Button(describe_table(t), lambda t=t: self.open_table(t)) for t in shown]
             n = len(buttons)
-            buttons += [Button("New table", lambda: self.create_table(False)),
-                        Button("Private table", lambda: self.create_table(True)),
-                        Button("Newer", self.newer, enabled=self.session.state.pages.has_newer()),
-                        Button("Older", self.older,
+            buttons += [Button(N_("New table"), lambda: self.create_table(False)),
+                        Button(N_("Private table"), lambda: self.create_table(True)),
+                        Button(N_("Newer"), self.newer, enabled=self.session.state.pages.has_newer()),
+                        Button(N_("Older"), self.older,
                                enabled=self.session.state.pages.has_older(self._room())),
                         Button("", self.invite_field.activate),
                         Button("", self.chat_field.activate),
-                        Button("Ignore…", self.ignore_someone),
-                        Button("Quick game" if self.seeking is None else "Cancel the seek",
+                        Button(N_("Ignore…"), self.ignore_someone),
+                        Button(N_("Quick game") if self.seeking is None else N_("Cancel the seek"),
                                lambda: quick_game(self, TIME_CONTROLS)),
-                        Button("My games", lambda: my_games(self)),
-                        Button("Disconnect", self.disconnect),
-                        Button("Main menu", lambda: self.app.navigator.open_menu())]
+                        Button(N_("My games"), lambda: my_games(self)),
+                        Button(N_("Disconnect"), self.disconnect),
+                        Button(N_("Main menu"), lambda: self.app.navigator.open_menu())]
             self.table_buttons = n
             self.field_buttons = {n + 4: self.invite_field, n + 5: self.chat_field}
         old = getattr(self, "focus", None)
@@ -604,9 +609,15 @@ class OnlineScene(Scene):
             # as many rows as fit above the page line (read by rows() at the next build)
             self.rows_fit = max(2, min(TABLES_SHOWN, (row_y - int(40 * s) - (self.panel.y + int(56 * s)))
                                        // (row_h + int(6 * s))))
-            quarter = (inner - 3 * gap) // 4
-            for i, b in enumerate((new, private, newer, older)):
-                b.rect = pygame.Rect(x + i * (quarter + gap), row_y, quarter, bh)
+            # a quarter each, unless a label (a longer language's) needs more: then by need
+            four, room = (new, private, newer, older), inner - 3 * gap
+            font = FONTS.font(int(bh * 0.5 / FONTS.scale), bold=True)
+            need = [font.size(b.label)[0] + int(16 * s) for b in four]
+            widths = [room // 4] * 4 if max(need) <= room // 4 else [room * n // sum(need) for n in need]
+            for b, width in zip(four, widths):
+                b.rect = pygame.Rect(x, row_y, width, bh)
+                x += width + gap
+            x = self.panel.x + int(20 * s)
             invite.rect = pygame.Rect(x, row_y + bh + gap, inner, bh)
             ignore_w = int(110 * s)
             chat.rect = pygame.Rect(self.side.x + int(16 * s), self.side.bottom - int(16 * s) - bh,
@@ -620,7 +631,7 @@ class OnlineScene(Scene):
         s = self.scale
         w, h = self.size
         surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, "Play Camelot online", 52 * s, (w // 2, int(48 * s)), GOLD,
+        draw_text(surface, _("Play Camelot online"), 52 * s, (w // 2, int(48 * s)), GOLD,
                   anchor="center", shadow=True)
         if self.state == "connect":
             self._draw_connect(surface)
@@ -642,13 +653,13 @@ class OnlineScene(Scene):
         s = self.scale
         p = self.panel
         surface.blit(rounded_panel(p.size, radius=int(18 * s)), p)
-        draw_text(surface, "Join a friend's server, or host one on this computer.", 24 * s,
+        draw_text(surface, _("Join a friend's server, or host one on this computer."), 24 * s,
                   (p.centerx, p.y + int(34 * s)), INK, anchor="center")
-        draw_text(surface, "Sign in to play rated games; a guest plays casual ones.", 20 * s,
+        draw_text(surface, _("Sign in to play rated games; a guest plays casual ones."), 20 * s,
                   (p.centerx, p.y + int(62 * s)), INK_DIM, anchor="center")
-        for field, label in ((self.name_field, "Your name"), (self.password_field, "Password"),
-                             (self.address_field, "Server address")):
-            draw_text(surface, label, 18 * s, (field.rect.x, field.rect.y - int(2 * s)), INK_DIM,
+        for field, label in ((self.name_field, N_("Your name")), (self.password_field, N_("Password")),
+                             (self.address_field, N_("Server address"))):
+            draw_text(surface, _(label), 18 * s, (field.rect.x, field.rect.y - int(2 * s)), INK_DIM,
                       anchor="bottomleft")
         if self.problem:
             for i, text in enumerate(wrap_text(self.problem, int(20 * s), p.w - int(60 * s))[:2]):
@@ -659,21 +670,21 @@ class OnlineScene(Scene):
         s = self.scale
         session = self.session
         w = self.size[0]
-        line = session.link_line() or f"Connected to {session.url} as {session.name}"
+        line = session.link_line() or _("Connected to {url} as {name}").format(url=session.url, name=session.name)
         draw_text(surface, line, 22 * s, (w // 2, int(86 * s)),
                   ILLEGAL if session.link_line() else INK_DIM, anchor="center")
         p = self.panel
         surface.blit(rounded_panel(p.size, radius=int(16 * s)), p)
-        draw_text(surface, "Tables", 28 * s, (p.x + int(20 * s), p.y + int(16 * s)), GOLD)
+        draw_text(surface, _("Tables"), 28 * s, (p.x + int(20 * s), p.y + int(16 * s)), GOLD)
         if self.friend_address:
-            draw_text(surface, f"You host: friends join at {self.friend_address}", 22 * s,
+            draw_text(surface, _("You host: friends join at {address}").format(address=self.friend_address), 22 * s,
                       (p.right - int(20 * s), p.y + int(30 * s)), GOLD, anchor="midright")
         if not self.table_buttons:
-            draw_text(surface, "No open tables yet: start one below.", 22 * s,
+            draw_text(surface, _("No open tables yet: start one below."), 22 * s,
                       (p.x + int(20 * s), p.y + int(64 * s)), INK_DIM)
         else:
             last = self.focus.buttons[self.table_buttons - 1].rect
-            draw_text(surface, f"{self.page_line()}. Choose one to sit down or to watch.", 20 * s,
+            draw_text(surface, _("{tables}. Choose one to sit down or to watch.").format(tables=self.page_line()), 20 * s,
                       (p.x + int(20 * s), last.bottom + int(10 * s)), INK_DIM)
         if self.seeking is not None:
             draw_text(surface, seek_line(self.seeking), 20 * s,
@@ -681,13 +692,13 @@ class OnlineScene(Scene):
         side = self.side
         surface.blit(rounded_panel(side.size, radius=int(16 * s)), side)
         x, y, width = side.x + int(16 * s), side.y + int(16 * s), side.w - int(32 * s)
-        draw_text(surface, f"Online ({len(session.users)})", 26 * s, (x, y), GOLD)
+        draw_text(surface, _("Online ({n})").format(n=len(session.users)), 26 * s, (x, y), GOLD)
         y += int(34 * s)
         for text in wrap_text(", ".join(session.users) or "—", int(20 * s), width)[:3]:
             draw_text(surface, text, 20 * s, (x, y), INK)
             y += int(24 * s)
         y += int(10 * s)
-        draw_text(surface, "Lobby chat", 24 * s, (x, y), GOLD)
+        draw_text(surface, _("Lobby chat"), 24 * s, (x, y), GOLD)
         y += int(32 * s)
         px, line_h = int(20 * s), int(24 * s)
         lines = [text for who, said in session.lobby_chat

@@ -9,13 +9,15 @@ the server seats both at a new, started table and the lobby opens it.
 from __future__ import annotations
 
 from ..core.overlays import DialogScene
+from ..store.terms import term
+from ..store.words import N_, _, ngettext
 
 GAMES_SHOWN = 8
-RESULT_WORDS = {"1-0": "White won", "0-1": "Black won", "1/2-1/2": "Draw", None: "No result"}
+RESULT_WORDS = {"1-0": N_("White won"), "0-1": N_("Black won"), "1/2-1/2": N_("Draw"), None: N_("No result")}
 
 
 def clock_words(time_control: dict | None) -> str:
-    return f"{time_control['base'] // 60}+{time_control['increment']}" if time_control else "no clock"
+    return f"{time_control['base'] // 60}+{time_control['increment']}" if time_control else _("no clock")
 
 
 def quick_game(screen, time_controls) -> None:
@@ -33,12 +35,13 @@ def quick_game(screen, time_controls) -> None:
         return run
     buttons = [(label, seek(control, False)) for label, control in time_controls]
     if not session.guest:
-        buttons += [(f"{label}, rated", seek(control, True)) for label, control in time_controls]
-    buttons.append(("Cancel", lambda: app.scenes.remove(dialog)))
-    lines = ["The first player seeking the same clock plays you at once."]
+        buttons += [(_("{clock}, rated").format(clock=_(label)), seek(control, True))
+                    for label, control in time_controls]
+    buttons.append((N_("Cancel"), lambda: app.scenes.remove(dialog)))
+    lines = [N_("The first player seeking the same clock plays you at once.")]
     if session.guest:
-        lines.append("Guests play casual games; sign in for rated ones.")
-    dialog = DialogScene(app, "Quick game", lines, buttons,
+        lines.append(N_("Guests play casual games; sign in for rated ones."))
+    dialog = DialogScene(app, N_("Quick game"), lines, buttons,
                          on_back=lambda: app.scenes.remove(dialog))
     app.scenes.push(dialog)
 
@@ -46,7 +49,7 @@ def quick_game(screen, time_controls) -> None:
 def my_games(screen) -> None:
     """Ask for one's own page (accounts only: a guest's games are not kept by name)."""
     if screen.session.guest:
-        screen.app.toast("Sign in to keep a history of your games", 2.5)
+        screen.app.toast(_("Sign in to keep a history of your games"), 2.5)
         return
     screen.session.send({"type": "history", "name": screen.session.name})
 
@@ -54,23 +57,23 @@ def my_games(screen) -> None:
 def history_lines(page: dict) -> list[str]:
     """A player page in a few lines: the ratings per time class, then the latest games."""
     ratings = page.get("ratings") or {}
-    lines = [" · ".join(f"{kind} {round(r['rating'])} ±{round(r['rd'])}"
-                        f"{'?' if r.get('provisional') else ''} ({r.get('games', 0)} games)"
-                        for kind, r in sorted(ratings.items())) or "No rated games yet"]
+    lines = [" · ".join(f"{kind} {round(r['rating'])} ±{round(r['rd'])}{'?' if r.get('provisional') else ''} "
+                        + ngettext("({n} game)", "({n} games)", r.get("games", 0)).format(n=r.get("games", 0))
+                        for kind, r in sorted(ratings.items())) or _("No rated games yet")]
     games = page.get("games") or []
     for game in games[:GAMES_SHOWN]:
-        rated = "rated" if game.get("rated") else "casual"
-        lines.append(f"{game['white']} v {game['black']}: {RESULT_WORDS.get(game.get('result'), '?')}"
-                     f" · {game.get('moves', 0)} moves · {rated} {game.get('time_class', '')}"
-                     f" · {str(game.get('ended', ''))[:10]}")
+        rated = _("rated") if game.get("rated") else _("casual")
+        lines.append(f"{game['white']} v {game['black']}: {term(RESULT_WORDS, game.get('result')) or '?'}"
+                     " · " + ngettext("{n} move", "{n} moves", game.get("moves", 0)).format(n=game.get("moves", 0))
+                     + f" · {rated} {game.get('time_class', '')} · {str(game.get('ended', ''))[:10]}")
     if not games:
-        lines.append("No finished games yet")
+        lines.append(_("No finished games yet"))
     return lines
 
 
 def show_history(app, page: dict) -> None:
-    dialog = DialogScene(app, f"{page.get('name', '?')}'s games", history_lines(page),
-                         [("Close", lambda: app.scenes.remove(dialog))],
+    dialog = DialogScene(app, _("{name}'s games").format(name=page.get("name", "?")), history_lines(page),
+                         [(N_("Close"), lambda: app.scenes.remove(dialog))],
                          on_back=lambda: app.scenes.remove(dialog))
     app.scenes.push(dialog)
 
@@ -78,8 +81,8 @@ def show_history(app, page: dict) -> None:
 def seek_line(seek: dict | None) -> str:
     if seek is None:
         return ""
-    rated = "rated" if seek.get("rated") else "casual"
-    return f"Seeking a {rated} game, {clock_words(seek.get('time'))}: waiting for an opponent…"
+    return (_("Seeking a rated game, {clock}: waiting for an opponent…") if seek.get("rated") else
+            _("Seeking a casual game, {clock}: waiting for an opponent…")).format(clock=clock_words(seek.get("time")))
 
 
 __all__ = ["quick_game", "my_games", "history_lines", "show_history", "seek_line"]

@@ -28,14 +28,16 @@ from game.camelot.record import BadRecordError
 from game.errors import IllegalMoveError
 
 from ..core.actions import Action
+from ..store.terms import term
 from ..core.sound import sound_for_events
 from ..core.ui import FONTS, GOLD, fit_text
 from ..table.board_analysis import line_words, score_words
 from ..table.board_players import Pace, Player, RecordPlayer
 from ..table.board_screen import BoardScreen, Command, Part
 from ..work.analysis import Analyst
+from ..store.words import N_, _, ngettext
 
-RESULT_WORDS = {"1-0": "White won", "0-1": "Black won", "1/2-1/2": "Drawn", "*": "Unfinished"}
+RESULT_WORDS = {"1-0": N_("White won"), "0-1": N_("Black won"), "1/2-1/2": N_("Drawn"), "*": N_("Unfinished")}
 AUTOPLAY_EVERY = 1.2      # s between moves when the replay plays itself (normal speed)
 
 
@@ -45,13 +47,14 @@ def result_words(record) -> str:
     the game it opened ended."""
     whole = record.tag("GameResult")
     if record.result == "*" and whole in RESULT_WORDS and whole != "*":
-        return f"Opening ({'game drawn' if whole == '1/2-1/2' else RESULT_WORDS[whole]})"
-    return RESULT_WORDS.get(record.result, record.result)
+        ended = _("game drawn") if whole == "1/2-1/2" else term(RESULT_WORDS, whole)
+        return _("Opening ({result})").format(result=ended)
+    return term(RESULT_WORDS, record.result)
 
 
 def moves_words(count: int) -> str:
     """'1 move', '12 moves' (as the move list counts them)."""
-    return f"{count} move{'s' if count != 1 else ''}"
+    return ngettext("{n} move", "{n} moves", count).format(n=count)
 
 
 def load_game(record) -> CamelotBoard:
@@ -77,14 +80,14 @@ class ReplayScene(BoardScreen):
         self.reader = RecordPlayer("", record.moves, AUTOPLAY_EVERY)
         side = {c: Player(record.tag(c.capitalize(), "?") or "?") for c in ("white", "black")}
         commands = [
-            Command("Back", self.leave_replay, (Action.PAUSE, Action.BACK)),
+            Command(N_("Back"), self.leave_replay, (Action.PAUSE, Action.BACK)),
             Command("|<", self.to_start, (Action.RESTART, Action.NEW_DEAL, Action.FIRST),
                     enabled=lambda: self.ply > 0),
             Command("<", self.step_back, (Action.UNDO, Action.LEFT), enabled=lambda: self.ply > 0),
             Command(">", self.step_forward, (Action.REDO, Action.RIGHT, Action.SELECT),
                     enabled=lambda: self.ply < self.plies),
             Command(">|", self.to_end, (Action.LAST,), enabled=lambda: self.ply < self.plies),
-            Command("Play", self.toggle_play, (Action.AUTOPLAY,), lit=lambda: self.autoplay),
+            Command(N_("Play"), self.toggle_play, (Action.AUTOPLAY,), lit=lambda: self.autoplay),
             Command("", lambda: self.jump(self.ply + 2), (Action.DOWN,)),
             Command("", lambda: self.jump(self.ply - 2), (Action.UP,))]
         super().__init__(app, load_game(record), side, commands, parts=(StepsByWheel(self),))
@@ -130,7 +133,7 @@ class ReplayScene(BoardScreen):
         self.table.finish_animations()
         record = self.game.redo()
         if record is None:
-            self.app.toast("That was the last move", 1.2)
+            self.app.toast(_("That was the last move"), 1.2)
             self.autoplay = False
             return
         self.app.sound.play_all(sound_for_events(record.events))
@@ -143,7 +146,7 @@ class ReplayScene(BoardScreen):
         self.table.finish_animations()
         move = self.game.last_move
         if self.game.undo() is None:
-            self.app.toast("That was the first move", 1.2)
+            self.app.toast(_("That was the first move"), 1.2)
             return
         self.over_shown = False
         self.table.show_step_back(move, self.game.pieces())
@@ -203,10 +206,12 @@ class ReplayScene(BoardScreen):
         White move and Black's reply are one move)."""
         record = self.record
         if self.ply == 0:
-            return (f"Start · {moves_words(record.full_moves)} · Right arrow: next move, Home/End, "
-                    f"or click a move")
-        return (f"Move {record.move_number(self.ply)} of {record.full_moves}, "
-                f"{record.mover(self.ply).capitalize()}: {self.game.history[-1]}")
+            return ngettext("Start · {n} move · Right arrow: next move, Home/End, or click a move",
+                            "Start · {n} moves · Right arrow: next move, Home/End, or click a move",
+                            record.full_moves).format(n=record.full_moves)
+        return _("Move {n} of {count}, {side}: {move}").format(
+            n=record.move_number(self.ply), count=record.full_moves,
+            side=_(record.mover(self.ply).capitalize()), move=self.game.history[-1])
 
     def score_line(self) -> str:
         return result_words(self.record)
@@ -214,13 +219,13 @@ class ReplayScene(BoardScreen):
     def _engine_words(self) -> tuple[str, str]:
         words = score_words(self.table.analysis)
         if self.table.analysis is None and self.analyst.error:
-            words = f"Engine: no answer ({self.analyst.error})"
+            words = _("Engine: no answer ({problem})").format(problem=self.analyst.error)
         return words, line_words(self.table.analysis)
 
     def _hud_texts(self) -> dict[str, list[tuple]]:
         texts = super()._hud_texts()
         s = self.scale
-        title = "Replay" + (f" · {self.name}" if self.name else "")
+        title = _("Replay") + (f" · {self.name}" if self.name else "")
         # a record's name (a file's, say) can be long: cut to end before the status line
         left, px = int(20 * s), int(30 * s)
         centre = self._texts_rect(texts["centre"])

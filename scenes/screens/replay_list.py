@@ -19,7 +19,8 @@ from game.errors import IllegalMoveError
 from ..core.ui import FONTS, GOLD, INK_DIM, Button, draw_text, felt, fit_text, touch_target, ui_scale
 from ..store.famous import list_famous
 from ..store.records import KeptRecord, list_records, records_dir
-from .replay import RESULT_WORDS, ReplayScene, moves_words, read_record, result_words
+from .replay import ReplayScene, moves_words, read_record, result_words
+from ..store.words import N_, _, ngettext
 
 
 class ReplayListScene(Scene):
@@ -34,7 +35,7 @@ class ReplayListScene(Scene):
         self.rows = [Button(self._famous_label(f), self._opener(f.record, f.short))
                      for f in self.famous]
         self.labels = [b.label for b in self.rows]     # whole; a row shows what fits
-        self.back_button = Button("Back", self.back)
+        self.back_button = Button(N_("Back"), self.back)
         self.focus = FocusButtons(self.rows + [self.back_button])
         self.first = 0
         self.finger = FingerScroll()     # a finger drawn up or down scrolls the list
@@ -81,13 +82,13 @@ class ReplayListScene(Scene):
     def _label(kept) -> str:
         record = kept.record
         return f"{kept.when}   {record.tag('White', '?')} – {record.tag('Black', '?')}   " \
-               f"{RESULT_WORDS.get(record.result, record.result)}, {moves_words(record.full_moves)}"
+               f"{result_words(record)}, {moves_words(record.full_moves)}"
 
     @staticmethod
     def _famous_label(famous) -> str:
         record = famous.record
         # the date and game first, the event last: a long one is what the row cuts
-        extent = "Opening" if famous.is_opening and not record.tag("GameResult") else result_words(record)
+        extent = _("Opening") if famous.is_opening and not record.tag("GameResult") else result_words(record)
         return f"{famous.short}   {famous.players}   {extent}, {moves_words(record.full_moves)}   " \
                f"{record.tag('Event') or '?'}"
 
@@ -162,15 +163,15 @@ class ReplayListScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale
-        w, _ = self.size
+        w = self.size[0]
         surface.blit(felt(self.size), (0, 0))
-        draw_text(surface, "Replay a game", 52 * s, (w // 2, int(70 * s)), GOLD, anchor="center",
+        draw_text(surface, _("Replay a game"), 52 * s, (w // 2, int(70 * s)), GOLD, anchor="center",
                   shadow=True)
         if self.reading and not self.rows:
-            draw_text(surface, "Reading your games…", 26 * s, (w // 2, int(220 * s)), INK_DIM,
+            draw_text(surface, _("Reading your games…"), 26 * s, (w // 2, int(220 * s)), INK_DIM,
                       anchor="center")
         elif not self.rows:
-            draw_text(surface, "No games kept yet: every board game you finish is kept here.",
+            draw_text(surface, _("No games kept yet: every board game you finish is kept here."),
                       26 * s, (w // 2, int(220 * s)), INK_DIM, anchor="center")
         else:
             draw_text(surface, self._summary(), 22 * s, (w // 2, int(118 * s)), INK_DIM,
@@ -190,14 +191,14 @@ class ReplayListScene(Scene):
     def _summary(self) -> str:
         parts = []
         if self.famous:
-            parts.append(f"{len(self.famous)} famous game{'s' if len(self.famous) > 1 else ''}"
-                         " (gold)")
+            parts.append(ngettext("{n} famous game (gold)", "{n} famous games (gold)",
+                                  len(self.famous)).format(n=len(self.famous)))
         if self.kept:
-            parts.append(f"{len(self.kept)} of yours, newest first")
+            parts.append(_("{n} of yours, newest first").format(n=len(self.kept)))
         if self.reading:
-            parts.append("reading yours…")
-        more = " · wheel or arrows for more" if len(self.rows) > self.ROWS else ""
-        return ", then ".join(parts) + more
+            parts.append(_("reading yours…"))
+        more = _(" · wheel or arrows for more") if len(self.rows) > self.ROWS else ""
+        return _(", then ").join(parts) + more
 
 
 def open_replay(app, path=None) -> None:

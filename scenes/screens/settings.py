@@ -13,6 +13,12 @@ from ..core.scene import Scene
 from ..core.ui import (GOLD, INK, INK_DIM, Button, draw_text, felt, layout_column, text_scale,
                        touch_target, ui_scale, wrap_text)
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, CHOICE_ROWS, seeing_words, step_seeing
+from ..store.words import LANGUAGES, SYSTEM, N_, _, language
+
+# The settings' values in words (the store keeps them as English names).
+SPEED_WORDS = {"slow": N_("Slow"), "normal": N_("Normal"), "fast": N_("Fast"), "instant": N_("Instant")}
+BACK_WORDS = {"blue": N_("Blue"), "red": N_("Red"), "green": N_("Green"), "purple": N_("Purple"),
+              "black": N_("Black")}
 
 
 class SettingsScene(Scene):
@@ -27,42 +33,63 @@ class SettingsScene(Scene):
                      Button("", self._next_back), Button("", self._toggle_winnable_only),
                      Button("", self._toggle_indicator), Button("", self._toggle_eval_bar),
                      *[Button("", partial(self._step_seeing, c)) for c in CHOICE_ROWS],
-                     Button("Back", self.back)]
+                     Button("", self._next_language), Button(N_("Back"), self.back)]
         self.focus = FocusButtons(self.rows)
 
     def _labels(self) -> None:
         st = self.app.settings
-        self.rows[0].label = f"Display: {'Full screen' if self.app.fullscreen else 'Window'}"
-        self.rows[1].label = f"Animation speed: {st.animation_speed.capitalize()}"
-        self.rows[2].label = f"Sound: {'On' if st.sound else 'Off'}"
-        self.rows[3].label = f"Volume: {round(st.volume * 100)} %"
-        self.rows[4].label = f"Card back: {st.card_back.capitalize()}"
-        self.rows[5].label = f"Deals: {'Winnable only' if st.winnable_only else 'Any'}"
-        self.rows[6].label = f"Winnable indicator: {'On' if st.winnable_indicator else 'Off'}"
-        self.rows[7].label = f"Board game evaluation bar: {'On' if st.eval_bar else 'Off'}"
+        on_off = {True: _("On"), False: _("Off")}
+        self.rows[0].label = _("Display: {value}").format(
+            value=_("Full screen") if self.app.fullscreen else _("Window"))
+        self.rows[1].label = _("Animation speed: {value}").format(value=_(SPEED_WORDS[st.animation_speed]))
+        self.rows[2].label = _("Sound: {value}").format(value=on_off[st.sound])
+        self.rows[3].label = _("Volume: {percent} %").format(percent=round(st.volume * 100))
+        self.rows[4].label = _("Card back: {value}").format(value=_(BACK_WORDS[st.card_back]))
+        self.rows[5].label = _("Deals: {value}").format(
+            value=_("Winnable only") if st.winnable_only else _("Any"))
+        self.rows[6].label = _("Winnable indicator: {value}").format(value=on_off[st.winnable_indicator])
+        self.rows[7].label = _("Board game evaluation bar: {value}").format(value=on_off[st.eval_bar])
         for row, seeing in zip(self.rows[8:], CHOICE_ROWS):
             row.label = seeing_words(st, seeing)
+        self.rows[-2].label = _("Language: {value}").format(value=self._language_name(st.language))
+
+    @staticmethod
+    def _language_name(code: str) -> str:
+        """A language by its own name; the system's choice says which it is now."""
+        if code == SYSTEM:
+            return _("As the system ({language})").format(language=LANGUAGES.get(language(), language()))
+        return LANGUAGES[code]
+
+    def _next_language(self, step: int = 1) -> None:
+        """The next language (or "as the system"): every screen speaks it at once."""
+        codes = [SYSTEM, *LANGUAGES]
+        st = self.app.settings
+        st.language = codes[(codes.index(st.language) + step) % len(codes)]
+        self.app.options.lang = None         # a --lang given at start gives way to the player's choice
+        self.app.save_settings()
 
     def description(self) -> str:
         """What the focused setting means, in a line under the rows."""
         st = self.app.settings
-        return [
-            "Play in a window or fill the screen (F11 switches at any time).",
-            "How fast cards and pieces move.",
-            "Sound effects for moves, refusals, wins and losses.",
-            "How loud the sound effects are.",
-            "The pattern on the backs of the cards.",
-            "Winnable only: every new Camelot and Hamilton deal is one the solver has proved "
-            "can be won. Any: every deal, winnable or not." if st.winnable_only else
-            "Any: every deal, winnable or not. Winnable only: every new Camelot and Hamilton "
-            "deal is one the solver has proved can be won.",
-            "Camelot and Hamilton say in the top bar whether the game can still be won "
-            "(off: no spoilers).",
-            "Camelot, the board game: the engine's evaluation of the position in a bar "
-            "beside the board.",
+        lines = [
+            N_("Play in a window or fill the screen (F11 switches at any time)."),
+            N_("How fast cards and pieces move."),
+            N_("Sound effects for moves, refusals, wins and losses."),
+            N_("How loud the sound effects are."),
+            N_("The pattern on the backs of the cards."),
+            N_("Winnable only: every new Camelot and Hamilton deal is one the solver has proved "
+               "can be won. Any: every deal, winnable or not.") if st.winnable_only else
+            N_("Any: every deal, winnable or not. Winnable only: every new Camelot and Hamilton "
+               "deal is one the solver has proved can be won."),
+            N_("Camelot and Hamilton say in the top bar whether the game can still be won "
+               "(off: no spoilers)."),
+            N_("Camelot, the board game: the engine's evaluation of the position in a bar "
+               "beside the board."),
             *[seeing.description for seeing in CHOICE_ROWS],
-            "Back to where you were.",
-        ][self.focus.focus]
+            N_("The language of every screen and of speech (as the system: its preferred language)."),
+            N_("Back to where you were."),
+        ]
+        return _(lines[self.focus.focus])
     def _toggle_fullscreen(self) -> None:
         self.app.toggle_fullscreen()
 
@@ -175,6 +202,8 @@ class SettingsScene(Scene):
                 self.rows[i].action()
             elif 8 <= i < 8 + len(CHOICE_ROWS):
                 self._step_seeing(CHOICE_ROWS[i - 8], step)
+            elif i == 8 + len(CHOICE_ROWS):
+                self._next_language(step)
             self._say_changed()
             return
         self.focus.handle(event)
@@ -191,7 +220,7 @@ class SettingsScene(Scene):
         self._labels()
         surface.blit(felt(self.size), (0, 0))
         touch = touch_target(self.size)
-        draw_text(surface, "Settings", (52 if touch else 80) * s,
+        draw_text(surface, _("Settings"), (52 if touch else 80) * s,
                   (self.size[0] // 2, int(self.size[1] * (0.055 if touch else 0.1))), GOLD,
                   anchor="center", shadow=True)
         self.focus.draw(surface, s)
@@ -202,7 +231,7 @@ class SettingsScene(Scene):
             draw_text(surface, line, 24 * s, (self.size[0] // 2, y), INK, anchor="midtop")
             y += int(30 * s)
         if not touch_target(self.size):    # keys and pad; a finger taps the rows
-            draw_text(surface, "Left / right or click to change · Escape or B to go back", 22 * s,
+            draw_text(surface, _("Left / right or click to change · Escape or B to go back"), 22 * s,
                       (self.size[0] // 2, self.size[1] - int(30 * s)), INK_DIM, anchor="center")
 
 

@@ -16,9 +16,11 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
-                       layout_rows, rounded_panel, touch_target, ui_scale)
+                       layout_rows, mirrored, rounded_panel, touch_target, ui_scale)
 from ..games import GAMES, GameDescriptor, playable_games
 from ..store.stats import RESULTS, GameStats
+from ..store.terms import LEVELS, RESULTS as RESULT_WORDS, term
+from ..store.words import N_, _, ngettext, right_to_left
 
 DRAWN = (150, 170, 200)
 LINE = (120, 190, 255)
@@ -38,10 +40,10 @@ def result_bars(g: GameStats) -> list[tuple[str, int, tuple]]:
     """The won/lost bars: (name, count, colour), adding up to the games played.
     A game won with help (automatic play or hints) has a bar of its own when
     there is one: it is neither a win nor a loss."""
-    bars = [("Won", g.won, LEGAL)]
+    bars = [(N_("Won"), g.won, LEGAL)]
     if g.assisted:
-        bars.append(("With help", g.assisted, DRAWN))
-    return bars + [("Lost", g.lost, ILLEGAL)]
+        bars.append((N_("With help"), g.assisted, DRAWN))
+    return bars + [(N_("Lost"), g.lost, ILLEGAL)]
 
 
 class StatsScene(Scene):
@@ -51,9 +53,9 @@ class StatsScene(Scene):
         super().__init__(app)
         self.games = playable_games()
         self.index = self.games.index(game_id) if game_id in self.games else 0
-        self.prev_button = Button("< Previous game", partial(self.switch, -1))
-        self.back_button = Button("Back", self.back)
-        self.next_button = Button("Next game >", partial(self.switch, 1))
+        self.prev_button = Button(N_("< Previous game"), partial(self.switch, -1))
+        self.back_button = Button(N_("Back"), self.back)
+        self.next_button = Button(N_("Next game >"), partial(self.switch, 1))
         self.focus = FocusButtons([self.prev_button, self.back_button, self.next_button])
         self.focus.focus = 1
         self._page: pygame.Surface | None = None
@@ -110,7 +112,7 @@ class StatsScene(Scene):
         w, h = self.size
         page = felt(self.size).copy()
         stats = self.app.stats.game(self.game_id)
-        draw_text(page, "Statistics", 64 * s, (w // 2, int(54 * s)), GOLD, anchor="center", shadow=True)
+        draw_text(page, _("Statistics"), 64 * s, (w // 2, int(54 * s)), GOLD, anchor="center", shadow=True)
         draw_text(page, self.game.title, 40 * s, (w // 2, int(112 * s)), INK, anchor="center")
         # Dots: which of the games this is.
         r = max(3, int(5 * s))
@@ -136,34 +138,38 @@ class StatsScene(Scene):
             self._draw_bars(page, rects[1], stats)
         self._draw_line(page, rects[2], stats)
         if not touch_target(self.size):
-            draw_text(page, "Left / right to change game · Escape or B to go back", 20 * s,
+            draw_text(page, _("Left / right to change game · Escape or B to go back"), 20 * s,
                       (w // 2, h - int(20 * s)), INK_DIM, anchor="center")
         return page
 
     def _heading(self, surface, rect: pygame.Rect, text: str) -> int:
         s = self.scale
-        draw_text(surface, text, 28 * s, (rect.centerx, rect.y + int(28 * s)), GOLD, anchor="center")
+        draw_text(surface, _(text), 28 * s, (rect.centerx, rect.y + int(28 * s)), GOLD, anchor="center")
         return rect.y + int(56 * s)
 
     def _draw_numbers(self, surface, rect: pygame.Rect, g: GameStats) -> None:
         s = self.scale
-        y = self._heading(surface, rect, "Record")
-        rows = [("Played", str(g.played)), ("Won", str(g.won))]
+        y = self._heading(surface, rect, N_("Record"))
+        rows = [(N_("Played"), str(g.played)), (N_("Won"), str(g.won))]
         if g.assisted:
-            rows.append(("Won with help", str(g.assisted)))   # automatic play or hints
-        rows.append(("Lost", str(g.lost)))
+            rows.append((N_("Won with help"), str(g.assisted)))   # automatic play or hints
+        rows.append((N_("Lost"), str(g.lost)))
         if g.abandoned:
-            rows.append(("of them left unfinished", str(g.abandoned)))   # a new deal mid-game …
-        rows += [("Win rate", f"{g.win_rate:.0%}" if g.played else "—"),
-                 ("Current streak", str(g.current_streak)), ("Best streak", str(g.best_streak))]
+            rows.append((N_("of them left unfinished"), str(g.abandoned)))   # a new deal mid-game …
+        rows += [(N_("Win rate"), f"{g.win_rate:.0%}" if g.played else "—"),
+                 (N_("Current streak"), str(g.current_streak)), (N_("Best streak"), str(g.best_streak))]
         if self.game.has_deals:
-            rows.append(("Best score", "—" if g.best_score is None else str(g.best_score)))
-        rows += [("Fastest win", format_time(g.best_time)), ("Average time", format_time(g.average_time))]
+            rows.append((N_("Best score"), "—" if g.best_score is None else str(g.best_score)))
+        rows += [(N_("Fastest win"), format_time(g.best_time)),
+                 (N_("Average time"), format_time(g.average_time))]
         step = min(int(44 * s), (rect.bottom - y - int(16 * s)) // len(rows))
         px = min(26 * s, step * 0.62)
-        for label, value in rows:
-            draw_text(surface, label, px, (rect.x + int(24 * s), y + step // 2), INK_DIM, anchor="midleft")
-            draw_text(surface, value, px, (rect.right - int(24 * s), y + step // 2), INK, anchor="midright")
+        start, end = (rect.x + int(24 * s), rect.right - int(24 * s))[::-1 if right_to_left() else 1]
+        for label, value in rows:       # the label where a line starts, the number where it ends
+            draw_text(surface, _(label), px, (start, y + step // 2), INK_DIM,
+                      anchor=mirrored("midleft") if right_to_left() else "midleft")
+            draw_text(surface, value, px, (end, y + step // 2), INK,
+                      anchor=mirrored("midright") if right_to_left() else "midright")
             y += step
 
     def _bar_group(self, surface, area: pygame.Rect, bars: list[tuple[str, int, tuple]], most: int,
@@ -184,12 +190,12 @@ class StatsScene(Scene):
                                  border_top_right_radius=int(6 * s))
             draw_text(surface, str(count), label_px, (cx, base - height - int(4 * s)), INK,
                       anchor="midbottom")
-            draw_text(surface, name, label_px, (cx, base + int(6 * s)), INK_DIM, anchor="midtop")
+            draw_text(surface, _(name), label_px, (cx, base + int(6 * s)), INK_DIM, anchor="midtop")
         pygame.draw.line(surface, INK_DIM, (area.x, base), (area.right, base), max(1, int(2 * s)))
 
     def _draw_bars(self, surface, rect: pygame.Rect, g: GameStats) -> None:
         s = self.scale
-        y = self._heading(surface, rect, "Won and lost")
+        y = self._heading(surface, rect, N_("Won and lost"))
         area = pygame.Rect(rect.x + int(28 * s), y + int(10 * s), rect.w - int(56 * s),
                            rect.bottom - y - int(30 * s))
         bars = result_bars(g)
@@ -200,13 +206,13 @@ class StatsScene(Scene):
         """Against the computer: won / lost / drawn for each level."""
         levels = self.game.levels
         s = self.scale
-        y = self._heading(surface, rect, "Against the computer")
+        y = self._heading(surface, rect, N_("Against the computer"))
         colors = {"won": LEGAL, "lost": ILLEGAL, "drawn": DRAWN}
         # The key: what each colour means.
         kx = rect.x + int(24 * s)
         for result in RESULTS:
             pygame.draw.rect(surface, colors[result], (kx, y, int(14 * s), int(14 * s)))
-            draw_text(surface, result.capitalize(), 18 * s, (kx + int(20 * s), y + int(7 * s)), INK_DIM,
+            draw_text(surface, term(RESULT_WORDS, result), 18 * s, (kx + int(20 * s), y + int(7 * s)), INK_DIM,
                       anchor="midleft")
             kx += int(90 * s)
         y += int(26 * s)
@@ -215,7 +221,7 @@ class StatsScene(Scene):
         group_h = (rect.bottom - y - int(16 * s)) // len(levels)
         for k, lv in enumerate(levels):
             top = y + k * group_h
-            draw_text(surface, lv.capitalize(), 22 * s, (rect.x + int(24 * s), top + group_h // 2), INK,
+            draw_text(surface, term(LEVELS, lv), 22 * s, (rect.x + int(24 * s), top + group_h // 2), INK,
                       anchor="midleft")
             area = pygame.Rect(rect.x + int(110 * s), top + int(8 * s), rect.w - int(130 * s),
                                group_h - int(20 * s))
@@ -235,8 +241,9 @@ class StatsScene(Scene):
     def _draw_line(self, surface, rect: pygame.Rect, g: GameStats) -> None:
         s = self.scale
         rates = g.running_win_rate()
-        y = self._heading(surface, rect, f"Win rate over the last {len(rates)} games" if len(rates) > 1
-                          else "Win rate over time")
+        y = self._heading(surface, rect, ngettext("Win rate over the last {n} game",
+                                                  "Win rate over the last {n} games", len(rates)).format(n=len(rates))
+                          if len(rates) > 1 else N_("Win rate over time"))
         px = 18 * s
         label_w = int(50 * s)
         area = pygame.Rect(rect.x + int(20 * s) + label_w, y + int(10 * s),
@@ -249,7 +256,7 @@ class StatsScene(Scene):
             draw_text(surface, f"{frac:.0%}", px, (area.x - int(8 * s), gy), INK_DIM, anchor="midright")
         surface.blit(grid, rect)
         if not rates:
-            draw_text(surface, "No games played yet", 26 * s, area.center, INK_DIM, anchor="center")
+            draw_text(surface, _("No games played yet"), 26 * s, area.center, INK_DIM, anchor="center")
             return
         n = len(rates)
         points = [(area.x + (int(area.w * k / (n - 1)) if n > 1 else area.w // 2),
@@ -271,8 +278,8 @@ class StatsScene(Scene):
         draw_text(surface, f"{rates[-1]:.0%}", 24 * s,
                   (last[0] - int(8 * s), last[1] + int(10 * s) * (1 if high else -1)), GOLD,
                   anchor="topright" if high else "bottomright", shadow=True)
-        draw_text(surface, "oldest", px, (area.x, area.bottom + int(8 * s)), INK_DIM, anchor="topleft")
-        draw_text(surface, "latest", px, (area.right, area.bottom + int(8 * s)), INK_DIM, anchor="topright")
+        draw_text(surface, _("oldest"), px, (area.x, area.bottom + int(8 * s)), INK_DIM, anchor="topleft")
+        draw_text(surface, _("latest"), px, (area.right, area.bottom + int(8 * s)), INK_DIM, anchor="topright")
 
 
 __all__ = ["StatsScene", "format_time", "result_bars"]

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from .files import load_versioned, write_json_atomic
 from .settings import data_dir
+from .words import N_, _
 
 ACCOUNTS_VERSION = 1
 ACCOUNTS_MAX_BYTES = 64 * 1024
@@ -43,8 +44,8 @@ def load_accounts() -> tuple[dict[str, KeptAccount], str | None]:
     """The kept sign-ins by server address, and a one-line message if the file
     could not be used (a damaged one is set aside). Entries that are not a name
     and a token are dropped."""
-    data, message = load_versioned(accounts_path(), ACCOUNTS_VERSION, "Online accounts file",
-                                   ACCOUNTS_MAX_BYTES, "signing in afresh, ")
+    data, message = load_versioned(accounts_path(), ACCOUNTS_VERSION, N_("Online accounts file"),
+                                   ACCOUNTS_MAX_BYTES, N_("signing in afresh, "))
     servers = (data or {}).get("servers")
     if not isinstance(servers, dict):
         return {}, message
@@ -58,7 +59,7 @@ def _write(kept: dict[str, KeptAccount]) -> str | None:
     try:
         write_json_atomic(accounts_path(), {"version": ACCOUNTS_VERSION, "servers": servers})
     except (OSError, ValueError) as exc:
-        return f"Could not keep the sign-in: {getattr(exc, 'strerror', None) or exc}"
+        return _("Could not keep the sign-in: {problem}").format(problem=getattr(exc, "strerror", None) or exc)
     return None
 
 

@@ -19,6 +19,7 @@ from game.camelot.record import BadRecordError
 
 from .files import one_line, shipped
 from .records import KeptRecord
+from .words import _
 
 FAMOUS_DIR = shipped("data", "famous-games")
 SUFFIX = ".camelot"
@@ -50,13 +51,13 @@ class FamousGame(KeptRecord):
         """The event, with the round when there is one: ``…, game 5``."""
         event = self.record.tag("Event") or "?"
         round_ = self.record.tag("Round")
-        return f"{event}, game {round_}" if round_ and round_ not in ("?", "-") else event
+        return _("{event}, game {n}").format(event=event, n=round_) if round_ and round_ not in ("?", "-") else event
 
     @property
     def short(self) -> str:
         """``2009-05-31 · game 5``: a short name for a replay's heading."""
         round_ = self.record.tag("Round")
-        return self.date + (f" · game {round_}" if round_ and round_ not in ("?", "-") else "")
+        return self.date + (_(" · game {n}").format(n=round_) if round_ and round_ not in ("?", "-") else "")
 
     @property
     def title(self) -> str:
@@ -81,7 +82,8 @@ def list_famous(folder: Path | None = None) -> tuple[list[FamousGame], list[str]
         try:
             games.append(FamousGame(path, camelot_record.read(path)))
         except BadRecordError as exc:
-            problems.append(one_line(f"Skipped the famous game {path.name}: {exc}"))
+            problems.append(one_line(_("Skipped the famous game {name}: {problem}").format(
+                name=path.name, problem=exc)))
     games.sort(key=lambda g: (g.record.tag("Date") or "?", g.path.name))
     return games, problems
 

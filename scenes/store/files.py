@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from game.parsing import MAX_SEED, FileReadError, parse_int, read_small_bytes
+from .words import N_, _
 
 MAX_DEPTH = 32          # our files nest 5 deep; the C decoder would go to ~1,000
 MAX_INT_DIGITS = 30     # JSON integers longer than this are nobody's count or deal
@@ -29,7 +30,7 @@ MAX_FILE_INT = MAX_SEED  # the largest whole number any of our files holds (a de
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 30.0   # an atomic write takes milliseconds; older temps are leftovers
 PROBE_PREFIX = ".probe."
-LEFT_AS_IT_IS = "left as it is."   # ends the message for a file that could not be opened
+LEFT_AS_IT_IS = N_("left as it is.")   # ends the message for a file that could not be opened
 
 
 class DataFileError(ValueError):
@@ -168,7 +169,8 @@ def load_versioned(path: Path, version: int, what: str, max_bytes: int,
         data = read_json(path, max_bytes)
         return (None if data is None else check_version(data, version)), None
     except UnreachableFileError as exc:
-        return None, f"{what} {exc}; {then}{LEFT_AS_IT_IS}"
+        return None, _("{file} {problem}; {then}{left}").format(
+            file=_(what), problem=exc, then=_(then) if then else "", left=_(LEFT_AS_IT_IS))
     except DamagedFileError as exc:
         return None, moved_aside_message(path, what, exc, then)
 
@@ -178,10 +180,16 @@ def moved_aside_message(path: Path, what: str, problem, then: str = "") -> str:
     instead, e.g. "using defaults, ")."""
     try:
         aside = move_aside(path)
-        where = f"kept as {aside.name}"
+        where = _("kept as {name}").format(name=aside.name)
     except OSError:
-        where = "left in place"
-    return f"{what} was unreadable ({one_line(problem, 120)}); {then}{where}."
+        where = _("left in place")
+    return _("{file} was unreadable ({problem}); {then}{where}.").format(
+        file=_(what), problem=one_line(problem, 120), then=_(then) if then else "", where=where)
+
+
+def left_as_it_is(message: str | None) -> bool:
+    """The message says a file could not be opened and was left as it is."""
+    return bool(message) and message.endswith((LEFT_AS_IT_IS, _(LEFT_AS_IT_IS)))
 
 
 def move_aside(path: Path) -> Path:

@@ -27,6 +27,7 @@ from game.camelot.record import BadRecordError, GameRecord
 
 from .files import clean_stale_temps, one_line
 from .settings import data_dir
+from .words import _
 
 MAX_KEPT = 200                  # a few kB each: well under a megabyte in all
 SUFFIX = ".camelot"
@@ -75,17 +76,17 @@ def keep_record(record: GameRecord, folder: Path | None = None,
     when = when or datetime.datetime.now()
     try:
         if os.path.lexists(folder) and not folder.is_dir():
-            return None, f"The game was not kept: {folder} is not a folder."
+            return None, _("The game was not kept: {folder} is not a folder.").format(folder=folder)
         folder.mkdir(parents=True, exist_ok=True)
         n = 1
         while os.path.lexists(folder / record_name(when, n)):
             n += 1
             if n > 9999:
-                return None, "The game was not kept: too many games in the same second."
+                return None, _("The game was not kept: too many games in the same second.")
         path = folder / record_name(when, n)
         camelot_record.write(record, path)
     except (OSError, BadRecordError) as exc:
-        return None, one_line(f"The game was not kept: {exc}")
+        return None, one_line(_("The game was not kept: {problem}").format(problem=exc))
     prune(folder)
     clean_stale_temps(folder, (TEMP_PREFIX,))   # what a write killed midway left
     return path, None
@@ -141,7 +142,8 @@ def list_records(folder: Path | None = None,
         try:
             kept.append(KeptRecord(folder / name, camelot_record.read(folder / name)))
         except BadRecordError as exc:       # the line names the file once, then the fault
-            problems.append(one_line(f"Skipped {name}: {str(exc).removeprefix(f'{folder / name}: ')}"))
+            problems.append(one_line(_("Skipped {name}: {problem}").format(
+                name=name, problem=str(exc).removeprefix(f"{folder / name}: "))))
     return kept, problems
 
 

@@ -24,6 +24,7 @@ from .files import (LEFT_AS_IT_IS, DamagedFileError, UnreachableFileError, load_
                     write_json_atomic)
 from .schema import MAX_SECONDS, choice, flag, mapping, number, sequence, whole
 from .settings import data_dir
+from .words import N_, _
 
 SAVE_FILE_VERSION = 1
 SAVE_MAX_BYTES = 1024 * 1024    # a long board game is ~30 KB
@@ -56,13 +57,15 @@ def save_game(scene) -> str | None:
     note = None
     if problem is not None:           # someone's save we could not read: keep it, under a new name
         try:
-            note = f"Saved game {problem}; kept as {move_aside(path).name}, this game saved."
+            note = _("Saved game {problem}; kept as {name}, this game saved.").format(
+            problem=problem, name=move_aside(path).name)
         except OSError:
-            return f"Could not save the game: save.json {problem}; {LEFT_AS_IT_IS}"
+            return _("Could not save the game: save.json {problem}; {left}").format(
+                problem=problem, left=_(LEFT_AS_IT_IS))
     try:
         write_json_atomic(path, data)
     except (OSError, ValueError) as exc:
-        return f"Could not save the game: {getattr(exc, 'strerror', None) or exc}"
+        return _("Could not save the game: {problem}").format(problem=getattr(exc, "strerror", None) or exc)
     return note
 
 
@@ -116,13 +119,13 @@ def load_save(path: Path | None = None,
     when a bad file had to be moved aside. ``check_options(game_id, extra)``
     raises ValueError when the game cannot be played with the saved options."""
     path = path or save_path()
-    data, message = load_versioned(path, SAVE_FILE_VERSION, "Saved game", SAVE_MAX_BYTES)
+    data, message = load_versioned(path, SAVE_FILE_VERSION, N_("Saved game"), SAVE_MAX_BYTES)
     if data is None:
         return None, message
     try:
         _check(data, check_options)
     except (ValueError, TypeError, KeyError) as exc:
-        return None, moved_aside_message(path, "Saved game", exc)
+        return None, moved_aside_message(path, N_("Saved game"), exc)
     return data, None
 
 

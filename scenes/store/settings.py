@@ -18,6 +18,7 @@ from game import GAME_IDS
 from .files import (PROBE_PREFIX, DamagedFileError, clean_stale_temps, folder_problem, load_versioned,
                     moved_aside_message, write_json_atomic)
 from .schema import choice, flag, number, whole
+from .words import _, LANGUAGES, N_, SYSTEM
 
 SETTINGS_VERSION = 1
 SETTINGS_MAX_BYTES = 64 * 1024     # ours is ~250 bytes
@@ -42,34 +43,35 @@ class SeeingChoice(NamedTuple):
 
 # The Settings screen's rows for them, in its order (the screen reads this list).
 SEEING_CHOICES = (
-    SeeingChoice("four_colour", "Card colours", (False, True), ("Red and black", "Four colours"),
-                 "Four colours: clubs green and diamonds blue, so no two suits look alike "
-                 "(hearts red, spades black)."),
-    SeeingChoice("high_contrast", "Contrast", (False, True), ("Normal", "High"),
-                 "High: a dark plain table, white cards edged in black, deep suit colours "
-                 "and thicker rings."),
-    SeeingChoice("reduced_motion", "Motion", (False, True), ("Full", "Reduced"),
-                 "Reduced: moves and deals are placed at once; no flights, no win wheel, "
-                 "no fades."),
-    SeeingChoice("text_scale", "Text size", TEXT_SCALES, tuple(f"{n} %" for n in TEXT_SCALES),
-                 "Text and buttons from 100 % to 200 % of their usual size."),
+    SeeingChoice("four_colour", N_("Card colours"), (False, True), (N_("Red and black"), N_("Four colours")),
+                 N_("Four colours: clubs green and diamonds blue, so no two suits look alike "
+                 "(hearts red, spades black).")),
+    SeeingChoice("high_contrast", N_("Contrast"), (False, True), (N_("Normal"), N_("High")),
+                 N_("High: a dark plain table, white cards edged in black, deep suit colours "
+                 "and thicker rings.")),
+    SeeingChoice("reduced_motion", N_("Motion"), (False, True), (N_("Full"), N_("Reduced")),
+                 N_("Reduced: moves and deals are placed at once; no flights, no win wheel, "
+                 "no fades.")),
+    SeeingChoice("text_scale", N_("Text size"), TEXT_SCALES, tuple(f"{n} %" for n in TEXT_SCALES),
+                 N_("Text and buttons from 100 % to 200 % of their usual size.")),
 )
 # For a player who cannot see the screen (scenes.core.announcer): a row of the same kind.
-SPEECH_CHOICE = SeeingChoice("speech", "Speech", (False, True), ("Off", "On"),
-                             "On: focus moves, moves, refusals, hints and the end of a game are "
-                             "spoken (F2 or the right stick's click reads the whole position).")
+SPEECH_CHOICE = SeeingChoice("speech", N_("Speech"), (False, True), (N_("Off"), N_("On")),
+                             N_("On: focus moves, moves, refusals, hints and the end of a game are "
+                             "spoken (F2 or the right stick's click reads the whole position)."))
 # A touch screen (a Steam Deck): controls a finger can hit (scenes.core.ui.touch_target).
-TOUCH_CHOICE = SeeingChoice("touch_controls", "Touch controls", (False, True),
-                            ("When a finger is used", "Always"),
-                            "Large buttons a finger can hit (at least 9 mm on a Steam Deck): "
-                            "from the first touch of the screen, or always.")
+TOUCH_CHOICE = SeeingChoice("touch_controls", N_("Touch controls"), (False, True),
+                            (N_("When a finger is used"), N_("Always")),
+                            N_("Large buttons a finger can hit (at least 9 mm on a Steam Deck): "
+                            "from the first touch of the screen, or always."))
 CHOICE_ROWS = SEEING_CHOICES + (SPEECH_CHOICE, TOUCH_CHOICE)   # the Settings screen's rows of choices
 
 
 def seeing_words(settings: "Settings", seeing: SeeingChoice) -> str:
-    """'Card colours: Four colours' — a row's label."""
+    """'Card colours: Four colours' — a row's label, in the player's language."""
     value = getattr(settings, seeing.field)
-    return f"{seeing.title}: {seeing.words[seeing.values.index(value)]}"
+    return _("{setting}: {value}").format(setting=_(seeing.title),
+                                          value=_(seeing.words[seeing.values.index(value)]))
 
 
 def step_seeing(settings: "Settings", seeing: SeeingChoice, step: int = 1) -> None:
@@ -130,8 +132,8 @@ def prepare_folders() -> str | None:
         problem = folder_problem(folder)
         if problem:
             shown = str(folder) if len(str(folder)) <= 100 else "…" + str(folder)[-99:]
-            return (f"Cannot write in {shown} ({problem}): settings and statistics "
-                    f"will not be kept after you quit.")
+            return _("Cannot write in {folder} ({problem}): settings and statistics "
+                     "will not be kept after you quit.").format(folder=shown, problem=problem)
         clean_stale_temps(folder, KEPT_FILES + (PROBE_PREFIX,))
     return None
 
@@ -144,14 +146,14 @@ class Settings:
     FIELDS = ("fullscreen", "animation_speed", "sound", "volume", "card_back", "last_game",
               "winnable_only", "winnable_indicator", "eval_bar",
               "four_colour", "high_contrast", "reduced_motion", "text_scale", "speech",
-              "touch_controls")
+              "touch_controls", "language")
 
     def __init__(self, fullscreen: bool = True, animation_speed: str = "normal", sound: bool = True,
                  volume: float = 0.8, card_back: str = "blue", last_game: str | None = None,
                  winnable_only: bool = True, winnable_indicator: bool = True,
                  eval_bar: bool = False, four_colour: bool = False, high_contrast: bool = False,
                  reduced_motion: bool = False, text_scale: int = 100, speech: bool = False,
-                 touch_controls: bool = False) -> None:
+                 touch_controls: bool = False, language: str = SYSTEM) -> None:
         self.fullscreen = fullscreen
         self.animation_speed = animation_speed
         self.sound = sound
@@ -167,6 +169,7 @@ class Settings:
         self.text_scale = text_scale                  # per cent, one of TEXT_SCALES
         self.speech = speech                          # announcements spoken (scenes.core.announcer)
         self.touch_controls = touch_controls          # touch mode always, not only once a finger is used
+        self.language = language                      # a code of LANGUAGES, or "system" (store.words)
 
     def to_json(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -209,7 +212,9 @@ class Settings:
                                        "reduced_motion"),
                    text_scale=_text_scale(data.get("text_scale", d.text_scale)),
                    speech=flag(data.get("speech", d.speech), "speech"),
-                   touch_controls=flag(data.get("touch_controls", d.touch_controls), "touch_controls"))
+                   touch_controls=flag(data.get("touch_controls", d.touch_controls), "touch_controls"),
+                   language=choice(data.get("language", d.language), "language",
+                                   (SYSTEM, *LANGUAGES)))
 
 
 def _text_scale(value) -> int:
@@ -225,14 +230,14 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     """The saved settings, or defaults; the second value is a message for the
     player when the file could not be used (a damaged one is moved aside)."""
     path = path or config_dir() / "settings.json"
-    data, message = load_versioned(path, SETTINGS_VERSION, "Settings file", SETTINGS_MAX_BYTES,
-                                   then="using defaults, ")
+    data, message = load_versioned(path, SETTINGS_VERSION, N_("Settings file"), SETTINGS_MAX_BYTES,
+                                   then=N_("using defaults, "))
     if data is None:
         return Settings(), message
     try:
         return Settings.from_json(data), None
     except ValueError as exc:
-        return Settings(), moved_aside_message(path, "Settings file", exc, "using defaults, ")
+        return Settings(), moved_aside_message(path, N_("Settings file"), exc, N_("using defaults, "))
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> str | None:
@@ -242,5 +247,5 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     try:
         write_json_atomic(path, {"version": SETTINGS_VERSION, **settings.to_json()})
     except (OSError, ValueError) as exc:
-        return f"Could not save settings: {getattr(exc, 'strerror', None) or exc}"
+        return _("Could not save settings: {problem}").format(problem=getattr(exc, "strerror", None) or exc)
     return None

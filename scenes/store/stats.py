@@ -19,6 +19,7 @@ from .files import DamagedFileError, load_versioned, moved_aside_message, write_
 from .schema import (MAX_COUNT, MAX_SCORE, MAX_SECONDS, choice, flag, mapping, number, optional,
                      sequence, whole, word)
 from .settings import data_dir
+from .words import N_, _
 
 STATS_VERSION = 1
 STATS_MAX_BYTES = 2 * 1024 * 1024   # four games' 200 results are ~60 KB
@@ -204,7 +205,7 @@ class Stats:
         try:
             write_json_atomic(path, self.to_json())
         except (OSError, ValueError) as exc:
-            return f"Could not save statistics: {getattr(exc, 'strerror', None) or exc}"
+            return _("Could not save statistics: {problem}").format(problem=getattr(exc, "strerror", None) or exc)
         return None
 
 
@@ -212,7 +213,7 @@ def load_stats(path: Path | None = None) -> tuple[Stats, str | None]:
     """The saved statistics (empty when there are none); the second value is a
     one-line message when the file could not be used (a damaged one is moved aside)."""
     path = path or data_dir() / "stats.json"
-    data, message = load_versioned(path, STATS_VERSION, "Statistics file", STATS_MAX_BYTES)
+    data, message = load_versioned(path, STATS_VERSION, N_("Statistics file"), STATS_MAX_BYTES)
     if data is None:
         return Stats(path=path), message
     try:
@@ -220,7 +221,7 @@ def load_stats(path: Path | None = None) -> tuple[Stats, str | None]:
         return Stats({choice(gid, "game", GAME_IDS): GameStats.from_json(g)
                       for gid, g in games.items()}, path), None
     except ValueError as exc:
-        return Stats(path=path), moved_aside_message(path, "Statistics file", exc)
+        return Stats(path=path), moved_aside_message(path, N_("Statistics file"), exc)
 
 
 __all__ = ["GameStats", "Stats", "load_stats", "STATS_VERSION", "HISTORY_CAP"]

@@ -16,6 +16,7 @@ from game.camelot.ai import MATE, WIN_THRESHOLD
 
 from .board_view import BoardView
 from ..core.ui import GOLD
+from ..store.words import _
 
 BAR_STEPS = 100          # the bar's resolution: a repaint only when it moves a step
 SCORE_SCALE = 500.0      # a score of about five men fills most of one side
@@ -34,27 +35,28 @@ def score_words(answer: dict | None) -> str:
     """One line for an analysis answer: ``White +1.4 (depth 3)``, a forced win,
     or the static evaluation, labelled so."""
     if answer is None:
-        return "Engine: thinking…"
+        return _("Engine: thinking…")
     score = answer["white_score"]
     if abs(score) >= WIN_THRESHOLD:
-        side = "White" if score > 0 else "Black"
+        side = _("White") if score > 0 else _("Black")
         plies = MATE - abs(score)
-        return f"Engine: {side} wins by force in {max(1, (plies + 1) // 2)}"
-    leader = "equal" if abs(score) < 10 else f"{'White' if score > 0 else 'Black'} +{abs(score) / 100:.1f}"
+        return _("Engine: {side} wins by force in {n}").format(side=side, n=max(1, (plies + 1) // 2))
+    leader = _("equal") if abs(score) < 10 else f"{_('White') if score > 0 else _('Black')} +{abs(score) / 100:.1f}"
     if answer.get("static"):
-        return f"Static evaluation (no search): {leader}"
-    return f"Engine (depth {answer['depth']}): {leader}"
+        return _("Static evaluation (no search): {leader}").format(leader=leader)
+    return _("Engine (depth {depth}): {leader}").format(depth=answer["depth"], leader=leader)
 
 
-def line_words(answer: dict | None) -> str:
+def line_words(answer: dict | None, hint: bool = False) -> str:
     """The engine's best move and the reply it expects, or ''."""
     if not answer or not answer.get("move"):
         return ""
     pv = answer.get("pv") or [answer["move"]]
-    text = f"Best {pv[0]}"
-    if len(pv) > 1:
-        text += f", then {pv[1]}"
-    return text
+    if hint:
+        return (_("Hint: {move}, expected reply {reply}").format(move=pv[0], reply=pv[1]) if len(pv) > 1
+                else _("Hint: {move}").format(move=pv[0]))
+    return (_("Best {move}, then {reply}").format(move=pv[0], reply=pv[1]) if len(pv) > 1
+            else _("Best {move}").format(move=pv[0]))
 
 
 def bar_item(answer: dict | None) -> tuple | None:

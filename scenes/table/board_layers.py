@@ -19,17 +19,21 @@ from game.camelot.board import CamelotBoard
 from game.camelot.moves import path_legs
 
 from ..core.anim import ease_in_out_cubic
+from ..store.terms import reason_words
 from .board_analysis import bar_item
 from .board_view import (
     CAPTURE, HOVER, LAST_FROM, LAST_TO, LAST_VIA, PATH_COMPUTER, PATH_HINT, PATH_PLAYER, SELECT_TINT, SELECTED,
     START_COUNTS, spinner_step)
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, paint_felt
+from ..store.words import N_, _
 
 STEP_TIME = 0.2            # s per plain step of a travelling piece (normal speed)
 LEAP_TIME = 0.27           # s per leap
 VANISH_TIME = 0.3          # s a captured piece takes to vanish
 COLORS = ("white", "black")
 
+
+CAPTURE_NOTE = N_("Capturing is compulsory.")   # the panel's note, in its own colour
 
 class Travel:
     """A move being shown: the path first (computer moves), then the piece
@@ -189,9 +193,9 @@ class BoardPainter:
         note = ""
         if game.status is not Status.PLAYING:
             reason = game.status_reason
-            note = reason[:1].upper() + reason[1:] + "."
+            note = reason_words(reason)
         elif game.capture_is_compulsory and not t.plays_itself() and not t.busy:
-            note = "Capturing is compulsory."
+            note = _(CAPTURE_NOTE)
         if t.record_moves is not None:     # a record: the current move, and the engine's words
             return (tuple(sides), len(game.history), first_side, note, t.panel_lines())
         return (tuple(sides), tuple(game.history), first_side, note)
@@ -217,7 +221,7 @@ class BoardPainter:
                           for c, name, castle, taken, to_move, thinking in sides],
                 "history": [] if record else list(history), "first_side": first_side, "note": note,
                 "note_color": INK if self.table.game.status is Status.PLAYING else GOLD}
-        if note == "Capturing is compulsory.":
+        if note == _(CAPTURE_NOTE):
             info["note_color"] = CAPTURE
         if record:
             lines = [text for text in (note,) + tuple(state[4]) if text]

@@ -27,6 +27,7 @@ from game.base import Status
 from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
+from ..store.terms import SIDES, reason_words, term
 from ..core.actions import Action, InputEvent
 from ..core.announcer import announce, announcing
 from ..core.overlays import FocusButtons
@@ -37,6 +38,7 @@ from .board_table import BoardTable
 from .board_view import PATH_COMPUTER
 from .painted_scene import PaintedScene
 from .spoken import board_position_lines, square_words
+from ..store.words import _
 
 BOARD_GAME = game_info(CamelotBoard.game_id)
 
@@ -171,8 +173,7 @@ class BoardScreen(PaintedScene):
         try:
             record = self.game.play(move)
         except RoundTableError as exc:
-            text = str(exc)
-            self.app.toast(text[:1].upper() + text[1:])
+            self.app.toast(reason_words(str(exc), full_stop=False))
             self.app.sound.play("invalid")
             return None
         if not self.demo:
@@ -180,9 +181,9 @@ class BoardScreen(PaintedScene):
         self.fresh = False
         self.table.show_record(record, from_afar)
         if not self.demo and self.game.history:
-            announce(f"{self.side_label(mover)} played {self.game.history[-1]}.")
+            announce(_("{side} played {move}.").format(side=self.side_label(mover), move=self.game.history[-1]))
             if self.game.status is Status.PLAYING:
-                announce(f"{self.side_label(self.game.turn)} to move.")
+                announce(_("{side} to move.").format(side=self.side_label(self.game.turn)))
         return record
 
     def _say_focus(self) -> None:
@@ -196,9 +197,10 @@ class BoardScreen(PaintedScene):
             pieces = self.game.pieces()          # the engine's, not the pieces still travelling
             words = square_words(table.focus_sq, pieces.get(table.focus_sq))
             if table.selected == table.focus_sq:
-                words += ", picked up"
+                words = _("{square}, picked up").format(square=words)
             elif table.selected is not None:
-                words += f"; holding {square_words(table.selected, pieces.get(table.selected))}"
+                words = _("{square}; holding {held}").format(
+                    square=words, held=square_words(table.selected, pieces.get(table.selected)))
             announce(words)
 
     def read_position(self) -> None:
@@ -223,19 +225,19 @@ class BoardScreen(PaintedScene):
         travel, game = self.table.travel, self.game
         if travel is None or travel.color != PATH_COMPUTER or self.demo:
             return None
-        return f"{travel.piece.color.capitalize()} plays {game.history[-1]}: click to skip" \
-            if game.history else ""
+        return _("{side} plays {move}: click to skip").format(
+            side=term(SIDES, travel.piece.color), move=game.history[-1]) if game.history else ""
 
     def turn_line(self, head: str) -> str:
         """``head`` ("Your move") with what the person to move must know: the path
         shown of several, or what the rules ask of them."""
         choice = self.table.path_choice()
         if choice is not None:
-            return f"Path {choice[0]} of {choice[1]}: Tab, wheel or RB for the next"
+            return _("Path {n} of {count}: Tab, wheel or RB for the next").format(n=choice[0], count=choice[1])
         if self.game.must_leave_castle():
-            return f"{head}: the piece in your own castle must come out"
+            return _("{head}: the piece in your own castle must come out").format(head=head)
         if self.game.capture_is_compulsory:
-            return f"{head}: capturing is compulsory"
+            return _("{head}: capturing is compulsory").format(head=head)
         return head
 
     # --- the scene ---------------------------------------------------------------------

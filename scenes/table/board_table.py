@@ -42,11 +42,12 @@ from ..core.touch import NOWHERE
 from .board_analysis import AnalysisView
 from .board_layers import VANISH_TIME, BoardPainter, Travel
 from .board_view import PATH_COMPUTER, PATH_PLAYER, spinner_next
+from ..store.words import N_, _
 
 PREVIEW_TIME = 0.8         # s a move not made here is shown as a path before it travels
 STUCK_WORDS = {            # a refused piece: the engine's Refusal.code → the toast
-    MUST_LEAVE_CASTLE: "The piece in your own castle must move out first",
-    MUST_CAPTURE: "Capturing is compulsory: choose a piece that can jump",
+    MUST_LEAVE_CASTLE: N_("The piece in your own castle must move out first"),
+    MUST_CAPTURE: N_("Capturing is compulsory: choose a piece that can jump"),
 }
 
 
@@ -223,7 +224,7 @@ class BoardTable:
         self.hint_move, self.hint_time = move, seconds
         self.hint_reply = None if reply is None else (move, *reply)
         self.focus_sq = move.from_square
-        announce(f"Hint: {move}")           # in the notation the board's edges show
+        announce(_("Hint: {move}").format(move=move))           # in the notation the board's edges show
 
     def best_move(self):
         """The analysis's best move in the position shown, or None."""
@@ -465,7 +466,7 @@ class BoardTable:
     def _why_stuck(self, sq: int) -> str:
         """The engine's reason the piece on ``sq`` may not move, in the table's words."""
         refusal = self.game.why_piece_cannot_move(sq)
-        return STUCK_WORDS.get(refusal.code if refusal else None, "That piece cannot move now")
+        return _(STUCK_WORDS.get(refusal.code if refusal else None, N_("That piece cannot move now")))
 
     def _cycle(self, step: int) -> None:
         preview = self.preview()
@@ -474,7 +475,7 @@ class BoardTable:
             if len(alts) > 1:
                 self.alt_index[target] = index + step
             else:
-                self.app.toast("Only one way to get there", 1.2)
+                self.app.toast(_("Only one way to get there"), 1.2)
             return
         if self.pointer_mode() or not self.interactive:
             return

@@ -17,7 +17,9 @@ import pygame
 from game.camelot.moves import CANTER, SQUARE_COORDS, path_legs, rank_span
 
 from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
+from ..store.terms import SIDES, term
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, TallPanel, wrap_text
+from ..store.words import _
 
 
 def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
@@ -305,22 +307,22 @@ class BoardView:
                 mark = pygame.Rect(rect.x + int(4 * s), y - int(2 * s), int(5 * s), row_h + int(26 * s))
                 pygame.draw.rect(surface, GOLD, mark, border_radius=max(1, int(2 * s)))
             surface.blit(icon.piece(side["color"], "man"), (x, y + (row_h - icon.cell) // 2))
-            name = f"{side['color'].capitalize()} · {side['name']}"
+            name = f"{term(SIDES, side['color'])} · {side['name']}"
             label = draw_text(surface, name, 23 * s, (x + icon.cell + int(8 * s), y + row_h // 2),
                               GOLD if side["to_move"] else INK, anchor="midleft")
             if side["thinking"]:
                 self.spinner_centre = (label.right + int(16 * s), label.centery)
             y += row_h + int(2 * s)
             castle = side["castle_left"]
-            draw_text(surface, f"Castle moves left: {castle}", 18 * s, (x + int(2 * s), y), INK_DIM)
+            draw_text(surface, _("Castle moves left: {n}").format(n=castle), 18 * s, (x + int(2 * s), y), INK_DIM)
             y += int(22 * s)
             lost = side["taken"]   # enemy pieces this side has captured
             if any(lost.values()):
                 mini = self._mini(side["enemy"])
-                draw_text(surface, "Took:", 18 * s, (x + int(2 * s), y + int(2 * s)), INK_DIM)
+                draw_text(surface, _("Took:"), 18 * s, (x + int(2 * s), y + int(2 * s)), INK_DIM)
                 mx = x + int(50 * s)
                 for kind in ("knight", "man"):
-                    for _ in range(lost.get(kind, 0)):
+                    for _k in range(lost.get(kind, 0)):
                         if mx + mini[kind].get_width() > rect.right - pad:
                             break
                         surface.blit(mini[kind], (mx, y - int(2 * s)))
@@ -334,7 +336,7 @@ class BoardView:
                 draw_text(surface, line, 19 * s, (x, y), info.get("note_color", INK))
                 y += int(22 * s)
             y += int(6 * s)
-        draw_text(surface, "Moves", 21 * s, (x, y), INK_DIM)
+        draw_text(surface, _("Moves"), 21 * s, (x, y), INK_DIM)
         y += int(26 * s)
         self._draw_moves(surface, info["history"], info["first_side"], x, y, width,
                          rect.bottom - pad - y)

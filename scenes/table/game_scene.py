@@ -26,8 +26,10 @@ from ..core.sound import sound_for_events
 from ..core.ui import GOLD, ILLEGAL, Button
 from ..store.saves import clear_save
 from . import saved_game
+from ..store.terms import reason_words
 from .painted_scene import (BLOCK, BLOCKS_KEPT, PaintedScene, blocks_over,  # noqa: F401 (used from here)
                             paint_areas, play_area_for)
+from ..store.words import N_, _
 
 AUTOPLAY_PAUSE = 0.45   # s between automatic moves, at normal speed
 DEMO_NEXT_DEAL = 3.0    # s the demo shows a finished game
@@ -95,7 +97,7 @@ class GameScene(PaintedScene):
         return ""
 
     def score_line(self) -> str:
-        return f"Score {self.game.score}"
+        return _("Score {score}").format(score=self.game.score)
 
     def button_enabled(self, label: str) -> bool:
         return {"Undo": self.game.can_undo, "Redo": self.game.can_redo}.get(label, True)
@@ -111,12 +113,12 @@ class GameScene(PaintedScene):
 
     # --- commands (toolbar, keys, gamepad) ----------------------------------
     def _make_buttons(self) -> list[Button]:
-        buttons = [Button("Menu", self.open_pause), Button("New deal", self.ask_new_deal),
-                   Button("Restart", self.ask_restart), Button("Undo", self.undo),
-                   Button("Redo", self.redo)]
+        buttons = [Button(N_("Menu"), self.open_pause), Button(N_("New deal"), self.ask_new_deal),
+                   Button(N_("Restart"), self.ask_restart), Button(N_("Undo"), self.undo),
+                   Button(N_("Redo"), self.redo)]
         if self.has_hints:
-            buttons.append(Button("Hint", self.hint))
-        buttons.append(Button("Auto", self.toggle_autoplay))
+            buttons.append(Button(N_("Hint"), self.hint))
+        buttons.append(Button(N_("Auto"), self.toggle_autoplay))
         return buttons
 
     def play(self, move) -> MoveRecord | None:
@@ -125,7 +127,7 @@ class GameScene(PaintedScene):
         try:
             record = self.game.play(move)
         except (IllegalMoveError, NotationError) as exc:
-            self.app.toast(str(exc)[:1].upper() + str(exc)[1:])
+            self.app.toast(reason_words(str(exc), full_stop=False))
             self.app.sound.play("invalid")
             self.on_illegal(move)
             return None
@@ -189,17 +191,17 @@ class GameScene(PaintedScene):
     def undo(self) -> None:
         self.finish_animations()
         if self.game.undo() is None:
-            self.app.toast("Nothing to undo")
+            self.app.toast(_("Nothing to undo"))
             return
-        announce("Move undone.")
+        announce(_("Move undone."))
         self._after_history()
 
     def redo(self) -> None:
         self.finish_animations()
         if self.game.redo() is None:
-            self.app.toast("Nothing to redo")
+            self.app.toast(_("Nothing to redo"))
             return
-        announce("Move redone.")
+        announce(_("Move redone."))
         self._after_history()
 
     def _after_history(self) -> None:
@@ -232,7 +234,7 @@ class GameScene(PaintedScene):
         self.assisted = self.has_choices
         move = self.game.computer_move()
         if move is None:
-            self.app.toast("No moves left")
+            self.app.toast(_("No moves left"))
             return
         self.give_hint(move)
 
@@ -243,7 +245,7 @@ class GameScene(PaintedScene):
         self.show_hint(move)
         words = self.move_words(move)
         if words:
-            self.app.toast(f"Hint: {words}", seconds + 2)
+            self.app.toast(_("Hint: {move}").format(move=words), seconds + 2)
 
     def move_words(self, move) -> str:
         """A move in words, the places named as the player sees them (the hint's
@@ -254,7 +256,7 @@ class GameScene(PaintedScene):
         self.autoplay = not self.autoplay
         self.assisted = self.assisted or (self.autoplay and self.has_choices)
         self._autoplay_wait = 0.0
-        self.app.toast("Automatic play on" if self.autoplay else "Automatic play off", 1.5)
+        self.app.toast(_("Automatic play on") if self.autoplay else _("Automatic play off"), 1.5)
 
     def open_pause(self, reason: str = "") -> None:
         self.autoplay = False if not self.demo else self.autoplay
@@ -275,12 +277,13 @@ class GameScene(PaintedScene):
             self.choose_deal()
 
         lines = [reason] if reason else []
-        lines.append(f"{self.title} — deal {self.seed}" if self.has_deals else self.title)
-        self.app.scenes.push(DialogScene(self.app, "Paused", lines, [
-            ("Resume", resume), ("Restart", restart), ("New deal", new_deal)]
-            + ([("Choose a deal…", choose_deal)] if self.has_deals else []) + [
-            ("How to play", self.open_help), ("Settings", self.app.navigator.open_settings),
-            ("Main menu", self.leave_to_menu)],
+        lines.append(_("{game} — deal {number}").format(game=_(self.title), number=self.seed)
+                     if self.has_deals else _(self.title))
+        self.app.scenes.push(DialogScene(self.app, N_("Paused"), lines, [
+            (N_("Resume"), resume), (N_("Restart"), restart), (N_("New deal"), new_deal)]
+            + ([(N_("Choose a deal…"), choose_deal)] if self.has_deals else []) + [
+            (N_("How to play"), self.open_help), (N_("Settings"), self.app.navigator.open_settings),
+            (N_("Main menu"), self.leave_to_menu)],
             on_back=resume))
 
     def choose_deal(self) -> None:
@@ -296,12 +299,12 @@ class GameScene(PaintedScene):
     def ask_new_deal(self) -> None:
         """A new deal (toolbar, N, the pause menu), after asking when it would
         throw away a game in progress."""
-        self._ask_before_losing("New deal?", "Deal again", self.new_deal)
+        self._ask_before_losing(N_("New deal?"), N_("Deal again"), self.new_deal)
 
     def ask_restart(self) -> None:
         """Restart (toolbar, R, the pause menu), after asking as a new deal
         does: redo cannot bring the game back."""
-        self._ask_before_losing("Restart?", "Restart", self.restart)
+        self._ask_before_losing(N_("Restart?"), N_("Restart"), self.restart)
 
     def _ask_before_losing(self, title: str, go: str, action) -> None:
         if not self.game_in_progress:
@@ -315,13 +318,18 @@ class GameScene(PaintedScene):
         def keep():
             self.app.scenes.remove(dialog)
 
-        dialog = DialogScene(self.app, title, [self._losing_line(f" ({self.time_and_moves()})")],
-            [("Keep playing", keep), (go, confirmed)], on_back=keep)
+        dialog = DialogScene(self.app, title, [self._losing_line(self.time_and_moves())],
+            [(N_("Keep playing"), keep), (go, confirmed)], on_back=keep)
         self.app.scenes.push(dialog)
 
     def _losing_line(self, detail: str = "") -> str:
-        counted = " and counted as lost" if self.abandoned_is_lost else ""
-        return f"The game in progress{detail} will be lost{counted}."
+        if detail:
+            line = (_("The game in progress ({detail}) will be lost and counted as lost.")
+                    if self.abandoned_is_lost else _("The game in progress ({detail}) will be lost."))
+        else:
+            line = (_("The game in progress will be lost and counted as lost.")
+                    if self.abandoned_is_lost else _("The game in progress will be lost."))
+        return line.format(detail=detail)
 
     def abandon(self) -> None:
         """The game in progress is thrown away (a new deal, a restart, the main
@@ -421,13 +429,13 @@ class GameScene(PaintedScene):
                 action()
             return run
 
-        buttons = [("New deal", then(self.new_deal)), ("Restart", then(self.restart))]
+        buttons = [(N_("New deal"), then(self.new_deal)), (N_("Restart"), then(self.restart))]
         if not won and self.game.can_undo and self.undo_at_the_end:
-            buttons.append(("Undo last move", then(self.undo)))
-        buttons.append(("Main menu", lambda: self.app.navigator.open_menu()))
-        title = {Status.WON: "You won!", Status.LOST: "Game over",
-                 Status.DRAW: "Draw"}.get(self.game.status, "Game over")
-        lines = [self.game.status_reason.capitalize() + "." if self.game.status_reason else "",
+            buttons.append((N_("Undo last move"), then(self.undo)))
+        buttons.append((N_("Main menu"), lambda: self.app.navigator.open_menu()))
+        title = {Status.WON: N_("You won!"), Status.LOST: N_("Game over"),
+                 Status.DRAW: N_("Draw")}.get(self.game.status, N_("Game over"))
+        lines = [reason_words(self.game.status_reason) if self.game.status_reason else "",
                  f"{self.score_line()}  ·  {self.time_and_moves()}", self.assisted_line(won)]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if won else ILLEGAL, update_below=True,
@@ -446,7 +454,7 @@ class GameScene(PaintedScene):
         """Said at the end of a game won with help ('' otherwise)."""
         if not (won and self.assisted) or self.demo:
             return ""
-        return "Won with help (automatic play or hints): kept as assisted, not as a win."
+        return _("Won with help (automatic play or hints): kept as assisted, not as a win.")
 
     # --- input ------------------------------------------------------------
     def handle(self, event: InputEvent) -> None:

@@ -18,8 +18,10 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.scene import Scene
 from ..core.ui import (FONTS, GOLD, INK, INK_DIM, draw_text, layout_row, layout_rows, message_band,
-                       paint_felt, release_felt, text_scale, toolbar_height, touch_target, ui_scale)
+                       mirrored, paint_felt, release_felt, text_scale, toolbar_height, touch_target,
+                       ui_scale)
 from .card_art import CardArt
+from ..store.words import N_, _, ngettext, right_to_left
 
 BLOCK = 256             # px: the background is kept in blocks this big, ...
 BLOCKS_KEPT = 40        # ... the most recently painted (10 MiB at most): where cards move
@@ -161,7 +163,7 @@ class PaintedScene(Scene):
                 self.app.navigator.open_menu()
             return True
         if a == Action.DEVICE_LOST:
-            self.open_pause("The gamepad was disconnected.")
+            self.open_pause(N_("The gamepad was disconnected."))
             return True
         if self.toolbar.handle(event) if event.is_pointer else False:
             return True
@@ -171,7 +173,8 @@ class PaintedScene(Scene):
         """'3:05 · 48 moves': the HUD's clock and the game-over dialog's line."""
         seconds = int(self.play_seconds)
         n = self.moves_made()
-        return f"{seconds // 60}:{seconds % 60:02d}  ·  {n} move{'' if n == 1 else 's'}"
+        return ngettext("{time}  ·  {n} move", "{time}  ·  {n} moves", n).format(
+            time=f"{seconds // 60}:{seconds % 60:02d}", n=n)
 
     # --- drawing ----------------------------------------------------------
     # The screen is the only full-screen surface a game keeps. A frame paints
@@ -199,13 +202,13 @@ class PaintedScene(Scene):
     def _update_toolbar(self) -> None:
         mouse = self.app.input.pointing
         for b in self.toolbar.buttons:
-            b.enabled = self.button_enabled(b.label)
-            b.hot = mouse and b.contains(self.pointer) or self.button_lit(b.label)
+            b.enabled = self.button_enabled(b.key)
+            b.hot = mouse and b.contains(self.pointer) or self.button_lit(b.key)
 
     def _hud_texts(self) -> dict[str, list[tuple]]:
         """The HUD's lines of text by part: (text, px, pos, colour, anchor, shadow)."""
         s = self.scale
-        w, _ = self.size
+        w = self.size[0]
         mid = lower = self.hud_h // 2
         title, deal, score_px, status, time_px = (int(px * s) for px in (34, 26, 30, 26, 24))
         two_rows = text_scale() > 1     # larger text: the status and the time under the rest
@@ -214,12 +217,12 @@ class PaintedScene(Scene):
             mid, lower = self.hud_h * top // (2 * (top + under)), self.hud_h * (2 * top + under) // (2 * (top + under))
             title = score_px = int(top * s)
             deal = status = time_px = int(under * s)
-        left = [(self.title, title, (int(20 * s), mid), GOLD, "midleft", True)]
+        left = [(_(self.title), title, (int(20 * s), mid), GOLD, "midleft", True)]
         if self.has_deals:
-            title_w = FONTS.font(title, bold=True).size(self.title)[0]
-            left.append((f"Deal {self.seed}", deal, (int(20 * s) + title_w + int(24 * s), mid),
+            title_w = FONTS.font(title, bold=True).size(_(self.title))[0]
+            left.append((_("Deal {number}").format(number=self.seed), deal, (int(20 * s) + title_w + int(24 * s), mid),
                          INK_DIM, "midleft", False))
-        centre = "DEMO — press any key or button" if self.demo else self.status_line()
+        centre = _("DEMO — press any key or button") if self.demo else self.status_line()
         score = self.score_line()
         right = [(score, score_px, (w - int(20 * s), mid), INK, "midright", True)]
         if not self.demo:   # the time played and the moves, left of the score (or under it)
@@ -241,11 +244,22 @@ class PaintedScene(Scene):
             rect = r if rect is None else rect.union(r)
         return rect
 
+    def _placed_hud_texts(self) -> dict[str, list[tuple]]:
+        """The HUD's lines where they are drawn: mirrored for a right-to-left
+        language (the game's name on the right, the score on the left)."""
+        texts = self._hud_texts()
+        if not right_to_left():
+            return texts
+        w = self.size[0]
+        return {name: [(text, px, (w - pos[0], pos[1]), color, mirrored(anchor), shadow)
+                       for text, px, pos, color, anchor, shadow in lines]
+                for name, lines in texts.items()}
+
     def _hud_parts(self) -> dict[str, tuple]:
         """What each part of the HUD shows; a part is repainted where it was
         and where it will be when it changes."""
         self._update_toolbar()
-        parts = {name: tuple(texts) for name, texts in self._hud_texts().items()}
+        parts = {name: tuple(texts) for name, texts in self._placed_hud_texts().items()}
         if not self.demo:
             parts["toolbar"] = tuple((b.label, b.enabled, b.hot) for b in self.toolbar.buttons)
         return parts
@@ -383,7 +397,7 @@ class PaintedScene(Scene):
             band = self._band = pygame.Surface((w, self.hud_h), pygame.SRCALPHA)
             band.fill((0, 0, 0, 70))
         surface.blit(band, (0, 0))
-        for texts in self._hud_texts().values():
+        for texts in self._placed_hud_texts().values():
             for text, px, pos, color, anchor, shadow in texts:
                 draw_text(surface, text, px, pos, color, anchor=anchor, shadow=shadow)
         if not self.demo:

@@ -46,15 +46,16 @@ from ..work.deals import cached_winnable_deals, winnable_deal
 from ..work.service import Answer, Channel
 from ..work.thinker import Thinker, warm_up
 from ..core.ui import FOCUS, FONTS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
+from ..store.terms import card_name, reason_words
+from ..store.words import N_, _, ngettext
 
 DRAG_THRESHOLD = 6        # px the pointer travels before a press becomes a drag
 HINT_SECONDS = 2.5
 SELECTED = (255, 168, 64)  # the ring round picked-up cards
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
 
 
-SOLVER_WORDS = {WINNABLE: "Winnable", NOT_WINNABLE: "Not winnable"}
-LOST_ON_THE_WAY = "No longer winnable"   # only said when this game was winnable earlier
+SOLVER_WORDS = {WINNABLE: N_("Winnable"), NOT_WINNABLE: N_("Not winnable")}
+LOST_ON_THE_WAY = N_("No longer winnable")   # only said when this game was winnable earlier
 _solver_owner: list = []   # the one scene whose solver runs (one game is played at a time)
 
 
@@ -141,7 +142,7 @@ class PatienceScene(GameScene):
         if index is None:
             return ""
         reason = self.game.why_not_pick_up(pile, self._count_from(pile, index))
-        return reason[:1].upper() + reason[1:]
+        return reason_words(reason, full_stop=False) if reason else ""
 
     def click_pile(self, pile: str, index: int | None) -> bool:
         """A plain click (or SELECT) with nothing selected: True if it meant a
@@ -295,14 +296,15 @@ class PatienceScene(GameScene):
 
     def pile_words(self, pile: str) -> str:
         """A pile named as the player sees it (subclasses name theirs)."""
-        return f"the {pile}"
+        return _("the {pile}").format(pile=pile)
 
     def focus_spot(self):
         return (self.focus, self.focus_depth, self.selection) if self.focus in self.table.slots else None
 
     def focus_words(self) -> str:
         held = self.cards_of(*self.selection) if self.selection is not None else []
-        holding = held[0].name + (f" and {len(held) - 1} more" if len(held) > 1 else "") if held else None
+        holding = (ngettext("{card} and {n} more", "{card} and {n} more", len(held) - 1).format(
+            card=card_name(held[0]), n=len(held) - 1) if len(held) > 1 else card_name(held[0])) if held else None
         return focus_line(self.pile_words(self.focus), self._piles.get(self.focus, []),
                           self.focus_depth, holding)
 
@@ -313,15 +315,17 @@ class PatienceScene(GameScene):
         """The cards moved and where they go: 'the seven of clubs and the 2
         cards on it from the third pile onto the eight of clubs'."""
         card = getattr(move, "card", None)
-        what = f"the {card.name}" if card is not None else f"the top card of {self.pile_words(move.source)}"
+        what = (_("the {card}").format(card=card_name(card)) if card is not None
+                else _("the top card of {pile}").format(pile=self.pile_words(move.source)))
         if move.count > 1:
-            what += f" and the {move.count - 1} card{'s' if move.count > 2 else ''} on it"
-        what += f" from {self.pile_words(move.source)}"
+            what = ngettext("{cards} and the {n} card on it", "{cards} and the {n} cards on it",
+                            move.count - 1).format(cards=what, n=move.count - 1)
+        what = _("{cards} from {pile}").format(cards=what, pile=self.pile_words(move.source))
         if move.target is None:
             return what
         under = self._piles.get(move.target)
-        return f"{what} onto the {under[-1][0].name}" if under else \
-            f"{what} to {self.pile_words(move.target)} (empty)"
+        return (_("{cards} onto the {card}").format(cards=what, card=card_name(under[-1][0])) if under
+                else _("{cards} to {pile} (empty)").format(cards=what, pile=self.pile_words(move.target)))
 
     def _follow_hint(self) -> None:
         """The hinted cards picked up with the keys or pad: the focus goes on to
@@ -415,10 +419,10 @@ class PatienceScene(GameScene):
             return ""
         result = self.solver_result()
         if result is None:
-            return "Thinking…" if self._solve_version == self._version else ""
+            return _("Thinking…") if self._solve_version == self._version else ""
         if result.answer == NOT_WINNABLE and self.was_winnable():
-            return LOST_ON_THE_WAY
-        return SOLVER_WORDS.get(result.answer, "Unknown")
+            return _(LOST_ON_THE_WAY)
+        return _(SOLVER_WORDS.get(result.answer, N_("Unknown")))
 
     def with_solver_status(self, line: str) -> str:
         words = self.solver_status()
@@ -457,7 +461,7 @@ class PatienceScene(GameScene):
     # --- the computer player ----------------------------------------------------
     def hint(self) -> None:
         if self.game.status is not Status.PLAYING:
-            self.app.toast("The game is over")
+            self.app.toast(_("The game is over"))
             return
         self.assisted = True
         result = self.solver_result() if self.solver_enabled else None
@@ -471,7 +475,7 @@ class PatienceScene(GameScene):
                 self.give_hint(move, HINT_SECONDS)
                 return
         if result is not None and result.answer == NOT_WINNABLE:
-            self.app.toast("This deal can no longer be won")
+            self.app.toast(_("This deal can no longer be won"))
         self._hint_wanted = True
         self._ask()
         self._deliver_hint()
@@ -486,7 +490,7 @@ class PatienceScene(GameScene):
             return
         self._hint_wanted = False
         if move is None:
-            self.app.toast("No move can help any more: undo, restart or deal again")
+            self.app.toast(_("No move can help any more: undo, restart or deal again"))
             return
         self.give_hint(move, HINT_SECONDS)
 
@@ -533,7 +537,7 @@ class PatienceScene(GameScene):
             self._timers.append(Timer(DEMO_NEXT_DEAL, getattr(self, "_next_demo", self.new_deal)))
             return
         self.autoplay = False
-        self.app.toast("The computer sees no move that helps: undo, restart or deal again", 5)
+        self.app.toast(_("The computer sees no move that helps: undo, restart or deal again"), 5)
 
     # --- input ------------------------------------------------------------
     def handle_table(self, event: InputEvent) -> None:
@@ -688,7 +692,7 @@ class PatienceScene(GameScene):
         if targets:
             choices = {pile: 1 for pile in targets}
         elif self.selection is not None:
-            self.app.toast("Nothing can take that: BACK to put it down")
+            self.app.toast(_("Nothing can take that: BACK to put it down"))
             return
         else:
             choices = {}
@@ -696,7 +700,7 @@ class PatienceScene(GameScene):
                 if move.source in self.table.slots:
                     choices.setdefault(move.source, move.count)
         if not choices:
-            self.app.toast("Nothing to move")
+            self.app.toast(_("Nothing to move"))
             return
         ranked = [p for p in order if p in choices]
         here = order.index(self.focus) if self.focus in order else -1

@@ -14,9 +14,14 @@ def square_name(sq: int) -> str:
     from game.camelot.geometry import square_name as named
     return named(sq)
 
+from ..store.terms import SIDES, card_name, term
+from ..store.words import _, N_, ngettext
+
+PIECES = {"knight": N_("knight"), "man": N_("man")}
+
 
 def card_words(card, face_up: bool = True) -> str:
-    return card.name if face_up else "a face-down card"
+    return card_name(card) if face_up else _("a face-down card")
 
 
 def cards_words(cards) -> str:
@@ -29,17 +34,21 @@ def cards_words(cards) -> str:
             down += 1
             continue
         if down:
-            parts.append(f"{down} face-down card{'s' if down > 1 else ''}")
+            parts.append(_face_down(down))
             down = 0
-        parts.append(card.name)
+        parts.append(card_name(card))
     if down:
-        parts.append(f"{down} face-down card{'s' if down > 1 else ''}")
-    return ", ".join(parts) if parts else "empty"
+        parts.append(_face_down(down))
+    return ", ".join(parts) if parts else _("empty")
+
+
+def _face_down(n: int) -> str:
+    return ngettext("{n} face-down card", "{n} face-down cards", n).format(n=n)
 
 
 def pile_line(name: str, cards) -> str:
     """'The third pile: the ace of spades, the two of hearts.'"""
-    return f"{name[:1].upper()}{name[1:]}: {cards_words(cards)}."
+    return _("{pile}: {cards}.").format(pile=name[:1].upper() + name[1:], cards=cards_words(cards))
 
 
 def focus_line(name: str, cards, depth: int = 1, holding=None) -> str:
@@ -47,23 +56,27 @@ def focus_line(name: str, cards, depth: int = 1, holding=None) -> str:
     from the top the focus covers), how many cards it holds, and what the
     player holds."""
     if not cards:
-        what = "empty"
+        what = _("empty")
     else:
         card, face_up = cards[-depth] if depth <= len(cards) else cards[0]
         what = card_words(card, face_up)
         if depth > 1:
-            what += f" and the {depth - 1} card{'s' if depth > 2 else ''} on it"
+            what = ngettext("{cards} and the {n} card on it", "{cards} and the {n} cards on it",
+                            depth - 1).format(cards=what, n=depth - 1)
         if len(cards) > 1:
-            what += f", {len(cards)} cards"
-    line = f"{name[:1].upper()}{name[1:]}: {what}"
+            what = ngettext("{cards}, {n} card", "{cards}, {n} cards", len(cards)).format(
+                cards=what, n=len(cards))
+    line = _("{pile}: {cards}").format(pile=name[:1].upper() + name[1:], cards=what)
     if holding:
-        line += f"; holding the {holding}"
+        line = _("{line}; holding the {card}").format(line=line, card=holding)
     return line
 
 
 def square_words(sq: int, piece) -> str:
     """'E9: white knight' / 'E9: empty'."""
-    return f"{square_name(sq).upper()}: {f'{piece.color} {piece.kind}' if piece else 'empty'}"
+    what = (_("{side} {piece}").format(side=term(SIDES, piece.color).lower(), piece=_(PIECES[piece.kind]))
+            if piece else _("empty"))
+    return f"{square_name(sq).upper()}: {what}"
 
 
 def board_position_lines(pieces: dict, side_label) -> list[str]:
@@ -75,7 +88,10 @@ def board_position_lines(pieces: dict, side_label) -> list[str]:
         for kind in ("knight", "man"):
             squares = [square_name(sq).upper() for sq in mine if pieces[sq].kind == kind]
             if squares:
-                kinds.append(f"{len(squares)} {kind}{'s' if len(squares) > 1 else ''} "
-                             f"{', '.join(squares)}")
-        lines.append(f"{side_label(color)} ({color}): {'; '.join(kinds) or 'no pieces'}.")
+                kinds.append((ngettext("{n} knight {squares}", "{n} knights {squares}", len(squares))
+                              if kind == "knight" else
+                              ngettext("{n} man {squares}", "{n} men {squares}", len(squares))).format(
+                                  n=len(squares), squares=", ".join(squares)))
+        lines.append(_("{name} ({side}): {pieces}.").format(
+            name=side_label(color), side=term(SIDES, color).lower(), pieces="; ".join(kinds) or _("no pieces")))
     return lines

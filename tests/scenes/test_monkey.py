@@ -134,3 +134,8 @@ def test_the_thinker_process_does_not_outlive_a_killed_app(tmp_path):
     for p in left:
         os.kill(p, 9)
     assert not left, "the thinking process outlived the app"
+
+
+def test_the_language_was_switched_mid_run(reports):
+    """Settings' language changed under every screen (tests.monkey.switch_language)."""
+    assert sum(r.language_switches for r in reports) > 0
