@@ -234,7 +234,7 @@ class CamelotOnlineScene(BoardScreen):
         super().leave()
 
     def server_keeps_the_game(self) -> None:
-        self.app.toast("Not in an online game: the server keeps the game", 2.0)
+        self.app.toast(N_("Not in an online game: the server keeps the game"), 2.0)
 
     def back_to_lobby(self) -> None:
         self.session.send({"type": "leave", "table": self.table_id})

@@ -9,6 +9,7 @@ the list and drops the player's lines already shown.
 from __future__ import annotations
 
 from ..core.overlays import DialogScene
+from ..store.words import N_, _, ngettext
 
 PEOPLE_SHOWN = 4       # players offered to ignore: the latest speakers first
 IGNORED_SHOWN = 3      # players ignored, offered to be heard again
@@ -32,19 +33,22 @@ def open_ignore(app, session, people: list[str]) -> None:
         def run():
             app.scenes.remove(dialog)
             session.ignore(name, on)
-            app.toast(f"You ignore {name} now" if on else f"You hear {name} again", 2.0)
+            app.toast((_("You ignore {name} now") if on else _("You hear {name} again")).format(name=name), 2.0)
         return run
-    buttons = [(f"Ignore {p}", choose(p, True)) for p in offered]
-    buttons += [(f"Stop ignoring {p}", choose(p, False)) for p in ignoring[:IGNORED_SHOWN]]
-    buttons.append(("Close", lambda: app.scenes.remove(dialog)))
-    lines = ["An ignored player's chat and quick-game seeks no longer reach you."]
+    buttons = [(_("Ignore {name}").format(name=p), choose(p, True)) for p in offered]
+    buttons += [(_("Stop ignoring {name}").format(name=p), choose(p, False))
+                for p in ignoring[:IGNORED_SHOWN]]
+    buttons.append((N_("Close"), lambda: app.scenes.remove(dialog)))
+    lines = [N_("An ignored player's chat and quick-game seeks no longer reach you.")]
     if len(ignoring) > IGNORED_SHOWN:
-        lines.append(f"You ignore {len(ignoring)} players (the first {IGNORED_SHOWN} shown).")
+        lines.append(ngettext("You ignore {n} player (the first {shown} shown).",
+                              "You ignore {n} players (the first {shown} shown).",
+                              len(ignoring)).format(n=len(ignoring), shown=IGNORED_SHOWN))
     if not offered and not ignoring:
-        lines.append("Nobody here to ignore yet.")
+        lines.append(N_("Nobody here to ignore yet."))
     if session.guest:
         lines.append("A guest's list lasts until the app closes: sign in to keep it.")
-    dialog = DialogScene(app, "Ignore a player", lines, buttons, update_below=True,
+    dialog = DialogScene(app, N_("Ignore a player"), lines, buttons, update_below=True,
                          on_back=lambda: app.scenes.remove(dialog))
     app.scenes.push(dialog)
 

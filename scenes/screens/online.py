@@ -218,9 +218,10 @@ class OnlineScene(Scene):
     def _signed_out(self) -> None:
         ending, self.signing_out = self.signing_out, None
         if ending.problem:
-            self.app.toast(f"Signed out here; the server was not told ({ending.problem})", 4.0)
+            self.app.toast(_("Signed out here; the server was not told ({problem})").format(
+                problem=ending.problem), 4.0)
         else:
-            self.app.toast("Signed out: that sign-in has ended", 2.5)
+            self.app.toast(N_("Signed out: that sign-in has ended"), 2.5)
 
     def _refused_for_good(self) -> None:
         """A sign-in the server refused (wrong password, a session ended …): back to
@@ -619,7 +620,8 @@ class OnlineScene(Scene):
                 x += width + gap
             x = self.panel.x + int(20 * s)
             invite.rect = pygame.Rect(x, row_y + bh + gap, inner, bh)
-            ignore_w = int(110 * s)
+            ignore_w = min(max(int(110 * s), font.size(ignore.label)[0] + int(16 * s)),   # its words
+                           self.side.w // 2)
             chat.rect = pygame.Rect(self.side.x + int(16 * s), self.side.bottom - int(16 * s) - bh,
                                     self.side.w - int(32 * s) - ignore_w - gap, bh)
             ignore.rect = pygame.Rect(chat.rect.right + gap, chat.rect.y, ignore_w, bh)
