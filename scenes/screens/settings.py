@@ -142,7 +142,7 @@ class SettingsScene(Scene):
             self._preview_key = key
             from ..table.card_art import CardArt  # start-up: the cards' art loads after the menu's first frame
             self._preview = CardArt(width, self.app.settings.card_back).back()
-        if touch_target(self.size):      # two columns: the back inside its row, at the right
+        if self.in_columns:              # columns: the back inside its row, at the right
             rect = self._preview.get_rect(midright=(row.right - int(12 * self.scale), row.centery))
         else:
             rect = self._preview.get_rect(midleft=(row.right + int(24 * self.scale), row.centery))
@@ -159,18 +159,21 @@ class SettingsScene(Scene):
     def resize(self, size) -> None:
         super().resize(size)
         s = self.scale = ui_scale(size)
-        if touch_target(size):
-            self._columns(size)
-            return
         # every row fits, at every text size (the column grows with the text)
         row = min(int(44 * s), int((size[1] * 0.62 / len(self.rows) - 6 * s) / text_scale()))
+        touch = touch_target(size)
+        # Columns for a finger, or where one column would squeeze the rows' words too small.
+        self.in_columns = bool(touch) or row < int(36 * s)
+        if self.in_columns:
+            self._columns(size, touch or int(44 * s * text_scale()))
+            return
         layout_column(self.rows, size[0] // 2, int(size[1] * 0.17), int(520 * s), row, int(6 * s))
 
-    def _columns(self, size) -> None:
-        """Touch mode: the rows in columns (two, or three where two would not
-        fit), each row as tall as a finger needs; the keys still go down the
-        first column, then the next."""
-        s, target = self.scale, touch_target(size)
+    def _columns(self, size, target: int) -> None:
+        """The rows in columns (two, or three where two would not fit), each
+        row ``target`` tall (as a finger needs, in touch mode); the keys still
+        go down the first column, then the next."""
+        s = self.scale
         gap = int(6 * s)
         top = int(size[1] * 0.11)               # under a smaller title (draw)
         fit = max(1, (size[1] - top - int(44 * s)) // (target + gap))   # a line of words below
@@ -219,7 +222,7 @@ class SettingsScene(Scene):
         s = self.scale
         self._labels()
         surface.blit(felt(self.size), (0, 0))
-        touch = touch_target(self.size)
+        touch = self.in_columns
         draw_text(surface, _("Settings"), (52 if touch else 80) * s,
                   (self.size[0] // 2, int(self.size[1] * (0.055 if touch else 0.1))), GOLD,
                   anchor="center", shadow=True)

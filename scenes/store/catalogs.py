@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import gettext
-import hashlib
 import io
 import os
 import struct
@@ -144,6 +143,7 @@ def compiled(po: Path, cache: Path | None = None) -> Path:
     raw = po.read_bytes()[:PO_MAX_BYTES + 1]
     if len(raw) > PO_MAX_BYTES:
         raise CatalogError(f"{po.name} is larger than {PO_MAX_BYTES >> 20} MiB")
+    import hashlib  # start-up: only a language other than English needs it, and it costs ms
     digest = hashlib.sha256(raw).hexdigest()[:16]
     target = (cache or cache_dir()) / "locale" / f"{po.parent.parent.name}-{digest}.mo"
     if target.is_file():

@@ -379,3 +379,20 @@ def test_the_menu_paints_only_what_moves_and_looks_as_if_painted_whole(size):
     assert all(areas is not None for areas in still)
     area = sum(r.w * r.h for areas in still for r in areas) / len(still)
     assert area < 0.1 * size[0] * size[1]       # a still menu: a tenth of the screen at most
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160)])
+def test_settings_rows_stay_readable_when_there_are_many(size):
+    """Sixteen rows in one column squeezed their words to a few pixels at 1280×720:
+    where one column would make a row shorter than its words need, the rows go in
+    columns, each as tall as at full size, and none leaves the screen."""
+    app = make_app(size=size)
+    app.navigator.open_settings()
+    scene = app.scenes.top
+    assert isinstance(scene, SettingsScene)
+    step(app)
+    rows = [row.rect for row in scene.rows]
+    assert min(r.h for r in rows) >= int(36 * scene.scale)
+    screen = pygame.Rect((0, 0), size)
+    assert all(screen.contains(r) for r in rows)
+    assert not any(a.colliderect(b) for i, a in enumerate(rows) for b in rows[i + 1:])
