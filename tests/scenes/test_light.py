@@ -4,6 +4,7 @@ freed when it is left, and a still screen that draws nothing."""
 from __future__ import annotations
 
 import datetime
+import time
 
 import pygame
 import pytest
@@ -269,6 +270,14 @@ def test_a_still_game_presents_nothing_and_a_key_draws_again(game_id):
     app = make_app(size=(1280, 720))
     open_game(app, game_id, seed=4)
     step(app, 240)                  # the deal has landed
+    # What the workers answer (a patience's "still winnable?") is a change worth a frame:
+    # on a loaded machine it can come late, so wait for it (bounded) before watching.
+    from scenes.work.service import work_service
+    deadline = time.monotonic() + 30
+    while work_service().pending and time.monotonic() < deadline:
+        step(app)
+        time.sleep(0.01)
+    step(app, 10)                   # its answer shown
     scene = app.scenes.top
     assert not scene.busy and scene.animated_look() is not None
     assert _presented(app, 30) <= 1       # at most the HUD's clock going to the next second
