@@ -624,7 +624,7 @@ class NodeServer(GameServer):
         if move is not None and isinstance(replica, Replica) and tid not in self.stale \
                 and replica.record.status == "playing" and len(replica.record.moves) == ply - 1:
             replica.record.moves.append(move)
-            replica._board = None
+            replica._game = None             # made again from the moves if a page asks
             self._lobby_changed()
             return
         try:

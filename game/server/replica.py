@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 
-from ..camelot.board import CamelotBoard
 from ..net.protocol import COLORS
 from .storage import TableRecord
 from .table import Table
@@ -40,12 +39,3 @@ class Replica(Table):
         self.ratings = {c: None for c in COLORS}
         self.owner_address = None
         self.timer = None
-        self._board: CamelotBoard | None = None
-
-    @property
-    def game(self) -> CamelotBoard:
-        if self._board is None:
-            self._board = CamelotBoard(self.record.start_position)
-            for notation in self.record.moves:
-                self._board.play(notation)
-        return self._board

@@ -63,12 +63,16 @@ def seat_view(seat: SeatRecord, rating: Rating | None) -> dict:
 
 
 class Table:
+    # No board until one is asked for (a Replica never makes one unless a page asks);
+    # a waiting table shows what it kept of its start instead.
+    _game: CamelotBoard | None = None
+    _waiting_view: tuple[str, str] | None = None
+
     def __init__(self, record: TableRecord, now: float | None = None,
                  used: float = 0.0) -> None:
         """``used``: seconds the side to move had already thought before a restart
         (charged again; the time the server was down is not)."""
         self.record = record
-        self._game: CamelotBoard | None = None
         # A table waiting for players keeps no board (30 KiB with the start's legal
         # moves): what its state shows is kept, and the board is made at the start.
         self._waiting_view = (self.game.position_text(), self.game.turn)
@@ -341,8 +345,8 @@ class Table:
     def state(self, now: float) -> dict:
         """The ``table`` message: everything a newcomer needs to draw the table."""
         r = self.record
-        position, turn = (self._waiting_view if self._game is None and r.status == "waiting"
-                          else (self.game.position_text(), self.game.turn))
+        kept = self._waiting_view if self._game is None and r.status == "waiting" else None
+        position, turn = kept or (self.game.position_text(), self.game.turn)
         seats = {c: ({**seat_view(r.seats[c], self.ratings[c]),
                       "present": self.seat_conn[c] is not None}
                      if c in r.seats else None) for c in COLORS}

@@ -34,3 +34,22 @@ def test_a_waiting_table_shows_the_start_without_keeping_a_board():
     state = table.state(4.0)
     assert state["position"] == fresh.position_text() and state["turn"] == "black"
     assert state["moves"] == [OPENING[0]]
+
+
+def test_a_replica_of_another_nodes_table_shows_its_state_waiting_or_playing():
+    """What a node shows (pages, the lobby) of a table another node referees: the
+    board made only when asked, from the stored moves, and made again after news."""
+    from game.server.replica import Replica
+    record = TableRecord(id=8, private=False, invite=None, start_position=START_POSITION)
+    waiting = Replica(record).state(0.0)
+    assert (waiting["status"], waiting["position"]) == ("waiting", START_POSITION)
+    played = TableRecord(id=9, private=False, invite=None, start_position=START_POSITION,
+                         status="playing", moves=[OPENING[0]])
+    replica = Replica(played)
+    fresh = CamelotBoard(START_POSITION)
+    fresh.play(OPENING[0])
+    assert replica.state(0.0)["position"] == fresh.position_text()
+    played.moves.append(OPENING[1])              # the referee's news, as node.py applies it
+    replica._game = None
+    fresh.play(OPENING[1])
+    assert replica.state(0.0)["position"] == fresh.position_text()
