@@ -26,14 +26,14 @@ from __future__ import annotations
 import pygame
 
 from game.base import Status
-from game.hamilton import (ChooseStart, DealRow, Hamilton, TurnChooser, foundation_id,
+from game.hamilton import (ChooseStart, DealRow, Hamilton, TurnChooser, foundation_id, pile_name,
                           rank_name, tableau_id)
 
 from ..table.card_art import shared_card_art
 from ..table.card_table import Slot
 from ..table.patience_scene import PatienceScene
 from ..core.ui import INK_DIM, text_scale
-from ..store.terms import PILE_NAMES, card_name, rank_words, term
+from ..store.terms import card_name, rank_words
 from ..work.service import Channel
 from ..store.words import N_, _, ngettext
 
@@ -43,11 +43,11 @@ FAN = 0.3             # tableau fan per card, in card heights (compressed when l
 LABEL_PX = 20         # the words under the stock and the chooser
 
 
-# The piles and foundations in words, by number (said in hints and by the announcer).
-PILE_ORDINALS = (N_("the first pile"), N_("the second pile"), N_("the third pile"), N_("the fourth pile"),
-                 N_("the fifth pile"), N_("the sixth pile"), N_("the seventh pile"))
-FOUNDATION_ORDINALS = (N_("the first foundation"), N_("the second foundation"),
-                       N_("the third foundation"), N_("the fourth foundation"))
+# The engine's names of the piles (game.hamilton.pile_name), marked here for translation.
+PILE_WORDS = (N_("the first pile"), N_("the second pile"), N_("the third pile"), N_("the fourth pile"),
+              N_("the fifth pile"), N_("the sixth pile"), N_("the seventh pile"),
+              N_("the first foundation"), N_("the second foundation"),
+              N_("the third foundation"), N_("the fourth foundation"))
 
 class HamiltonScene(PatienceScene):
     engine = Hamilton
@@ -178,12 +178,7 @@ class HamiltonScene(PatienceScene):
 
     # --- a hint in words ---------------------------------------------------------
     def pile_words(self, pile: str) -> str:
-        kind, _colon, number = pile.partition(":")
-        if kind == "tableau":
-            return _(PILE_ORDINALS[int(number)])
-        if kind == "foundation":
-            return _(FOUNDATION_ORDINALS[int(number)])
-        return term(PILE_NAMES, pile)
+        return _(pile_name(pile))      # the engine's words, as its refusals say them
 
     def move_words(self, move) -> str:
         if isinstance(move, TurnChooser):

@@ -222,15 +222,15 @@ class SettingsScene(Scene):
         s = self.scale
         self._labels()
         surface.blit(felt(self.size), (0, 0))
-        touch = self.in_columns
-        draw_text(surface, _("Settings"), (52 if touch else 80) * s,
-                  (self.size[0] // 2, int(self.size[1] * (0.055 if touch else 0.1))), GOLD,
+        columns = self.in_columns
+        draw_text(surface, _("Settings"), (52 if columns else 80) * s,
+                  (self.size[0] // 2, int(self.size[1] * (0.055 if columns else 0.1))), GOLD,
                   anchor="center", shadow=True)
         self.focus.draw(surface, s)
         self._draw_back_preview(surface)
-        y = max(row.rect.bottom for row in self.rows) + int((12 if touch else 24) * s)
-        lines = wrap_text(self.description(), int(24 * s), int((1200 if touch else 720) * s))
-        for line in lines[:1] if touch else lines:      # touch: the rows take the room
+        y = max(row.rect.bottom for row in self.rows) + int((12 if columns else 24) * s)
+        lines = wrap_text(self.description(), int(24 * s), int((1200 if columns else 720) * s))
+        for line in lines[:1] if columns else lines:      # columns: the rows take the room
             draw_text(surface, line, 24 * s, (self.size[0] // 2, y), INK, anchor="midtop")
             y += int(30 * s)
         if not touch_target(self.size):    # keys and pad; a finger taps the rows
