@@ -134,7 +134,14 @@ class _Service:
         self._signal(signal.SIGTERM)
 
     def kill(self) -> None:
-        """``kill -9``: no goodbye to anybody."""
+        """``kill -9`` of the whole server, as a crash of its machine: every process
+        of its session (PostgreSQL's backends outlive a killed postmaster long enough
+        to answer one more query on a connection already open)."""
+        if self.running:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         self._signal(signal.SIGKILL)
 
     def restart(self, *, hard: bool = False) -> None:
