@@ -319,7 +319,9 @@ def postgres_server():
 def postgres_dsn(postgres_server):
     """The address of a new, empty database on the test process's server."""
     postgres_server.start()                # a test before this one may have left it stopped
-    yield postgres_server.create_database(f"test_{next(_databases)}")
+    # Named by this process too: a port freed by a killed server can be taken by another
+    # test process's server, and a client reconnecting there must not find a namesake.
+    yield postgres_server.create_database(f"test_{os.getpid()}_{next(_databases)}")
     postgres_server.start()
 
 
