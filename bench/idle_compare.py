@@ -16,9 +16,13 @@ Aisleriot opens Klondike in its window), in turn, ``--runs`` times:
 - **peak**: the process's high-water resident memory (``VmHWM``); Round
   Table's worker processes (its computer players) are added apart.
 
-Round Table runs twice: as it is, and with SDL's default presentation
+Round Table runs as it is, and with SDL's default presentation
 (``SDL_FRAMEBUFFER_ACCELERATION=1``: the window's picture through OpenGL, in
-software here) to show what the choice saves. Goals (issue 20): still CPU at
+software here) to show what the choice saves; and, where it has been built
+(``python tools/build_app.py``), as the installed app ``dist/roundtable/roundtable``
+that a player without Python launches. The app's interpreter reads no ``.pth``
+files of a Python installation: ``main.py`` pays for whatever those import at
+start-up (on the development machine one imports ``certifi``, ~0.1 s per start). Goals (issue 20): still CPU at
 most 2 % of a core, painted within Aisleriot's time, peak within 1.5× Aisleriot's.
 """
 from __future__ import annotations
@@ -37,6 +41,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.startup import _env as compiled_env  # noqa: E402  bytecode cached, as installed
 AISLERIOT = shutil.which("sol") or "/usr/games/sol"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -154,8 +160,23 @@ def peak_kib(pid: int) -> int:
         return 0
 
 
-def launch(name: str, command: list[str], env: dict, x: X, settle: float, still: float) -> dict:
-    home = tempfile.mkdtemp(prefix="idle-compare-")
+BARE_WINDOW = """if 1:
+    import time, pygame
+    screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+    screen.fill((20, 90, 50))
+    for i, colour in enumerate(((200, 40, 40), (40, 40, 200), (230, 230, 230))):
+        screen.fill(colour, (100 + 400 * i, 100, 300, 300))
+    pygame.display.flip()
+    while not pygame.event.get(pygame.QUIT):
+        time.sleep(0.1)
+"""
+
+
+def launch(name: str, command: list[str], env: dict, x: X, settle: float, still: float,
+           home: str | None = None) -> dict:
+    """One launch; ``home`` kept (a player's second launch) or a fresh empty one."""
+    kept = home is not None
+    home = home or tempfile.mkdtemp(prefix="idle-compare-")
     env = {**env, "HOME": home}
     for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         env.pop(key, None)
@@ -183,13 +204,14 @@ def launch(name: str, command: list[str], env: dict, x: X, settle: float, still:
         main_peak = peak_kib(proc.pid)
         workers_peak = sum(peak_kib(p) for p in pids if p != proc.pid)
     finally:
-        os.killpg(proc.pid, signal.SIGINT if "main.py" in command else signal.SIGTERM)
+        os.killpg(proc.pid, signal.SIGTERM if command[0] == AISLERIOT else signal.SIGINT)
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-        shutil.rmtree(home, ignore_errors=True)
+        if not kept:
+            shutil.rmtree(home, ignore_errors=True)
     return {"painted": painted, "cpu": cpu, "peak": main_peak / 1024, "workers": workers_peak / 1024}
 
 
@@ -201,6 +223,11 @@ def main() -> None:
     parser.add_argument("--still", type=float, default=5.0, help="s of still screen counted")
     parser.add_argument("--app-args", default="",
                         help='more for main.py, e.g. "--game clock" (a game at rest, not the menu)')
+    parser.add_argument("--kept-home", action="store_true",
+                        help="each program launched once untimed first, then timed in the home "
+                             "that launch filled (a player's usual launch, not the first)")
+    parser.add_argument("--built", default=str(ROOT / "dist" / "roundtable" / "roundtable"),
+                        help="the installed app, run too where it exists")
     args = parser.parse_args()
     if not shutil.which("Xvfb"):
         raise SystemExit("needs Xvfb (apt-get install xvfb)")
@@ -209,8 +236,9 @@ def main() -> None:
     xvfb, display = start_xvfb(args.screen)
     try:
         x = X(display)
-        env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy",
-               "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        # main.py with its bytecode cached as an installed copy has it (never
+        # counting compiling the source, which PYTHONDONTWRITEBYTECODE would force).
+        env = {**compiled_env(), "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
         env.pop("SDL_FRAMEBUFFER_ACCELERATION", None)
         app = [sys.executable, "main.py", *args.app_args.split()]
@@ -218,12 +246,23 @@ def main() -> None:
                 "Round Table, OpenGL": (app,
                                         {**env, "SDL_FRAMEBUFFER_ACCELERATION": "1"}),
                 "Aisleriot": ([AISLERIOT], env)}
+        if os.access(args.built, os.X_OK):
+            runs["Round Table, the app"] = ([args.built, *args.app_args.split()], env)
+        # The floor pygame itself sets: a bare window, presented as the app presents.
+        runs["a bare pygame window"] = ([sys.executable, "-c", BARE_WINDOW],
+                                        {**env, "SDL_FRAMEBUFFER_ACCELERATION": "0"})
+        homes = {name: None for name in runs}
+        if args.kept_home:
+            for name, (command, run_env) in runs.items():
+                homes[name] = tempfile.mkdtemp(prefix="idle-compare-kept-")
+                launch(name, command, run_env, x, 0.5, 0.1, homes[name])
         found: dict[str, list[dict]] = {name: [] for name in runs}
         print(f"Xvfb {args.screen}, {args.runs} runs each; load {os.getloadavg()[0]:.1f} "
               f"on {os.cpu_count()} cores")
         for _ in range(args.runs):
             for name, (command, run_env) in runs.items():
-                found[name].append(launch(name, command, run_env, x, args.settle, args.still))
+                found[name].append(launch(name, command, run_env, x, args.settle, args.still,
+                                          homes[name]))
         med = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in found.items()}
         ref = med["Aisleriot"]
         for name, m in med.items():
@@ -232,7 +271,10 @@ def main() -> None:
                   f"({100 * m['cpu'] / args.still:.1f} % of a core)   "
                   f"peak {m['peak']:.0f} MiB ({m['peak'] / ref['peak']:.2f}x)"
                   + (f" + workers {m['workers']:.0f} MiB" if m["workers"] else ""))
-        print(f"medians of {args.runs}; load at the end {os.getloadavg()[0]:.1f}")
+        for home in homes.values():
+            if home:
+                shutil.rmtree(home, ignore_errors=True)
+        print(f"medians of {args.runs}; homes {'kept from a first launch' if args.kept_home else 'empty'}; load at the end {os.getloadavg()[0]:.1f}")
     finally:
         xvfb.terminate()
         xvfb.wait(10)
