@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 import re
+from array import array
 from dataclasses import dataclass
 
 from ..base import Game, Status
@@ -348,11 +349,15 @@ class CamelotBoard(Game[Move]):
         return tuple(events)
 
     def _snapshot(self):
-        return self._pos.state()
+        # The board as 160 bytes, not a tuple of 160 ints (1.3 KB): a game keeps one
+        # snapshot per ply, and a server keeps every game it referees.
+        pos = self._pos
+        return (array("b", pos.board).tobytes(), pos.side, tuple(pos.castle_left), pos.clock,
+                tuple(pos.history))
 
     def _restore(self, snapshot) -> None:
         board, side, castle_left, clock, history = snapshot
-        self._pos = Position(list(board), side, castle_left, clock, history)
+        self._pos = Position(list(array("b", board)), side, castle_left, clock, history)
         self._refresh()
 
     @property
