@@ -32,13 +32,15 @@ from __future__ import annotations
 
 import random
 import re
+from array import array
 from dataclasses import dataclass
 
 from ..base import Game, Status
 from .moves import (
-    CASTLES, COLOR_NAMES, LETTER_PIECES, SQUARE_NAMES, Move, MoveStep, Piece, make_move,
-    move_sort_key,
+    CASTLES, COLOR_NAMES, LETTER_PIECES, ON_BOARD, SHIFTS, SQUARE_NAMES, Move, MoveStep, Piece,
+    generate, make_move, move_sort_key,
     parse_square, path_kind, path_steps, path_text, pieces_in_own_castle, square_name)
+from .movekeys import CASTLE_BITS
 from .position import WIN, Position
 from ..errors import BadPositionError, IllegalMoveError, NotationError
 
@@ -130,28 +132,28 @@ class CamelotBoard(Game[Move]):
     @property
     def capture_is_compulsory(self) -> bool:
         """Whether the side to move must capture (every legal move captures)."""
-        return bool(self._moves) and all(m.captured for m in self._moves)
+        return bool(self._keys) and all(key[2] for key in self._keys)
 
     def moves_from(self, sq: int | str) -> list[Move]:
         if isinstance(sq, str):
             sq = parse_square(sq)
-        return [m for m in self._moves if m.from_square == sq]
+        return list(self._origin_moves(sq))
 
     def must_leave_castle(self) -> tuple[int, ...]:
         """The squares of the side to move's pieces that stand in its own castle
         and must move out now (every legal move is theirs); () when none must.
         A piece there that cannot move at all does not count (it blocks nothing)."""
         stuck = pieces_in_own_castle(self._pos.board, self._pos.side)
-        return tuple(sq for sq in stuck if any(m.from_square == sq for m in self._moves))
+        return tuple(sq for sq in stuck if any(key[0] == sq for key in self._keys))
 
     def move_for_path(self, path) -> Move:
         """The legal move played along ``path`` (squares, start first), with that
         path first: its ``captures`` say what the path takes. IllegalMoveError
         (with the reason) when the path is not a legal move here."""
         squares = tuple(parse_square(s) if isinstance(s, str) else s for s in path)
-        for move in self._moves:
-            if squares in move.paths:
-                return move.with_path(squares)
+        move = self._find_path(squares)
+        if move is not None:
+            return move.with_path(squares)
         raise IllegalMoveError(self._explain(squares).message)
 
     def why_refused(self, move: "Move | str | tuple[int, ...]") -> Refusal | None:
@@ -205,32 +207,114 @@ class CamelotBoard(Game[Move]):
         return self._pos.clock
 
     # --- protocol ---------------------------------------------------------------
+    # After a move nothing is listed: whether the game goes on is seen at a glance
+    # (_surely_has_a_move) nearly always. The move keys (the bitboard generator) and
+    # the Moves with their paths are made when asked: all of them, or one piece's.
+    # A game server checks each move against the moving piece's moves alone;
+    # building and sorting every Move of every position was most of its work.
     def _refresh(self) -> None:
         pos = self._pos
         result = pos.outcome_without_moves()
-        moves: list[Move] = []
-        if result is None:
-            moves = sorted((make_move(k, paths) for k, paths in pos.moves(True).items()),
-                           key=move_sort_key)
-            if not moves:
+        keys = None
+        if result is None and not _surely_has_a_move(pos):
+            keys = pos.moves()
+            if not keys:
                 result = pos.outcome_no_moves()
-        self._moves = moves
         self._result = result
+        self._made_keys: dict | None = keys if result is None else {}
+        self._all_moves: list[Move] | None = [] if result is not None else None
+        self._paths_by_origin: dict[int, dict] = {}     # square -> {key: paths}
+        self._moves_by_key: dict = {}                   # key -> its Move
+        self._moves_by_origin: dict[int, list[Move]] = {}
+
+    @property
+    def _keys(self) -> dict:
+        """The legal moves' keys ``(from, to, captured)`` (the generator's order)."""
+        if self._made_keys is None:
+            self._made_keys = self._pos.moves()
+        return self._made_keys
+
+    @property
+    def _moves(self) -> list[Move]:
+        """Every legal Move in move_sort_key order, paths included (made once per position)."""
+        if self._all_moves is None:
+            self._all_moves = sorted((make_move(k, paths) for k, paths
+                                      in self._pos.moves(True).items()), key=move_sort_key)
+        return self._all_moves
+
+    def _paths_from(self, sq) -> dict:
+        """``{key: paths}`` of the legal moves of the piece on ``sq`` (a square
+        number, or anything equal to one), generated for that piece alone."""
+        index = _square_index(sq)
+        if index is None or self._result is not None:
+            return {}
+        found = self._paths_by_origin.get(index)
+        if found is None:
+            pos = self._pos
+            side = pos.side
+            found = {}
+            if pos.board[index] * (1 if side == 0 else -1) > 0:
+                # generate applies the duty to leave one's own castle whatever the
+                # squares asked about; compulsory capture is the whole side's: passed.
+                found = {k: paths for k, paths in generate(
+                    pos.board, side, pos.castle_left[side], [index], True,
+                    compulsory=pos.must_capture(), bits=pos.bits).items() if k[0] == index}
+            self._paths_by_origin[index] = found
+        return found
+
+    def _move_of(self, key, paths) -> Move:
+        move = self._moves_by_key.get(key)
+        if move is None:
+            move = self._moves_by_key[key] = make_move(key, paths)
+        return move
+
+    def _origin_moves(self, sq) -> list[Move]:
+        """The legal Moves of the piece on ``sq``: those of ``_moves`` from there, in
+        its order (made for that piece alone while the whole list is not made)."""
+        if self._all_moves is not None:
+            return [m for m in self._all_moves if m.from_square == sq]
+        index = _square_index(sq)
+        moves = self._moves_by_origin.get(index)
+        if moves is None:
+            found = self._paths_from(index)
+            moves = sorted((self._move_of(k, paths) for k, paths in found.items()),
+                           key=move_sort_key)
+            self._moves_by_origin[index] = moves
+        return moves
 
     def _legal_moves(self) -> list[Move]:
         return list(self._moves)
 
     def _legal_twin(self, move: Move) -> Move | None:
-        for legal in self._moves:
-            if legal == move:
-                return legal
+        """The legal Move equal to ``move`` (the same from, to and captures), or None."""
+        if not isinstance(move, Move):
+            return None
+        if self._all_moves is not None:
+            return next((legal for legal in self._all_moves if legal == move), None)
+        wanted = (move.from_square, move.to_square, move.captured)   # what Move's == compares
+        for key, paths in self._paths_from(move.from_square).items():
+            if key == wanted:
+                return self._move_of(key, paths)
         return None
 
     def _find_path(self, squares: tuple[int, ...]) -> Move | None:
-        for move in self._moves:
-            if squares in move.paths:
-                return move
+        if not squares:
+            return None
+        if self._all_moves is not None:
+            return next((move for move in self._all_moves if squares in move.paths), None)
+        for key, paths in self._paths_from(squares[0]).items():
+            if squares in paths:
+                return self._move_of(key, paths)
         return None
+
+    def _refusal(self, move):
+        # A legal move is recognised among its piece's moves alone; anything else
+        # goes the general way (which words the refusal).
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if self._result is None and self._legal_twin(move) is not None:
+            return move, ""
+        return super()._refusal(move)
 
     def _play(self, move):
         # The record keeps the legal Move with the path actually played first.
@@ -265,11 +349,15 @@ class CamelotBoard(Game[Move]):
         return tuple(events)
 
     def _snapshot(self):
-        return self._pos.state()
+        # The board as 160 bytes, not a tuple of 160 ints (1.3 KB): a game keeps one
+        # snapshot per ply, and a server keeps every game it referees.
+        pos = self._pos
+        return (array("b", pos.board).tobytes(), pos.side, tuple(pos.castle_left), pos.clock,
+                tuple(pos.history))
 
     def _restore(self, snapshot) -> None:
         board, side, castle_left, clock, history = snapshot
-        self._pos = Position(list(board), side, castle_left, clock, history)
+        self._pos = Position(list(array("b", board)), side, castle_left, clock, history)
         self._refresh()
 
     @property
@@ -377,6 +465,33 @@ class CamelotBoard(Game[Move]):
         if squares[-1] in CASTLES[side]:
             return Refusal(OWN_CASTLE, f"{shown}: a piece may enter its own castle only by a jump")
         return Refusal(NOT_A_MOVE, f"{shown} is not a legal move here")
+
+
+def _square_index(sq) -> int | None:
+    """``sq`` as a square number when it equals one (as ``==`` compares: ``1.0`` is
+    square 1), else None."""
+    try:
+        index = int(sq)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return index if index == sq and 0 <= index < len(SQUARE_NAMES) else None
+
+
+def _surely_has_a_move(pos: Position) -> bool:
+    """True when the side to move surely has a legal move (False: look at them).
+
+    A compulsory capture is a jump there to play. Otherwise a piece outside the
+    enemy castle next to an empty square outside its own castle has a plain move,
+    legal unless a piece must leave its own castle first, which then has moves."""
+    if pos.must_capture():
+        return True
+    side = pos.side
+    mine, theirs = pos.bits[side], pos.bits[1 - side]
+    land = ON_BOARD & ~(mine | theirs) & ~CASTLE_BITS[side]
+    near = 0
+    for shift in SHIFTS:                 # the padded grid: no shift wraps onto the board
+        near |= (land << shift) | (land >> shift)
+    return bool(near & mine & ~CASTLE_BITS[1 - side])
 
 
 _PATH_RE = re.compile(r"([a-lA-L])(\d{1,2})")

@@ -248,23 +248,14 @@ class Position:
 
     # --- position strings ----------------------------------------------------
     def board_text(self) -> str:
-        ranks = []
-        for rank in range(16, 0, -1):
-            first, last = rank_span(rank)
-            out, empty = [], 0
-            for f in range(first, last + 1):
-                v = self.board[square(f, rank)]
-                if v == 0:
-                    empty += 1
-                    continue
-                if empty:
-                    out.append(str(empty))
-                    empty = 0
-                out.append(PIECE_LETTERS[v])
-            if empty:
-                out.append(str(empty))
-            ranks.append("".join(out))
-        return "/".join(ranks)
+        # One letter per square ('.' empty) in square order, cut into ranks (16
+        # first), then each run of '.' written as its length, longest runs first:
+        # the server writes this after every move, so no per-square calls.
+        cells = "".join([_CELLS[v] for v in self.board])
+        text = "/".join([cells[first:end] for first, end in _RANKS_DOWN])
+        for dots, count in _EMPTY_RUNS:
+            text = text.replace(dots, count)
+        return text
 
     def text(self) -> str:
         fields = [self.board_text(), "wb"[self.side], str(self.castle_left[0]),
@@ -309,6 +300,14 @@ class Position:
                     f"repetition history has {len(history)} positions but only {clock} "
                     f"plies were played since the last capture or castle entry")
         return cls(board, 0 if fields[1] == "w" else 1, castle_left, clock, history)
+
+
+# board_text's tables: the letter of each piece code ('.' empty; -1 and -2 count
+# from the end), each rank's squares as a slice of the square order (rank 16 first).
+_CELLS = (".", PIECE_LETTERS[1], PIECE_LETTERS[2], PIECE_LETTERS[-2], PIECE_LETTERS[-1])
+_RANKS_DOWN = tuple((square(rank_span(r)[0], r), square(rank_span(r)[1], r) + 1)
+                    for r in range(16, 0, -1))
+_EMPTY_RUNS = tuple(("." * n, str(n)) for n in range(12, 0, -1))   # no rank is longer
 
 
 def _parse_board(text: str) -> list[int]:

@@ -744,14 +744,15 @@ def tune_garbage_collector() -> None:
     """Full collections rarer (the load bench's p99 was their pauses).
 
     The server's heap is mostly long-lived and free of cycles: the modules, each
-    table's board and its list of legal moves, the connections. A board replaces
-    its legal moves (about a hundred objects) at every move, but they outlive the
-    young generations (a player thinks for seconds), so under load the oldest
-    generation fills with them and Python runs a full collection every few
-    seconds — 50-130 ms of stalled event loop each, on the bench's 200 games.
-    Those objects are freed by reference counting, not by the collector, so
-    scanning them is wasted: the objects alive at start-up are frozen out of it
-    and a full collection waits for GEN2_EVERY middle ones instead of 10."""
+    table's board with a record of every move played, the connections. What a
+    move leaves behind outlives the young generations (a player thinks for
+    seconds), so under load the oldest generation fills and Python runs a full
+    collection every few seconds — 50-130 ms of stalled event loop each, on the
+    bench's 200 games (when a board still listed its hundred legal moves after
+    every move). Those objects are freed by reference counting, not by the
+    collector, so scanning them is wasted: the objects alive at start-up are
+    frozen out of it and a full collection waits for GEN2_EVERY middle ones
+    instead of 10."""
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()

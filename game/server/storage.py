@@ -395,17 +395,23 @@ class SQLiteStorage(Storage):
             raise StorageError(str(exc)) from exc
 
     # --- tables ---------------------------------------------------------------------
-    def _state(self, r: TableRecord) -> tuple:
+    def _state(self, r: TableRecord) -> tuple[tuple, tuple]:
+        """The record's columns: (those no index covers, the indexed ones)."""
         seats = {c: {"name": s.name, "token_hash": s.token_hash, "account": s.account}
                  for c, s in r.seats.items()}
         accounts = [r.seats[c].account if c in r.seats else None for c in ("white", "black")]
-        return (json.dumps(seats), r.status, json.dumps(r.clocks), r.winner, r.reason,
-                r.record_text, r.deserted_since, int(r.rated), r.owner, r.turn_wall, r.ended,
-                len(r.moves), r.time_class, *accounts)
+        return ((json.dumps(seats), json.dumps(r.clocks), r.winner, r.reason, r.record_text,
+                 r.deserted_since, int(r.rated), r.owner, r.turn_wall, len(r.moves), r.time_class),
+                (r.status, r.ended, *accounts))
 
-    _STATE = ("seats=?, status=?, clocks=?, winner=?, reason=?, record_text=?, deserted_since=?,"
-              " rated=?, owner=?, turn_wall=?, ended=?, ply=?, time_class=?, white_account=?,"
-              " black_account=?")
+    _STATE = ("seats=?, clocks=?, winner=?, reason=?, record_text=?, deserted_since=?, rated=?,"
+              " owner=?, turn_wall=?, ply=?, time_class=?")
+    # Setting an indexed column rewrites its indexes' entries even to the same value:
+    # four index pages more in the log at every move (29 KB a commit instead of 13 KB,
+    # and a third more CPU). So those are set only where they differ.
+    _INDEXED_STATE = ("UPDATE tables SET status=?, ended=?, white_account=?, black_account=?"
+                      " WHERE id=? AND NOT (status IS ? AND ended IS ? AND white_account IS ?"
+                      " AND black_account IS ?)")
 
     def create_table(self, record: TableRecord) -> int:
         with self._transaction():
@@ -420,8 +426,9 @@ class SQLiteStorage(Storage):
         return record.id
 
     def _update(self, record: TableRecord) -> None:
-        self._db.execute(f"UPDATE tables SET {self._STATE} WHERE id=?",
-                         (*self._state(record), record.id))
+        plain, indexed = self._state(record)
+        self._db.execute(f"UPDATE tables SET {self._STATE} WHERE id=?", (*plain, record.id))
+        self._db.execute(self._INDEXED_STATE, (*indexed, record.id, *indexed))
 
     def _write_ratings(self, table: int, ratings) -> None:
         for change in ratings:

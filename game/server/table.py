@@ -73,8 +73,8 @@ class Table:
         """``used``: seconds the side to move had already thought before a restart
         (charged again; the time the server was down is not)."""
         self.record = record
-        # A table waiting for players keeps no board (30 KiB with the start's legal
-        # moves): what its state shows is kept, and the board is made at the start.
+        # A table waiting for players keeps no board (7 KiB; 30 when a board had its
+        # legal moves listed): what its state shows is kept, the board is made at the start.
         self._waiting_view = (self.game.position_text(), self.game.turn)
         if record.status == "waiting":
             self._game = None
