@@ -96,6 +96,7 @@ class BoardScreen(PaintedScene):
         self.table.side_label = self.side_label
         self.table.plays_itself = self.plays_itself
         self.table.thinking = lambda: self.plays_itself() and self.players[self.game.turn].thinking
+        self.table.relaid = self.repaint_whole       # the board magnified or moved under a finger
         self.timers: list = []
         self.over_shown = False
         self.fresh = True                        # no move yet in this game
