@@ -27,7 +27,7 @@ from game.base import Status
 from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
-from ..store.terms import SIDES, reason_words, term
+from ..store.terms import SIDES, reason_words, refusal_text, term
 from ..core.actions import Action, InputEvent
 from ..core.announcer import announce, announcing
 from ..core.overlays import FocusButtons
@@ -174,7 +174,7 @@ class BoardScreen(PaintedScene):
         try:
             record = self.game.play(move)
         except RoundTableError as exc:
-            self.app.toast(reason_words(str(exc), full_stop=False))
+            self.app.toast(reason_words(refusal_text(exc), full_stop=False))
             self.app.sound.play("invalid")
             return None
         if not self.demo:

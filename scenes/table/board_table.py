@@ -43,6 +43,7 @@ from ..core.ui import touch_target
 from .board_analysis import AnalysisView
 from .board_layers import VANISH_TIME, BoardPainter, Travel
 from .board_view import PATH_COMPUTER, PATH_PLAYER, spinner_next
+from ..store.terms import reason_words
 from ..store.words import N_, _
 
 PREVIEW_TIME = 0.8         # s a move not made here is shown as a path before it travels
@@ -547,7 +548,11 @@ class BoardTable:
     def _why_stuck(self, sq: int) -> str:
         """The engine's reason the piece on ``sq`` may not move, in the table's words."""
         refusal = self.game.why_piece_cannot_move(sq)
-        return _(STUCK_WORDS.get(refusal.code if refusal else None, N_("That piece cannot move now")))
+        if refusal is None:
+            return _("That piece cannot move now")
+        if refusal.code in STUCK_WORDS:
+            return _(STUCK_WORDS[refusal.code])
+        return reason_words(refusal.reason, full_stop=False)      # the square named, in the player's words
 
     def _cycle(self, step: int) -> None:
         preview = self.preview()
