@@ -16,7 +16,7 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
-                       layout_rows, mirrored, rounded_panel, touch_target, ui_scale)
+                       layout_rows, mirrored, for_reading, rounded_panel, touch_target, ui_scale)
 from ..games import GAMES, GameDescriptor, playable_games
 from ..store.stats import RESULTS, GameStats
 from ..store.terms import LEVELS, RESULTS as RESULT_WORDS, term
@@ -81,7 +81,7 @@ class StatsScene(Scene):
         if a in (Action.BACK, Action.PAUSE):
             self.back()
         elif a in (Action.LEFT, Action.RIGHT):
-            self.switch(-1 if a == Action.LEFT else 1)
+            self.switch(1 if (a == Action.RIGHT) != right_to_left() else -1)    # as the dots run
         elif a in (Action.UP, Action.DOWN):
             return
         else:
@@ -118,7 +118,8 @@ class StatsScene(Scene):
         r = max(3, int(5 * s))
         x0 = w // 2 - (len(self.games) - 1) * 3 * r
         for k in range(len(self.games)):
-            pygame.draw.circle(page, GOLD if k == self.index else INK_DIM, (x0 + k * 6 * r, int(142 * s)),
+            x = w - x0 - k * 6 * r if right_to_left() else x0 + k * 6 * r
+            pygame.draw.circle(page, GOLD if k == self.index else INK_DIM, (x, int(142 * s)),
                                r if k == self.index else max(2, r - 2))
         top, bottom = int(162 * s), h - int(104 * s)
         margin, gap = int(40 * s), int(20 * s)
@@ -127,8 +128,9 @@ class StatsScene(Scene):
         x = margin
         rects = []
         for width in widths:
-            rects.append(pygame.Rect(x, top, width, bottom - top))
+            rects.append(for_reading(pygame.Rect(x, top, width, bottom - top), margin, w - margin))
             x += width + gap
+        self.panel_rects = rects          # the balance, the bars, the line: in reading order
         for rect in rects:
             page.blit(rounded_panel(rect.size, (12, 40, 28, 215), radius=int(16 * s)), rect)
         self._draw_numbers(page, rects[0], stats)
