@@ -368,6 +368,8 @@ class BoardTable:
         elif a in DIRECTIONS or a == Action.SELECT:
             self._pointing = False
             self.show_whole()                    # the keys play on the whole board
+        if a == Action.FOCUS_LOST:
+            self._fingers_lost()
         if event.device == "touch" and self._magnifier(event):
             return True
         if a == Action.POINTER_MOVE:
@@ -431,6 +433,8 @@ class BoardTable:
         nothing picked up shows the whole board again. True when the event
         was the magnifier's."""
         view, a = self.view, event.action
+        if a == Action.POINTER_DOWN:             # a new press: one the window lost the lift of is over
+            self._panning, self._swallow_up = None, False
         if a == Action.POINTER_UP and self._swallow_up:
             self._swallow_up = False
             return True
@@ -470,6 +474,14 @@ class BoardTable:
                 self.view.pan(0, 0, settle=True)
                 self._after_relayout()
         return True
+
+    def _fingers_lost(self) -> None:
+        """The window lost the fingers (no lift will come): a drag of the board ends where it is."""
+        if self._panning is not None:
+            self._panning = None
+            self.view.pan(0, 0, settle=True)
+            self._after_relayout()
+        self._swallow_up = False
 
     def show_whole(self) -> None:
         """The whole board again, where it was magnified."""

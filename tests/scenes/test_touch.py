@@ -207,6 +207,27 @@ def test_the_magnified_board_has_squares_a_finger_wide_and_moves_under_a_finger(
     assert not view.zoomed and view.cell < NINE_MM
 
 
+def view_settled(scene) -> bool:
+    return all(z == int(z) for z in scene.table.view.zoom)
+
+
+def test_a_drag_the_window_lost_the_lift_of_does_not_hold_the_next_tap():
+    app, scene = start_board(size=(1280, 800))
+    app.settings.touch_controls = True
+    app.save_settings()
+    tap(app, centre(scene, "F7"))                            # magnified
+    empty = board_square(app, scene, sq("F9"))
+    finger(app, pygame.FINGERDOWN, empty)
+    step(app)
+    finger(app, pygame.FINGERMOTION, (empty[0], empty[1] + 60))   # the board follows …
+    step(app)
+    post(pygame.WINDOWFOCUSLOST)                             # … and the window loses the finger
+    step(app)
+    assert view_settled(scene)                               # the board rests on whole squares
+    tap(app, board_square(app, scene, sq("F7")))
+    assert scene.table.selected == sq("F7")
+
+
 def test_a_whole_board_game_by_touch_with_every_path_chosen_by_finger():
     app, scene = start_board(position=ENDGAME)
     while scene.game.status is Status.PLAYING and len(scene.game.history) < 200:
