@@ -33,6 +33,24 @@ SAVE_VERSION = 1
 M = TypeVar("M", bound=Hashable)
 
 
+class Reason(str):
+    """A sentence the rules say (why a move is refused, why a game ended): the
+    English sentence as ever, and what it says as data, a stable ``code`` and
+    its ``parts`` (cards, piles, ranks, numbers, squares), so that a screen
+    can word it in another language without reading the English."""
+
+    code: str
+    parts: dict
+
+    def __new__(cls, code: str, text: str, parts: dict | None = None) -> "Reason":
+        said = super().__new__(cls, text)
+        said.code, said.parts = code, dict(parts or {})
+        return said
+
+    def __reduce__(self):
+        return Reason, (self.code, str(self), self.parts)
+
+
 class Status(str, Enum):
     PLAYING = "playing"
     WON = "won"

@@ -38,7 +38,7 @@ from math import comb
 from dataclasses import dataclass
 from typing import ClassVar, Optional, Union
 
-from .base import CardGame, CardMoved, CardRemoved, PileMove, Status
+from .base import CardGame, CardMoved, CardRemoved, PileMove, Reason, Status
 from .cards import RANK_NAMES, Card
 from .errors import BadDeckError, IllegalMoveError, NotationError
 from .parsing import shown
@@ -204,7 +204,8 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
             card = self.waste = self._stock.pop(0)
             self.phase = "filling"
             if not self.allowed_cells(card):
-                self._end(Status.LOST, f"no free {PICTURE_PLACES[card.rank]} for the {card.name}")
+                self._end(Status.LOST, Reason("no-free-place", f"no free {PICTURE_PLACES[card.rank]} for the "
+                                                                f"{card.name}", {"card": card, "free": card.rank}))
             return (CardMoved(card, "stock", "waste", True),)
         if isinstance(move, PlaceCard):
             self.cells[cell_index(move.target)] = move.card
@@ -241,7 +242,7 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
     def _why_illegal(self, move: CamelotMove) -> str:
         if isinstance(move, TurnStock):
             if self.waste is not None:
-                return f"place the {self.waste.name} from the waste first"
+                return self._place_waste_first()
             if not self._stock:
                 return "the stock is empty"
             if None not in self.cells:
@@ -252,40 +253,53 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
             if self.waste is None:
                 return "the waste is empty: turn the stock first"
             if move.card != self.waste:
-                return f"the waste card is the {self.waste.name}, not the {_words(move.card)}"
+                return Reason("not-the-waste-card", f"the waste card is the {self.waste.name}, not the "
+                              f"{_words(move.card)}", {"held": self.waste, "card": move.card})
             if self.cells[i] is not None:
-                return f"{place_name(i)} is taken by the {self.cells[i].name}"
+                return Reason("place-taken", f"{place_name(i)} is taken by the {self.cells[i].name}",
+                              {"place": move.target, "card": self.cells[i]})
             if move.card.is_picture:
                 taker = CELL_PICTURE.get(i)
                 here = (f"{place_name(i)} takes {RANK_NAMES[taker]}s only" if taker
                         else f"{place_name(i)} takes number cards only")
-                return f"{here}; the {move.card.name} goes in {CELL_WORDS[move.card.rank]}"
-            return f"the {move.card.name} cannot go in {place_name(i)}"
+                return Reason("pictures-only" if taker else "numbers-only",
+                              f"{here}; the {move.card.name} goes in {CELL_WORDS[move.card.rank]}",
+                              {"place": move.target, "ranks": taker, "card": move.card,
+                               "cell": move.card.rank})
+            return Reason("cannot-go-in", f"the {move.card.name} cannot go in {place_name(i)}",
+                          {"card": move.card, "place": move.target})
         if self.waste is not None:
-            return f"place the {self.waste.name} from the waste first"
+            return self._place_waste_first()
         cells = [move.source] + ([move.target] if isinstance(move, RemovePair) else [])
         cards = []
         for pile in cells:
             i = _checked_cell(pile)
             if self.cells[i] is None:
-                return f"{place_name(i)} is empty"
+                return Reason("place-empty", f"{place_name(i)} is empty", {"place": pile})
             cards.append(self.cells[i])
         if move.card != cards[0]:
-            return (f"{place_name(cell_index(move.source))} holds the {cards[0].name}, "
-                    f"not the {_words(move.card)}")
+            return Reason("holds-another", f"{place_name(cell_index(move.source))} holds the {cards[0].name}, "
+                          f"not the {_words(move.card)}",
+                          {"place": move.source, "held": cards[0], "card": move.card})
         if any(c.is_picture for c in cards):
             return "pictures are never removed"
         if isinstance(move, RemoveTen) and cards[0].rank != 10:
-            return f"the {cards[0].name} is not a ten; only a ten is removed on its own"
+            return Reason("not-a-ten", f"the {cards[0].name} is not a ten; only a ten is removed on its own",
+                          {"card": cards[0]})
         if isinstance(move, RemovePair):
             if move.source == move.target:
                 return "a card cannot pair with itself"
             total = cards[0].rank + cards[1].rank
             if total != 10:
-                return f"the {cards[0].name} and the {cards[1].name} make {total}, not 10"
+                return Reason("not-ten-together", f"the {cards[0].name} and the {cards[1].name} make "
+                              f"{total}, not 10", {"card": cards[0], "other": cards[1], "n": total})
         if self.phase == "filling":
             return "nothing can be removed until the grid is full again (or the stock is empty)"
-        return f"{self.move_text(move)} is not a legal move here"
+        return Reason("not-a-move", f"{self.move_text(move)} is not a legal move here",
+                      {"move": self.move_text(move)})
+
+    def _place_waste_first(self) -> Reason:
+        return Reason("waste-first", f"place the {self.waste.name} from the waste first", {"card": self.waste})
 
     # --- what a card table asks --------------------------------------------------
     def _cell_card(self, pile: str) -> Card | None:
@@ -311,7 +325,7 @@ class CamelotSolitaire(DeckStart, KeptStatus, CardGame[CamelotMove]):
         if card.is_picture:
             return "pictures stay where they are: they are never removed"
         if self.waste is not None:
-            return f"place the {self.waste.name} first"
+            return Reason("place-first", f"place the {self.waste.name} first", {"card": self.waste})
         if self.phase == "filling":
             return "nothing can be removed until the grid is full (or the stock is empty)"
         return ""

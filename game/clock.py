@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .base import CardFlipped, CardGame, CardMoved, PileMove, Status
+from .base import CardFlipped, CardGame, CardMoved, PileMove, Reason, Status
 from .cards import Card
 from .errors import BadDeckError, NotationError
 from .parsing import shown
@@ -100,7 +100,8 @@ class Clock(DeckStart, CardGame[ClockMove]):
             return "every card is home: all twelve hours complete"
         if status is Status.LOST:
             wrong = self.max_score - self.score
-            return f"the fourth king came up with {wrong} card{'s' * (wrong != 1)} not home"
+            return Reason("fourth-king", f"the fourth king came up with {wrong} card{'s' * (wrong != 1)} "
+                          f"not home", {"n": wrong})
         return ""
 
     @property
@@ -118,9 +119,13 @@ class Clock(DeckStart, CardGame[ClockMove]):
             return f"there is no pile {shown(move.target)}: the hours are clock:1 … clock:12"
         card = self.centre_card
         if move.card != card:
-            return f"the {move.card.name} is not the centre card (the {card.name} is)"
-        where = "stays in the centre" if card.rank == 13 else f"goes to {card.rank} o'clock"
-        return f"the {card.name} {where}, not to {pile_words(move.target)}"
+            return Reason("not-the-centre-card", f"the {move.card.name} is not the centre card (the "
+                          f"{card.name} is)", {"card": move.card, "held": card})
+        if card.rank == 13:
+            return Reason("king-stays", f"the {card.name} stays in the centre, not to {pile_words(move.target)}",
+                          {"card": card, "place": move.target})
+        return Reason("goes-to-hour", f"the {card.name} goes to {card.rank} o'clock, not to "
+                      f"{pile_words(move.target)}", {"card": card, "hour": card.rank, "place": move.target})
 
     def _apply(self, move: ClockMove) -> tuple:
         events: list = []

@@ -55,7 +55,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import ClassVar, Iterator, NamedTuple, Optional, Union
 
-from .base import CardGame, CardMoved, PileMove, Status
+from .base import CardGame, CardMoved, PileMove, Reason, Status
 from .cards import FULL_DECK, RANK_NAMES, SUIT_NAMES, SUITS, Card
 from .errors import IllegalMoveError, NotationError
 from .parsing import parse_int, shown
@@ -565,7 +565,8 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
             if self.chooser is None:
                 return "the chooser is empty: turn the stock first"
             if move.card != self.chooser:
-                return f"the chooser shows the {self.chooser.name}, not the {_words(move.card)}"
+                return Reason("not-the-chooser-card", f"the chooser shows the {self.chooser.name}, not the "
+                              f"{_words(move.card)}", {"held": self.chooser, "card": move.card})
             return f"there is no foundation {move.target!r}"
         if self.start_rank is None:
             return "choose a start card first: turn the stock to show one"
@@ -581,34 +582,41 @@ class Hamilton(DeckStart, KeptStatus, CardGame[HamiltonMove]):
         if move.source == move.target:
             return "a pile cannot move onto itself"
         if not source:
-            return f"{where} is empty"
+            return Reason("place-empty", f"{where} is empty", {"place": move.source})
         if move.count < 1 or move.count > len(source):
-            return f"{where} has {len(source)} card{'s' * (len(source) != 1)}, not {move.count}"
+            return Reason("too-few-cards", f"{where} has {len(source)} card{'s' * (len(source) != 1)}, not "
+                          f"{move.count}", {"place": move.source, "n": len(source), "count": move.count})
         if move.card != source[-move.count]:
-            return f"the card there is the {source[-move.count].name}, not the {_words(move.card)}"
+            return Reason("another-card-there", f"the card there is the {source[-move.count].name}, not the "
+                          f"{_words(move.card)}", {"held": source[-move.count], "card": move.card})
         if move.source.startswith("foundation") and move.count != 1:
             return "only the top card of a foundation can move"
         if move.source.startswith("tableau"):
             size = self.group_size(int(move.source.split(":")[1]))
             if move.count > size:
-                return (f"the {move.count} cards from {where} are not a group in sequence and in "
-                        f"one suit with no card on a {rank_name(self.start_rank)}")
+                return Reason("not-a-group", f"the {move.count} cards from {where} are not a group in "
+                              f"sequence and in one suit with no card on a {rank_name(self.start_rank)}",
+                              {"count": move.count, "place": move.source, "rank": self.start_rank})
         start = rank_name(self.start_rank)
         if move.target.startswith("foundation"):
             exposed = source[-1] if move.source.startswith("tableau") else move.card
             if not target:
-                return f"an empty foundation takes only a {start} (the start rank)"
+                return Reason("start-rank-only", f"an empty foundation takes only a {start} (the start rank)",
+                              {"rank": self.start_rank})
             need = next_rank(self.start_rank, len(target))
             if need is None:
-                return f"{pile_name(move.target)} is complete"
-            return (f"{pile_name(move.target)} needs the {rank_name(need)} of "
-                    f"{SUIT_NAMES[target[0].suit]}, not the {exposed.name}")
+                return Reason("complete", f"{pile_name(move.target)} is complete", {"place": move.target})
+            return Reason("needs", f"{pile_name(move.target)} needs the {rank_name(need)} of "
+                          f"{SUIT_NAMES[target[0].suit]}, not the {exposed.name}",
+                          {"place": move.target, "rank": need, "suit": target[0].suit, "card": exposed})
         top = target[-1]
         if top.rank == self.start_rank:
-            return f"nothing may be placed on the {top.name}: {start} is the start rank"
+            return Reason("on-start-rank", f"nothing may be placed on the {top.name}: {start} is the start rank",
+                          {"card": top, "rank": self.start_rank})
         colour = "red" if top.is_red else "black"
-        return (f"the {move.card.name} cannot go on the {top.name}: only a {colour} "
-                f"{rank_name(rank_below(top.rank))} can")
+        return Reason("wrong-card-below", f"the {move.card.name} cannot go on the {top.name}: only a {colour} "
+                      f"{rank_name(rank_below(top.rank))} can",
+                      {"card": move.card, "held": top, "colour": colour, "rank": rank_below(top.rank)})
 
     # --- notation --------------------------------------------------------------
     def move_text(self, move: HamiltonMove) -> str:

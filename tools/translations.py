@@ -7,7 +7,7 @@
     python tools/translations.py             # all three
 
 Strings are found where they go through the one door (``scenes.store.words``):
-``_("…")``, ``N_("…")`` and ``ngettext("…", "…", n)``. A message that left the
+``_("…")``, ``N_("…")``, ``ngettext("…", "…", n)`` and ``Nn_("…", "…")``. A message that left the
 code is dropped from the ``.po`` files (obsolete); a new one is added empty, and
 the app shows it in English until it is translated (tests/scenes/test_words.py
 says which are missing).
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "locale"
 POT = LOCALE / "messages.pot"
 SOURCES = ("scenes",)
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Nn_": (1, 2)}
 
 
 def _babel():

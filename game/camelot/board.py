@@ -35,7 +35,7 @@ import re
 from array import array
 from dataclasses import dataclass
 
-from ..base import Game, Status
+from ..base import Game, Reason, Status
 from .moves import (
     CASTLES, COLOR_NAMES, LETTER_PIECES, ON_BOARD, SHIFTS, SQUARE_NAMES, Move, MoveStep, Piece,
     generate, make_move, move_sort_key,
@@ -78,9 +78,15 @@ class Refusal:
 
     code: str
     message: str
+    parts: tuple = ()        # (name, value) pairs: the squares, side and move the sentence names
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def reason(self) -> Reason:
+        """The sentence with its code and parts, as the other games give theirs."""
+        return Reason(self.code, self.message, dict(self.parts))
 
 
 class CamelotBoard(Game[Move]):
@@ -154,7 +160,7 @@ class CamelotBoard(Game[Move]):
         move = self._find_path(squares)
         if move is not None:
             return move.with_path(squares)
-        raise IllegalMoveError(self._explain(squares).message)
+        raise IllegalMoveError(self._explain(squares).reason)
 
     def why_refused(self, move: "Move | str | tuple[int, ...]") -> Refusal | None:
         """None if ``move`` (a Move, WCF text or a path) is legal here, else why not."""
@@ -182,7 +188,8 @@ class CamelotBoard(Game[Move]):
         if refusal is not None:
             return refusal
         return Refusal(BLOCKED, f"the piece on {square_name(sq)} has no legal move: "
-                                f"every square it could reach is taken or forbidden")
+                                f"every square it could reach is taken or forbidden",
+                       (("square", square_name(sq)),))
 
     @property
     def last_move(self) -> Move | None:
@@ -406,7 +413,7 @@ class CamelotBoard(Game[Move]):
         squares, marks = parse_path_text(text)
         move = self._find_path(squares)
         if move is None:
-            raise IllegalMoveError(self._explain(squares).message)
+            raise IllegalMoveError(self._explain(squares).reason)
         written = path_text(squares, move.captured)
         if "".join(c for c in written if c in "-x") != marks:
             raise IllegalMoveError(self._wrong_marks(text, squares, move))
@@ -418,29 +425,31 @@ class CamelotBoard(Game[Move]):
                 f"'x' a jump; the move is {path_text(squares, move.captured)}")
 
     def _why_illegal(self, move: Move) -> str:
-        return self._explain(move.path).message
+        return self._explain(move.path).reason
 
     def _explain_origin(self, origin: int) -> Refusal | None:
         """Why no move may start on ``origin`` whatever its path, or None."""
         name = square_name(origin)
         if self._result is not None:
-            return Refusal(GAME_OVER, f"the game is over: {self._result[2]}")
+            return Refusal(GAME_OVER, f"the game is over: {self._result[2]}", (("why", self._result[2]),))
         side = self._pos.side
         us = COLOR_NAMES[side].capitalize()
         code = self._pos.board[origin]
         if code == 0:
-            return Refusal(NO_PIECE, f"there is no piece on {name}")
+            return Refusal(NO_PIECE, f"there is no piece on {name}", (("square", name),))
         if (code > 0) != (side == 0):
             return Refusal(NOT_YOUR_TURN, f"the piece on {name} is not {us}'s; "
-                                          f"it is {us}'s turn")
+                                          f"it is {us}'s turn", (("square", name), ("side", COLOR_NAMES[side])))
         stuck = self.must_leave_castle()
         if stuck and origin not in stuck:
             return Refusal(MUST_LEAVE_CASTLE,
                            f"{us}'s piece on {square_name(stuck[0])} ended its move in its "
-                           f"own castle and must move out now")
+                           f"own castle and must move out now",
+                           (("side", COLOR_NAMES[side]), ("square", square_name(stuck[0]))))
         if self.capture_is_compulsory and not self.moves_from(origin):
             return Refusal(MUST_CAPTURE, f"capturing is compulsory; {us} must capture "
-                                         f"(for example {self._moves[0]})")
+                                         f"(for example {self._moves[0]})",
+                           (("side", COLOR_NAMES[side]), ("move", str(self._moves[0]))))
         return None
 
     def _explain(self, squares: tuple[int, ...]) -> Refusal:
@@ -450,7 +459,7 @@ class CamelotBoard(Game[Move]):
         if refusal is not None:
             if refusal.code == GAME_OVER:
                 return refusal
-            return Refusal(refusal.code, f"{shown}: {refusal.message}")
+            return Refusal(refusal.code, f"{shown}: {refusal.message}", (("path", shown),) + refusal.parts)
         side = self._pos.side
         us = COLOR_NAMES[side].capitalize()
         # A path that stops where the piece could (so must) go on capturing.
@@ -458,13 +467,16 @@ class CamelotBoard(Game[Move]):
             len(p) > len(squares) and p[:len(squares)] == squares for p in m.paths)]
         if longer and len(squares) > 1:
             return Refusal(MUST_JUMP_ON, f"{shown}: the piece may not stop there; it must go on "
-                                         f"and capture (for example {longer[0]})")
+                                         f"and capture (for example {longer[0]})",
+                           (("path", shown), ("move", str(longer[0]))))
         if self.capture_is_compulsory:
             return Refusal(MUST_CAPTURE, f"{shown}: capturing is compulsory; {us} must "
-                                         f"capture (for example {self._moves[0]})")
+                                         f"capture (for example {self._moves[0]})",
+                           (("path", shown), ("side", COLOR_NAMES[side]), ("move", str(self._moves[0]))))
         if squares[-1] in CASTLES[side]:
-            return Refusal(OWN_CASTLE, f"{shown}: a piece may enter its own castle only by a jump")
-        return Refusal(NOT_A_MOVE, f"{shown} is not a legal move here")
+            return Refusal(OWN_CASTLE, f"{shown}: a piece may enter its own castle only by a jump",
+                           (("path", shown),))
+        return Refusal(NOT_A_MOVE, f"{shown} is not a legal move here", (("path", shown),))
 
 
 def _square_index(sq) -> int | None:

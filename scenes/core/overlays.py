@@ -8,7 +8,7 @@ import pygame
 from .actions import Action, InputEvent
 from .announcer import announce
 from .scene import Scene
-from ..store.words import _, N_
+from ..store.words import _, N_, right_to_left
 from .ui import (FOCUS, FONTS, GOLD, INK, INK_DIM, Button, draw_text, layout_column, TallPanel,
                  text_scale, touch_target, ui_scale, wrap_text)
 
@@ -43,9 +43,10 @@ class FocusButtons:
     def handle(self, event: InputEvent) -> bool:
         """True when the event was used."""
         a = event.action
-        if a in (Action.UP, Action.LEFT):
+        back, on = (Action.RIGHT, Action.LEFT) if right_to_left() else (Action.LEFT, Action.RIGHT)
+        if a in (Action.UP, back):          # the previous button in reading order
             self._step(-1)
-        elif a in (Action.DOWN, Action.RIGHT):
+        elif a in (Action.DOWN, on):
             self._step(1)
         elif a == Action.SELECT:
             if self.buttons and self.buttons[self.focus].enabled:

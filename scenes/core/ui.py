@@ -318,6 +318,14 @@ def mirrored(anchor: str) -> str:
     return anchor.replace("left", "\0").replace("right", "left").replace("\0", "right")
 
 
+def for_reading(rect: pygame.Rect, left: int, right: int) -> pygame.Rect:
+    """``rect``, laid out left to right between x = ``left`` and ``right``,
+    where the player's language reads it: mirrored for a right-to-left one."""
+    if not right_to_left():
+        return rect
+    return pygame.Rect(left + right - rect.right, rect.y, rect.w, rect.h)
+
+
 def wrap_text(text: str, px: int, width: int) -> list[str]:
     font = FONTS.font(px)
     lines: list[str] = []
@@ -738,8 +746,9 @@ def layout_row(buttons: list[Button], center: tuple[int, int], height: int,
     height, gap = int(height * grow), int(gap * grow)
     total = sum(widths) + gap * (len(buttons) - 1)
     x = center[0] - total // 2
-    for button, width in zip(buttons, widths):
-        button.rect = pygame.Rect(x, center[1] - height // 2, width, height)
+    for button, width in zip(buttons, widths):     # in reading order: right to left in Hebrew
+        button.rect = for_reading(pygame.Rect(x, center[1] - height // 2, width, height),
+                                  center[0] - total // 2, center[0] - total // 2 + total)
         x += width + gap
 
 
@@ -753,9 +762,10 @@ def layout_rows(buttons: list[Button], center_x: int, top: int, height: int, gap
     for first in range(0, len(buttons), per_row):
         row = buttons[first:first + per_row]
         widths = [font.size(b.label)[0] + height for b in row]
-        x = center_x - (sum(widths) + gap * (len(row) - 1)) // 2
-        for button, width in zip(row, widths):
-            button.rect = pygame.Rect(x, y, width, height)
+        total = sum(widths) + gap * (len(row) - 1)
+        x = left = center_x - total // 2
+        for button, width in zip(row, widths):     # in reading order
+            button.rect = for_reading(pygame.Rect(x, y, width, height), left, left + total)
             x += width + gap
         y += height + gap
     return y - gap

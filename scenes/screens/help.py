@@ -22,8 +22,8 @@ from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.touch import FingerScroll
 from ..core.scene import Scene
-from ..core.ui import (BUTTON, FOCUS, GOLD, INK, INK_DIM, Button, FONTS, draw_text, felt,
-                       rounded_panel, touch_target, ui_scale, wrap_text)
+from ..core.ui import (BUTTON, FOCUS, GOLD, INK, INK_DIM, Button, FONTS, draw_text, felt, for_reading,
+                       mirrored, rounded_panel, touch_target, ui_scale, wrap_text)
 from ..games import descriptor
 from ..store.words import N_, _, right_to_left
 
@@ -120,13 +120,15 @@ class HelpScene(Scene):
         tab_w = max(int(170 * s), target)
         gap = int(12 * s)
         x = w // 2 - tab_w - gap // 2
-        for tab in self.tabs:
-            tab.rect = pygame.Rect(x, tab_y, tab_w, tab_h)
+        for tab in self.tabs:                         # in reading order, as is all of the page
+            tab.rect = for_reading(pygame.Rect(x, tab_y, tab_w, tab_h), 0, w)
             x += tab_w + gap
         bh = max(int(46 * s), target)
         self.back_button.rect = pygame.Rect(0, 0, max(int(160 * s), target), bh)
         self.back_button.rect.bottomright = (w - self.margin, h - int(16 * s))
-        self.footer_pos = (self.margin, self.back_button.rect.centery)
+        self.back_button.rect = for_reading(self.back_button.rect, 0, w)
+        self.footer_anchor = mirrored("midleft") if right_to_left() else "midleft"
+        self.footer_pos = (w - self.margin if right_to_left() else self.margin, self.back_button.rect.centery)
         top = tab_y + tab_h + int(18 * s)
         bottom = self.back_button.rect.y - int(14 * s)
         self.panel_rect = pygame.Rect(self.margin, top, w - 2 * self.margin, bottom - top)
@@ -137,6 +139,8 @@ class HelpScene(Scene):
         diagram_w = int(inner.w * 0.40)
         self.rules_view = pygame.Rect(inner.x, inner.y, inner.w - diagram_w - pad, inner.h)
         self.diagram_rect = pygame.Rect(self.rules_view.right + pad, inner.y, diagram_w, inner.h)
+        self.rules_view = for_reading(self.rules_view, inner.left, inner.right)       # text on the right,
+        self.diagram_rect = for_reading(self.diagram_rect, inner.left, inner.right)   # the diagram left
         self.controls_view = inner.copy()
         self.scroll_step = self.line_h * 3
         fade_h = int(self.line_h * 1.3)
@@ -181,9 +185,14 @@ class HelpScene(Scene):
         surf = pygame.Surface(size, pygame.SRCALPHA)
         for text, px, color, y in items:
             line = FONTS.text(text, px, color)
-            # right to left: lines start at the right edge (short of the scroll bar)
-            surf.blit(line, (size[0] - int(14 * self.scale) - line.get_width() if right_to_left() else 0, y))
+            # right to left: lines start at the right edge (the scroll bar on the left)
+            surf.blit(line, (self._line_x(line.get_width(), size[0]), y))
         return surf
+
+    @staticmethod
+    def _line_x(line_w: int, width: int) -> int:
+        """Where a line starts in a view ``width`` wide: at its reading edge."""
+        return width - line_w if right_to_left() else 0
 
     def _render_controls(self) -> tuple[pygame.Surface, int]:
         s = self.scale
@@ -220,31 +229,39 @@ class HelpScene(Scene):
         surf = pygame.Surface((view.w, max(1, total)), pygame.SRCALPHA)
         y = 0
         self.controls_lines: list[tuple[str, pygame.Rect]] = []
+        # Right to left: the columns from the right (the scroll bar on the left), each
+        # cell's lines at its right edge.
+        left = view.w - width if right_to_left() else 0
         for k, (cells, rh) in enumerate(zip(wrapped_rows, heights)):
             if k % 2 == 1:
-                pygame.draw.rect(surf, (255, 255, 255, 14), (0, y - row_gap // 2, width, rh))
+                pygame.draw.rect(surf, (255, 255, 255, 14), (left, y - row_gap // 2, width, rh))
             x = 0
             for c, (lines, cw) in enumerate(zip(cells, cols)):
                 color = GOLD if k == 0 else INK if c == 0 else INK_DIM
+                cell = for_reading(pygame.Rect(left + x, y, cw, rh), left, left + width)
                 for i, line in enumerate(lines):
                     if line:
                         img = FONTS.text(line, px, color)
-                        surf.blit(img, (x + cell_pad // 2, y + i * line_h))
-                        self.controls_lines.append((line, img.get_rect(topleft=(x + cell_pad // 2,
-                                                                               y + i * line_h))))
+                        place = img.get_rect(topleft=(cell.x + cell_pad // 2, y + i * line_h))
+                        if right_to_left():
+                            place.right = cell.right - cell_pad // 2
+                        surf.blit(img, place)
+                        self.controls_lines.append((line, place))
                 x += cw
             y += rh
             if k == 0:
-                pygame.draw.line(surf, (255, 255, 255, 60), (0, y - row_gap // 2), (width, y - row_gap // 2),
-                                 max(1, int(s)))
+                pygame.draw.line(surf, (255, 255, 255, 60), (left, y - row_gap // 2),
+                                 (left + width, y - row_gap // 2), max(1, int(s)))
         if notes:
             y = notes_top
-            surf.blit(FONTS.text(_("In {game}").format(game=self.game.title), self.head_px, GOLD, bold=True), (0, y))
+            head = FONTS.text(_("In {game}").format(game=self.game.title), self.head_px, GOLD, bold=True)
+            surf.blit(head, (self._line_x(head.get_width(), view.w), y))
             y += int(self.head_px * 1.3)
             for line in notes:
                 img = FONTS.text(line, self.text_px, INK)
-                surf.blit(img, (0, y))
-                self.controls_lines.append((line, img.get_rect(topleft=(0, y))))
+                place = img.get_rect(topleft=(self._line_x(img.get_width(), view.w), y))
+                surf.blit(img, place)
+                self.controls_lines.append((line, place))
                 y += self.line_h
         return surf, total
 
@@ -268,10 +285,8 @@ class HelpScene(Scene):
         a = event.action
         if a == Action.BACK:
             self.back()
-        elif a == Action.LEFT:
-            self.set_page(self.page - 1)
-        elif a == Action.RIGHT:
-            self.set_page(self.page + 1)
+        elif a in (Action.LEFT, Action.RIGHT):         # the tabs as they are laid out
+            self.set_page(self.page + (1 if (a == Action.RIGHT) != right_to_left() else -1))
         elif a == Action.UP:
             self.scroll_by(-1)
         elif a == Action.DOWN:
@@ -318,6 +333,7 @@ class HelpScene(Scene):
         if self.page == 0:
             for text, px, _, y in self.rules_lines:
                 r = FONTS.text(text, px, INK).get_rect(topleft=(view.x, view.y + y - self.scroll))
+                r.x += self._line_x(r.w, view.w)
                 if r.colliderect(view):
                     out.append(r)
             out.append(self.diagram_rect)
@@ -337,7 +353,7 @@ class HelpScene(Scene):
 
     def _footer_rect(self) -> pygame.Rect:
         img = FONTS.text(_(HELP_FOOTER), self.small_px, INK_DIM)
-        return img.get_rect(midleft=self.footer_pos)
+        return img.get_rect(**{self.footer_anchor: self.footer_pos})
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale
@@ -362,8 +378,7 @@ class HelpScene(Scene):
         if self.page == 0:
             surface.blit(self.diagram_surface, self.diagram_rect)
         self._draw_scrollbar(surface, view)
-        draw_text(surface, _(HELP_FOOTER), self.small_px, self._footer_rect().midleft, INK_DIM,
-                  anchor="midleft")
+        draw_text(surface, _(HELP_FOOTER), self.small_px, self.footer_pos, INK_DIM, anchor=self.footer_anchor)
         self.focus.draw(surface, s)
 
     def _draw_scrollbar(self, surface: pygame.Surface, view: pygame.Rect) -> None:
@@ -372,7 +387,7 @@ class HelpScene(Scene):
             return
         s = self.scale
         bar_w = max(3, int(6 * s))
-        track = pygame.Rect(view.right - bar_w, view.y, bar_w, view.h)
+        track = for_reading(pygame.Rect(view.right - bar_w, view.y, bar_w, view.h), view.left, view.right)
         bar = pygame.Surface(track.size, pygame.SRCALPHA)
         pygame.draw.rect(bar, (255, 255, 255, 36), bar.get_rect(), border_radius=bar_w // 2)
         thumb_h = max(int(30 * s), int(view.h * view.h / total))
@@ -381,10 +396,11 @@ class HelpScene(Scene):
         surface.blit(bar, track)
         # Soft fades where the text goes on beyond the view.
         fade_bottom, fade_top = self.fades[self.page]
+        x = view.right - fade_bottom.get_width() if right_to_left() else view.x
         if self.scroll < self.max_scroll:
-            surface.blit(fade_bottom, (view.x, view.bottom - fade_bottom.get_height()))
+            surface.blit(fade_bottom, (x, view.bottom - fade_bottom.get_height()))
         if self.scroll > 0:
-            surface.blit(fade_top, view.topleft)
+            surface.blit(fade_top, (x, view.y))
 
 
 __all__ = ["HelpScene", "COMMON_CONTROLS", "PAGES", "controls_for"]

@@ -9,7 +9,7 @@ from ..core.kept_pictures import kept_lines
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
-                       glow_rect, layout_row, layout_rows, text_surfaces, touch_target, ui_scale)
+                       for_reading, glow_rect, layout_row, layout_rows, text_surfaces, touch_target, ui_scale)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
 from ..store.words import N_, _
 
@@ -119,8 +119,8 @@ class MenuScene(Scene):
             row_gap = int(12 * s)
             tile_h = max(target, min(tile_h, h - int(48 * s) - top - 2 * target - 3 * row_gap))
         x = (w - (tile_w * n + gap * (n - 1))) // 2
-        for tile in self.tiles:
-            tile.rect = pygame.Rect(x, top, tile_w, tile_h)
+        for tile in self.tiles:                       # in reading order: right to left in Hebrew
+            tile.rect = for_reading(pygame.Rect(x, top, tile_w, tile_h), 0, w)
             x += tile_w + gap
         if target:
             layout_rows(self.buttons, w // 2, top + tile_h + 2 * row_gap, target, row_gap,

@@ -10,7 +10,7 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
-from ..core.ui import (GOLD, INK, INK_DIM, Button, draw_text, felt, layout_column, text_scale,
+from ..core.ui import (GOLD, INK, INK_DIM, Button, draw_text, felt, for_reading, layout_column, text_scale,
                        touch_target, ui_scale, wrap_text)
 from ..store.settings import ANIMATION_SPEEDS, CARD_BACKS, CHOICE_ROWS, seeing_words, step_seeing
 from ..store.words import LANGUAGES, SYSTEM, N_, _, language
@@ -183,8 +183,8 @@ class SettingsScene(Scene):
         left = size[0] // 2 - (columns * width + (columns - 1) * 2 * gap) // 2
         for i, row in enumerate(self.rows):
             column, k = divmod(i, per_column)
-            row.rect = pygame.Rect(left + column * (width + 2 * gap), top + k * (target + gap),
-                                   width, target)
+            row.rect = for_reading(pygame.Rect(left + column * (width + 2 * gap), top + k * (target + gap),
+                                               width, target), 0, size[0])    # the first column on the right in Hebrew
 
     def handle(self, event: InputEvent) -> None:
         a = event.action

@@ -15,13 +15,15 @@ import pygame
 from ..core.actions import Action, InputEvent
 from ..core.overlays import FocusButtons
 from ..core.scene import Scene
+from ..core.touch import FingerScroll
 from ..core.ui import (GOLD, ILLEGAL, INK, INK_DIM, LEGAL, Button, draw_text, felt, layout_row,
-                       layout_rows, mirrored, rounded_panel, touch_target, ui_scale)
+                       layout_rows, mirrored, for_reading, FONTS, text_scale, rounded_panel, touch_target, ui_scale)
 from ..games import GAMES, GameDescriptor, playable_games
 from ..store.stats import RESULTS, GameStats
 from ..store.terms import LEVELS, RESULTS as RESULT_WORDS, term
 from ..store.words import N_, _, ngettext, right_to_left
 
+RECORD_PX = 26          # the record's words, at 100 % (the player's text size grows them)
 DRAWN = (150, 170, 200)
 LINE = (120, 190, 255)
 GRID = (255, 255, 255, 40)
@@ -46,6 +48,14 @@ def result_bars(g: GameStats) -> list[tuple[str, int, tuple]]:
     return bars + [(N_("Lost"), g.lost, ILLEGAL)]
 
 
+def fitting(px: float, texts: list[str], width: int) -> float:
+    """``px`` (which the player's text size grows), or less as far as the
+    widest of ``texts`` must shrink to fit ``width``."""
+    while px > 6 and max(FONTS.font(px).size(text)[0] for text in texts) > width:
+        px *= 0.94
+    return px
+
+
 class StatsScene(Scene):
     still_until_input = True
 
@@ -59,6 +69,8 @@ class StatsScene(Scene):
         self.focus = FocusButtons([self.prev_button, self.back_button, self.next_button])
         self.focus.focus = 1
         self._page: pygame.Surface | None = None
+        self.record_first = self.record_more = 0     # the record's first row shown; rows below the last shown
+        self.finger = FingerScroll()
 
     @property
     def game_id(self) -> str:
@@ -70,7 +82,7 @@ class StatsScene(Scene):
 
     def switch(self, step: int) -> None:
         self.index = (self.index + step) % len(self.games)
-        self._page = None
+        self._page, self.record_first = None, 0
 
     def back(self) -> None:
         self.app.scenes.pop()
@@ -81,9 +93,19 @@ class StatsScene(Scene):
         if a in (Action.BACK, Action.PAUSE):
             self.back()
         elif a in (Action.LEFT, Action.RIGHT):
-            self.switch(-1 if a == Action.LEFT else 1)
+            self.switch(1 if (a == Action.RIGHT) != right_to_left() else -1)    # as the dots run
         elif a in (Action.UP, Action.DOWN):
-            return
+            self.scroll_record(1 if a == Action.DOWN else -1)
+        elif a == Action.CYCLE and event.amount:
+            self.scroll_record(event.amount)          # the wheel
+        elif a == Action.POINTER_DOWN and event.button == 1:
+            self.finger.press(event)
+            self.focus.handle(event)
+        elif a == Action.POINTER_MOVE:
+            self.scroll_record(-self.finger.move(event, int(30 * self.scale)))   # the rows follow the finger
+            self.focus.handle(event)
+        elif a == Action.POINTER_UP and event.button == 1 and self.finger.release():
+            return                                    # the record was drawn along: no tap
         else:
             self.focus.handle(event)
 
@@ -93,11 +115,17 @@ class StatsScene(Scene):
         s = self.scale = ui_scale(size)
         w, h = size
         target = touch_target(size)
+        self.footer_px = 20 * s
         if target:        # touch: buttons a finger can hit, where the keys' footer was
             layout_rows(self.focus.buttons, w // 2, h - target - int(14 * s), target, int(20 * s), 3)
+            self.footer_top = h
         else:
-            layout_row(self.focus.buttons, (w // 2, h - int(62 * s)), int(48 * s), int(20 * s),
-                       int(24 * s))
+            # The keys' footer at the bottom, the buttons over it, each as tall as the text needs.
+            self.footer_top = h - int(8 * s) - FONTS.font(self.footer_px).get_linesize()
+            layout_row(self.focus.buttons, (w // 2, h // 2), int(48 * s), int(20 * s), int(24 * s))
+            rise = max(b.rect.bottom for b in self.focus.buttons) - (self.footer_top - int(8 * s))
+            for button in self.focus.buttons:
+                button.rect.move_ip(0, -rise)
         self._page = None
 
     # --- drawing ----------------------------------------------------------------
@@ -112,44 +140,59 @@ class StatsScene(Scene):
         w, h = self.size
         page = felt(self.size).copy()
         stats = self.app.stats.game(self.game_id)
-        draw_text(page, _("Statistics"), 64 * s, (w // 2, int(54 * s)), GOLD, anchor="center", shadow=True)
-        draw_text(page, self.game.title, 40 * s, (w // 2, int(112 * s)), INK, anchor="center")
+        # The titles and the dots, one under another as tall as the text size makes them.
+        # (The titles, large already, grow a quarter at most: the room is the panels'.)
+        k = text_scale()
+        y = draw_text(page, _("Statistics"), 64 * s * min(k, 1.25) / k, (w // 2, int(14 * s)), GOLD,
+                      anchor="midtop", shadow=True).bottom
+        y = draw_text(page, self.game.title, 40 * s * min(k, 1.25) / k, (w // 2, y), INK, anchor="midtop").bottom
         # Dots: which of the games this is.
         r = max(3, int(5 * s))
         x0 = w // 2 - (len(self.games) - 1) * 3 * r
         for k in range(len(self.games)):
-            pygame.draw.circle(page, GOLD if k == self.index else INK_DIM, (x0 + k * 6 * r, int(142 * s)),
+            x = w - x0 - k * 6 * r if right_to_left() else x0 + k * 6 * r
+            pygame.draw.circle(page, GOLD if k == self.index else INK_DIM, (x, y + int(4 * s) + r),
                                r if k == self.index else max(2, r - 2))
-        top, bottom = int(162 * s), h - int(104 * s)
+        top = y + 2 * r + int(14 * s)
+        bottom = min(b.rect.top for b in self.focus.buttons) - int(12 * s)
         margin, gap = int(40 * s), int(20 * s)
         inner = w - 2 * margin - 2 * gap
-        widths = (int(inner * 0.28), int(inner * 0.27), inner - int(inner * 0.28) - int(inner * 0.27))
+        # The record as wide as its words at the player's text size need (up to 45 %), the rest shared.
+        rows = self._record_rows(stats)
+        need = (max(FONTS.font(RECORD_PX * s).size(_(label))[0] for label, _v in rows)
+                + max(FONTS.font(RECORD_PX * s).size(value)[0] for _l, value in rows) + int(60 * s))
+        record_w = min(max(int(inner * 0.28), need), int(inner * 0.45))
+        rest = inner - record_w
+        widths = (record_w, rest * 27 // 72, rest - rest * 27 // 72)
         x = margin
         rects = []
         for width in widths:
-            rects.append(pygame.Rect(x, top, width, bottom - top))
+            rects.append(for_reading(pygame.Rect(x, top, width, bottom - top), margin, w - margin))
             x += width + gap
+        self.panel_rects = rects          # the balance, the bars, the line: in reading order
         for rect in rects:
             page.blit(rounded_panel(rect.size, (12, 40, 28, 215), radius=int(16 * s)), rect)
-        self._draw_numbers(page, rects[0], stats)
+        self._draw_numbers(page, rects[0], rows)
         if self.game.levels:
             self._draw_level_bars(page, rects[1], stats)
         else:
             self._draw_bars(page, rects[1], stats)
         self._draw_line(page, rects[2], stats)
         if not touch_target(self.size):
-            draw_text(page, _("Left / right to change game · Escape or B to go back"), 20 * s,
-                      (w // 2, h - int(20 * s)), INK_DIM, anchor="center")
+            footer = _("Left / right to change game · Escape or B to go back")
+            draw_text(page, footer, fitting(self.footer_px, [footer], w - int(40 * s)), (w // 2, self.footer_top),
+                      INK_DIM, anchor="midtop")
         return page
 
     def _heading(self, surface, rect: pygame.Rect, text: str) -> int:
+        """A panel's heading, as large as the text size makes it and the panel holds; where below it to go on."""
         s = self.scale
-        draw_text(surface, _(text), 28 * s, (rect.centerx, rect.y + int(28 * s)), GOLD, anchor="center")
-        return rect.y + int(56 * s)
+        px = fitting(28 * s, [_(text)], rect.w - int(24 * s))
+        return draw_text(surface, _(text), px, (rect.centerx, rect.y + int(12 * s)), GOLD,
+                         anchor="midtop").bottom + int(10 * s)
 
-    def _draw_numbers(self, surface, rect: pygame.Rect, g: GameStats) -> None:
-        s = self.scale
-        y = self._heading(surface, rect, N_("Record"))
+    def _record_rows(self, g: GameStats) -> list[tuple[str, str]]:
+        """The record's rows: (label, number)."""
         rows = [(N_("Played"), str(g.played)), (N_("Won"), str(g.won))]
         if g.assisted:
             rows.append((N_("Won with help"), str(g.assisted)))   # automatic play or hints
@@ -160,17 +203,46 @@ class StatsScene(Scene):
                  (N_("Current streak"), str(g.current_streak)), (N_("Best streak"), str(g.best_streak))]
         if self.game.has_deals:
             rows.append((N_("Best score"), "—" if g.best_score is None else str(g.best_score)))
-        rows += [(N_("Fastest win"), format_time(g.best_time)),
-                 (N_("Average time"), format_time(g.average_time))]
-        step = min(int(44 * s), (rect.bottom - y - int(16 * s)) // len(rows))
-        px = min(26 * s, step * 0.62)
+        return rows + [(N_("Fastest win"), format_time(g.best_time)),
+                       (N_("Average time"), format_time(g.average_time))]
+
+    def _draw_numbers(self, surface, rect: pygame.Rect, rows: list[tuple[str, str]]) -> None:
+        """The record, a row a line at the player's text size; the rows that do
+        not fit scroll (up / down, the wheel, a finger), arrows saying where more are."""
+        s = self.scale
+        y = self._heading(surface, rect, N_("Record"))
+        px = RECORD_PX * s
+        label_w = max(FONTS.font(px).size(_(label))[0] for label, _v in rows)
+        value_w = max(FONTS.font(px).size(value)[0] for _l, value in rows)
+        room = rect.w - int(60 * s)
+        if label_w + value_w > room:       # wider than the widest record panel: smaller words
+            px *= room / (label_w + value_w)
+        line = FONTS.font(px).get_linesize()
+        step = min(int(44 * s * text_scale()), max(line + int(4 * s), (rect.bottom - y - int(16 * s)) // len(rows)))
+        shown = max(1, (rect.bottom - y - int(16 * s)) // step)
+        self.record_more = max(0, len(rows) - shown)
+        self.record_first = min(self.record_first, self.record_more)
         start, end = (rect.x + int(24 * s), rect.right - int(24 * s))[::-1 if right_to_left() else 1]
-        for label, value in rows:       # the label where a line starts, the number where it ends
+        top = y
+        for label, value in rows[self.record_first:self.record_first + shown]:
+            # the label where a line starts, the number where it ends
             draw_text(surface, _(label), px, (start, y + step // 2), INK_DIM,
                       anchor=mirrored("midleft") if right_to_left() else "midleft")
             draw_text(surface, value, px, (end, y + step // 2), INK,
                       anchor=mirrored("midright") if right_to_left() else "midright")
             y += step
+        arrow = max(4, int(7 * s))
+        cx = rect.centerx
+        if self.record_first > 0:              # more above
+            pygame.draw.polygon(surface, GOLD, [(cx - arrow, top), (cx + arrow, top), (cx, top - arrow)])
+        if self.record_first < self.record_more:   # more below
+            b = rect.bottom - int(8 * s)
+            pygame.draw.polygon(surface, GOLD, [(cx - arrow, b - arrow), (cx + arrow, b - arrow), (cx, b)])
+
+    def scroll_record(self, steps: int) -> None:
+        first = max(0, min(self.record_more, self.record_first + steps))
+        if first != self.record_first:
+            self.record_first, self._page = first, None
 
     def _bar_group(self, surface, area: pygame.Rect, bars: list[tuple[str, int, tuple]], most: int,
                    label_px: float) -> None:
@@ -179,8 +251,10 @@ class StatsScene(Scene):
         n = len(bars)
         slot = area.w / n
         bar_w = int(slot * 0.62)
-        base = area.bottom - int(label_px * 1.4)
-        room = base - area.y - int(label_px * 1.4)
+        label_px = fitting(label_px, [_(name) for name, _c, _k in bars], int(slot * 0.96))
+        line = FONTS.font(label_px).get_linesize()
+        base = area.bottom - line - int(6 * s)
+        room = base - area.y - line - int(4 * s)
         for k, (name, count, color) in enumerate(bars):
             cx = int(area.x + slot * (k + 0.5))
             height = int(room * count / most) if most else 0
@@ -210,21 +284,25 @@ class StatsScene(Scene):
         colors = {"won": LEGAL, "lost": ILLEGAL, "drawn": DRAWN}
         # The key: what each colour means.
         kx = rect.x + int(24 * s)
-        for result in RESULTS:
+        key_words = [term(RESULT_WORDS, result) for result in RESULTS]
+        key_px = fitting(18 * s, [" ".join(key_words)], rect.w - int(48 * s) - len(RESULTS) * int(30 * s))
+        for result, words in zip(RESULTS, key_words):
             pygame.draw.rect(surface, colors[result], (kx, y, int(14 * s), int(14 * s)))
-            draw_text(surface, term(RESULT_WORDS, result), 18 * s, (kx + int(20 * s), y + int(7 * s)), INK_DIM,
-                      anchor="midleft")
-            kx += int(90 * s)
-        y += int(26 * s)
+            kx = draw_text(surface, words, key_px, (kx + int(20 * s), y + int(7 * s)), INK_DIM,
+                           anchor="midleft").right + int(16 * s)
+        y += max(int(26 * s), FONTS.font(key_px).get_linesize() + int(6 * s))
         counts = {lv: g.levels.get(lv, {}) for lv in levels}
         most = max([c.get(r, 0) for c in counts.values() for r in RESULTS] + [0])
         group_h = (rect.bottom - y - int(16 * s)) // len(levels)
+        level_px = fitting(min(22 * s, 22 * s * group_h / (3 * 22 * s * text_scale())),
+                           [term(LEVELS, lv) for lv in levels], int(rect.w * 0.4))
+        name_w = max(FONTS.font(level_px).size(term(LEVELS, lv))[0] for lv in levels)
         for k, lv in enumerate(levels):
             top = y + k * group_h
-            draw_text(surface, term(LEVELS, lv), 22 * s, (rect.x + int(24 * s), top + group_h // 2), INK,
+            draw_text(surface, term(LEVELS, lv), level_px, (rect.x + int(24 * s), top + group_h // 2), INK,
                       anchor="midleft")
-            area = pygame.Rect(rect.x + int(110 * s), top + int(8 * s), rect.w - int(130 * s),
-                               group_h - int(20 * s))
+            left = rect.x + int(32 * s) + name_w
+            area = pygame.Rect(left, top + int(8 * s), rect.right - int(20 * s) - left, group_h - int(20 * s))
             bar_h = max(4, (area.h - int(8 * s)) // 3)
             for j, result in enumerate(RESULTS):
                 n = counts[lv].get(result, 0)
@@ -233,7 +311,7 @@ class StatsScene(Scene):
                 if length:
                     pygame.draw.rect(surface, colors[result], bar, border_top_right_radius=int(4 * s),
                                      border_bottom_right_radius=int(4 * s))
-                draw_text(surface, str(n), min(20 * s, bar_h * 1.1), (bar.right + int(6 * s), bar.centery),
+                draw_text(surface, str(n), min(20 * s, bar_h * 0.9 / text_scale()), (bar.right + int(6 * s), bar.centery),
                           INK, anchor="midleft")
             pygame.draw.line(surface, INK_DIM, (area.x, area.y), (area.x, area.y + 3 * (bar_h + int(4 * s))),
                              max(1, int(2 * s)))
@@ -244,10 +322,11 @@ class StatsScene(Scene):
         y = self._heading(surface, rect, ngettext("Win rate over the last {n} game",
                                                   "Win rate over the last {n} games", len(rates)).format(n=len(rates))
                           if len(rates) > 1 else N_("Win rate over time"))
-        px = 18 * s
-        label_w = int(50 * s)
-        area = pygame.Rect(rect.x + int(20 * s) + label_w, y + int(10 * s),
-                           rect.w - int(44 * s) - label_w, rect.bottom - y - int(50 * s))
+        px = min(18 * s, 18 * s * rect.h / (300 * s * text_scale()))      # the axis's words
+        label_w = FONTS.font(px).size("100%")[0] + int(8 * s)
+        line = FONTS.font(px).get_linesize()
+        area = pygame.Rect(rect.x + int(20 * s) + label_w, y + line // 2,
+                           rect.w - int(44 * s) - label_w, rect.bottom - y - line // 2 - line - int(20 * s))
         grid = pygame.Surface(rect.size, pygame.SRCALPHA)
         for frac in (0, 0.25, 0.5, 0.75, 1):
             gy = area.bottom - int(area.h * frac)
@@ -256,7 +335,8 @@ class StatsScene(Scene):
             draw_text(surface, f"{frac:.0%}", px, (area.x - int(8 * s), gy), INK_DIM, anchor="midright")
         surface.blit(grid, rect)
         if not rates:
-            draw_text(surface, _("No games played yet"), 26 * s, area.center, INK_DIM, anchor="center")
+            none = _("No games played yet")
+            draw_text(surface, none, fitting(26 * s, [none], area.w), area.center, INK_DIM, anchor="center")
             return
         n = len(rates)
         points = [(area.x + (int(area.w * k / (n - 1)) if n > 1 else area.w // 2),

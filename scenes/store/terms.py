@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from .words import N_, _
+from game.cards import Card
+
+from .words import N_, Nn_, _, ngettext
 
 LEVELS = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"), "expert": N_("Expert")}
 RESULTS = {"won": N_("Won"), "lost": N_("Lost"), "drawn": N_("Drawn")}
@@ -65,15 +67,17 @@ ENGINE_PATTERNS = (
     (re.compile(rf"{_OTHER} has no pieces left and {_SIDE} has only (?P<n>\d+)"),
      N_("{other} has no pieces left and {side} has only {n}")),
     (re.compile(rf"{_SIDE} occupies {_OTHER}'s castle"), N_("{side} occupies {other}'s castle")),
-    (re.compile(r"the fourth king came up with (?P<n>\d+) cards? not home"),
-     N_("the fourth king came up with {n} cards not home")),
 )
 
 
-def reason_words(text: str, full_stop: bool = True) -> str:
+def reason_words(text: str, full_stop: bool = True, places=None) -> str:
     """An engine's sentence for the screen: in the player's language where it
-    is known, begun with a capital, ended with a full stop (``full_stop``)."""
-    said = _(text) if text in _KNOWN else None
+    is known (by its code and parts where it has them: a ``game.base.Reason``;
+    ``places`` names a pile as the screen shows it), begun with a capital,
+    ended with a full stop (``full_stop``)."""
+    said = _reason_from_parts(text, places)
+    if said is None and text in _KNOWN:
+        said = _(text)
     if said is None:
         for pattern, template in ENGINE_PATTERNS:
             found = pattern.fullmatch(text)
@@ -90,6 +94,98 @@ def reason_words(text: str, full_stop: bool = True) -> str:
 
 
 _KNOWN = frozenset(ENGINE_SENTENCES)
+
+
+def refusal_text(exc: Exception) -> str:
+    """The sentence an engine's exception carries, with its code and parts
+    where it has them (``str(exc)`` would keep only the English)."""
+    first = exc.args[0] if exc.args else ""
+    return first if isinstance(first, str) else str(exc)
+
+
+# The rules' sentences that name cards, piles, ranks, squares or numbers, by
+# their code (game.base.Reason): each a template filled with its parts in the
+# player's language (a pair: singular and plural, by the part ``n``).
+REASONS = {
+    # Camelot (patience)
+    "waste-first": N_("place the {card} from the waste first"),
+    "place-first": N_("place the {card} first"),
+    "not-the-waste-card": N_("the waste card is the {held}, not the {card}"),
+    "place-taken": N_("{place} is taken by the {card}"),
+    "pictures-only": N_("{place} takes {ranks} only; the {card} goes in {cell}"),
+    "numbers-only": N_("{place} takes number cards only; the {card} goes in {cell}"),
+    "cannot-go-in": N_("the {card} cannot go in {place}"),
+    "place-empty": N_("{place} is empty"),
+    "holds-another": N_("{place} holds the {held}, not the {card}"),
+    "not-a-ten": N_("the {card} is not a ten; only a ten is removed on its own"),
+    "not-ten-together": N_("the {card} and the {other} make {n}, not 10"),
+    "not-legal-here": N_("{move} is not a legal move here"),
+    "no-free-place": N_("no free {free} for the {card}"),
+    # Hamilton
+    "not-the-chooser-card": N_("the chooser shows the {held}, not the {card}"),
+    "too-few-cards": Nn_("{place} has {n} card, not {count}", "{place} has {n} cards, not {count}"),
+    "another-card-there": N_("the card there is the {held}, not the {card}"),
+    "not-a-group": N_("the {count} cards from {place} are not a group in sequence and in one suit "
+                      "with no card on a {rank}"),
+    "start-rank-only": N_("an empty foundation takes only a {rank} (the start rank)"),
+    "complete": N_("{place} is complete"),
+    "needs": N_("{place} needs the {rank} of {suit}, not the {card}"),
+    "on-start-rank": N_("nothing may be placed on the {card}: {rank} is the start rank"),
+    "wrong-card-below": N_("the {card} cannot go on the {held}: only a {colour} {rank} can"),
+    # Clock
+    "fourth-king": Nn_("the fourth king came up with {n} card not home",
+                       "the fourth king came up with {n} cards not home"),
+    "not-the-centre-card": N_("the {card} is not the centre card (the {held} is)"),
+    "king-stays": N_("the {card} stays in the centre, not to {place}"),
+    "goes-to-hour": N_("the {card} goes to {hour} o'clock, not to {place}"),
+    # Camelot (board game): game.camelot.board's Refusal codes
+    "game-over": N_("the game is over: {why}"),
+    "no-piece": N_("there is no piece on {square}"),
+    "not-your-turn": N_("the piece on {square} is not {side}'s; it is {side}'s turn"),
+    "must-leave-castle": N_("{side}'s piece on {square} ended its move in its own castle and must move out now"),
+    "must-capture": N_("capturing is compulsory; {side} must capture (for example {move})"),
+    "must-jump-on": N_("the piece may not stop there; it must go on and capture (for example {move})"),
+    "own-castle": N_("a piece may enter its own castle only by a jump"),
+    "blocked": N_("the piece on {square} has no legal move: every square it could reach is taken or forbidden"),
+    "not-a-move": N_("{path} is not a legal move here"),
+}
+PICTURE_RANKS = {13: N_("kings"), 12: N_("queens"), 11: N_("jacks")}         # a place takes … only
+PICTURE_CELLS = {13: N_("a corner"), 12: N_("a middle place of the top or bottom row"),
+                 11: N_("a middle place of the left or right column")}      # a picture goes in …
+FREE_PLACES = {13: N_("corner"), 12: N_("place in the top or bottom row"),
+               11: N_("place in the left or right column")}                 # no free … for it
+COLOURS = {"red": N_("red"), "black": N_("black")}
+
+
+def _part_words(key: str, value, places) -> str:
+    """One part of a reason in the player's language, by what it is."""
+    if value is None:
+        return _("empty space")          # a move that names no card
+    if isinstance(value, Card):
+        return card_name(value)
+    words = {"place": lambda: places(value) if places is not None else str(value),
+             "rank": lambda: rank_words(value), "ranks": lambda: _(PICTURE_RANKS[value]),
+             "cell": lambda: _(PICTURE_CELLS[value]), "free": lambda: _(FREE_PLACES[value]),
+             "suit": lambda: _(SUITS[value]), "colour": lambda: term(COLOURS, value),
+             "side": lambda: term(SIDES, value), "why": lambda: reason_words(value, full_stop=False)}
+    said = words.get(key)
+    return said() if said is not None else str(value)
+
+
+def _reason_from_parts(text: str, places) -> str | None:
+    """A Reason with a known code in the player's language, else None."""
+    template = REASONS.get(getattr(text, "code", None))
+    if template is None:
+        return None
+    parts = {key: _part_words(key, value, places) for key, value in text.parts.items()}
+    if isinstance(template, tuple):
+        said = ngettext(*template, text.parts["n"])
+    else:
+        said = _(template)
+    said = said.format(**parts)
+    if "path" in parts and text.code != "not-a-move":      # the board's refusals name the path first
+        said = _("{path}: {reason}").format(path=parts["path"], reason=said)
+    return said
 
 
 RANKS = {1: N_("ace"), 2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six"),

@@ -50,6 +50,12 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a singular and plural made at import time for extraction as one
+    message; :func:`ngettext` looks them up with the number where drawn."""
+    return singular, plural
+
+
 def language() -> str:
     return _Door.code
 

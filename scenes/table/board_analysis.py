@@ -70,11 +70,12 @@ class AnalysisView(BoardView):
 
     def bar_rect(self) -> pygame.Rect:
         s = self.scale
-        gap = self.panel_rect.x - self.board_rect.right
+        seen = self.viewport                  # the board, or the part magnified
+        gap = self.panel_rect.x - seen.right
         width = max(4, min(int(12 * s), gap - 4))
-        x = self.board_rect.right + (gap - width) // 2
-        top = self.board_rect.y + self.art.my
-        return pygame.Rect(x, top, width, self.board_rect.h - 2 * self.art.my)
+        x = seen.right + (gap - width) // 2
+        my = 0 if self.zoomed else self.art.my
+        return pygame.Rect(x, seen.y + my, width, seen.h - 2 * my)
 
     def _item_rects(self, key: tuple) -> list[pygame.Rect]:
         if key[1] == "evalbar":

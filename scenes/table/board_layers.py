@@ -11,6 +11,7 @@ game's moves as they are played, or a whole record with the current move lit
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 import pygame
 
@@ -21,6 +22,7 @@ from game.camelot.moves import path_legs
 from ..core.anim import ease_in_out_cubic
 from ..store.terms import reason_words
 from .board_analysis import bar_item
+from .board_art import COORDINATE_SIZE, FRAME_EDGE
 from .board_view import (
     CAPTURE, HOVER, LAST_FROM, LAST_TO, LAST_VIA, PATH_COMPUTER, PATH_HINT, PATH_PLAYER, SELECT_TINT, SELECTED,
     START_COUNTS, spinner_step)
@@ -73,6 +75,17 @@ class Travel:
         return len(self.steps) - 1, 1.0, self.leaps[-1]
 
 
+@contextmanager
+def clipped(surface: pygame.Surface, area: pygame.Rect):
+    """Drawing within ``area`` too (a magnified board's viewport), inside any clip already set."""
+    before = surface.get_clip()
+    surface.set_clip(before.clip(area))
+    try:
+        yield
+    finally:
+        surface.set_clip(before)
+
+
 def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     """Fewer, non-repeating areas: a rect inside another goes, and two rects
     whose union is hardly bigger than both become one."""
@@ -105,7 +118,11 @@ class BoardPainter:
     def draw_background(self, surface: pygame.Surface) -> None:
         view = self.table.view
         paint_felt(surface)
-        surface.blit(view.art.board(self.table.flipped), view.board_pos)
+        with clipped(surface, view.viewport):
+            surface.blit(view.art.board(self.table.flipped), view.board_pos)
+            px = view.cell * COORDINATE_SIZE * 0.6
+            for text, pos, anchor in view.zoom_coordinates():
+                draw_text(surface, text, px, pos, FRAME_EDGE, anchor=anchor)
         view.panel_background().blit_to(surface, view.panel_rect.topleft)
 
     def compute_items(self) -> list[tuple]:
@@ -276,8 +293,11 @@ class BoardPainter:
                 continue
             if key[1] == "panel":
                 view.draw_item(surface, key, lambda s, state=key[2]: self.draw_panel(s, state))
-            else:
+            elif key[1] == "evalbar":
                 view.draw_item(surface, key, None)
+            else:
+                with clipped(surface, view.viewport):
+                    view.draw_item(surface, key, None)
 
     def resting_changes(self) -> list[pygame.Rect]:
         self.items = self.compute_items()
@@ -299,6 +319,12 @@ class BoardPainter:
         return (centre, spinner_step(t.clock_time) if centre is not None else None)
 
     def draw_animated(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        view = self.table.view
+        with clipped(surface, view.viewport):
+            rects = [r.clip(view.viewport) for r in self._draw_moving(surface)]
+        return [r for r in rects if r.w and r.h] + view.draw_spinner(surface, self.table.clock_time)
+
+    def _draw_moving(self, surface: pygame.Surface) -> list[pygame.Rect]:
         t = self.table
         rects: list[pygame.Rect] = []
         view, art = t.view, t.view.art
@@ -322,7 +348,6 @@ class BoardPainter:
                                                int(y - c / 2 + dy + lift * 0.5))))
             rects.append(surface.blit(art.piece(travel.piece.color, travel.piece.kind),
                                       (int(x - c / 2), int(y - c / 2 - lift))))
-        rects += view.draw_spinner(surface, t.clock_time)
         for piece, square, age in t.appearing:
             k = min(1.0, age / VANISH_TIME)      # a vanishing piece's fade, played backwards
             sprite = pygame.transform.smoothscale_by(art.piece(piece.color, piece.kind), 1.35 - 0.35 * k)

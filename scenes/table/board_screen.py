@@ -27,7 +27,7 @@ from game.base import Status
 from game.camelot.board import CamelotBoard
 from game.errors import RoundTableError
 
-from ..store.terms import SIDES, reason_words, term
+from ..store.terms import SIDES, reason_words, refusal_text, term
 from ..core.actions import Action, InputEvent
 from ..core.announcer import announce, announcing
 from ..core.overlays import FocusButtons
@@ -96,6 +96,7 @@ class BoardScreen(PaintedScene):
         self.table.side_label = self.side_label
         self.table.plays_itself = self.plays_itself
         self.table.thinking = lambda: self.plays_itself() and self.players[self.game.turn].thinking
+        self.table.relaid = self.repaint_whole       # the board magnified or moved under a finger
         self.timers: list = []
         self.over_shown = False
         self.fresh = True                        # no move yet in this game
@@ -173,7 +174,7 @@ class BoardScreen(PaintedScene):
         try:
             record = self.game.play(move)
         except RoundTableError as exc:
-            self.app.toast(reason_words(str(exc), full_stop=False))
+            self.app.toast(reason_words(refusal_text(exc), full_stop=False))
             self.app.sound.play("invalid")
             return None
         if not self.demo:

@@ -39,9 +39,11 @@ from game.camelot.board import MUST_CAPTURE, MUST_LEAVE_CASTLE, PieceCaptured, P
 from ..core.actions import DIRECTIONS, Action, InputEvent
 from ..core.announcer import announce
 from ..core.touch import NOWHERE
+from ..core.ui import touch_target
 from .board_analysis import AnalysisView
 from .board_layers import VANISH_TIME, BoardPainter, Travel
 from .board_view import PATH_COMPUTER, PATH_PLAYER, spinner_next
+from ..store.terms import reason_words
 from ..store.words import N_, _
 
 PREVIEW_TIME = 0.8         # s a move not made here is shown as a path before it travels
@@ -53,6 +55,10 @@ STUCK_WORDS = {            # a refused piece: the engine's Refusal.code → the 
 
 def _never() -> bool:
     return False
+
+
+def _nothing() -> None:
+    pass
 
 
 class BoardTable:
@@ -92,6 +98,11 @@ class BoardTable:
         # reach shows the first path; a tap there again plays it, a long press
         # shows the next.
         self._tapped_target: int | None = None
+        # A finger down on the magnified board, not on a piece it may pick up:
+        # [where it came down, where it is, the event] — a drag moves the board,
+        # a tap is a tap there.
+        self._panning: list | None = None
+        self._swallow_up = False                 # the lift of the tap that magnified the board
         self.clock_time = 0.0
 
     # --- what is shown ----------------------------------------------------------------
@@ -107,9 +118,11 @@ class BoardTable:
         self.on_pick_ply = None                  # a record's move clicked in the panel
         self.on_settled = None                   # a move has finished travelling
         self.panel_lines = tuple                 # more words for a record's panel
+        self.relaid = _nothing                   # the board was magnified, moved or shown whole
+
     def layout(self, area, scale: float, flipped: bool) -> None:
         self.flipped = flipped
-        self.view.layout(area, scale, flipped)
+        self.view.layout(area, scale, flipped, touch_target(self.app.size))
 
     @property
     def interactive(self) -> bool:
@@ -148,6 +161,7 @@ class BoardTable:
         self.shown = self.game.pieces()
         self.last_move = self._last_from_history()
         self.deselect()
+        self.show_whole()
         self.hint_move = None
 
     def _last_from_history(self):
@@ -341,6 +355,7 @@ class BoardTable:
         move, path = alt
         self.focus_sq = move.to_square
         self.deselect()
+        self.show_whole()                        # the move is seen on the whole board
         self.on_move(move.with_path(path))
 
     # --- input ----------------------------------------------------------------------------
@@ -352,6 +367,11 @@ class BoardTable:
             self._pointing = True
         elif a in DIRECTIONS or a == Action.SELECT:
             self._pointing = False
+            self.show_whole()                    # the keys play on the whole board
+        if a == Action.FOCUS_LOST:
+            self._fingers_lost()
+        if event.device == "touch" and self._magnifier(event):
+            return True
         if a == Action.POINTER_MOVE:
             if event.device == "touch" and event.pos == NOWHERE:
                 return True       # a finger lifted: the path tapped stays shown
@@ -404,6 +424,79 @@ class BoardTable:
             self._set_hover(sq)
             self._press = sq if self._activate(sq) == "selected" else None
 
+    # --- the board magnified for a finger -------------------------------------------------
+    def _magnifier(self, event: InputEvent) -> bool:
+        """A finger where the squares are smaller than a finger (touch mode on
+        a small screen): a tap on the whole board magnifies the part round it
+        to squares a finger can hit; there a drag that does not start on a
+        piece to pick up moves the board under it, and a long press with
+        nothing picked up shows the whole board again. True when the event
+        was the magnifier's."""
+        view, a = self.view, event.action
+        if a == Action.POINTER_DOWN:             # a new press: one the window lost the lift of is over
+            self._panning, self._swallow_up = None, False
+        if a == Action.POINTER_UP and self._swallow_up:
+            self._swallow_up = False
+            return True
+        if self._panning is not None:
+            return self._pan(event)
+        if a != Action.POINTER_DOWN or not view.magnifies or self.busy or not self.interactive:
+            return False
+        if not view.zoomed:
+            if event.button != 1 or not view.board_rect.collidepoint(event.pos):
+                return False
+            view.magnify_at(event.pos)
+            self._swallow_up = True
+            self._after_relayout()
+            self.app.toast(_("Tap a square; drag to see more of the board; hold for the whole board"), 3)
+            return True
+        sq = view.square_at(event.pos)
+        if event.button == 3 and self.selected is None and self._tapped_target is None:
+            self.show_whole()
+            return True
+        if event.button == 1 and sq is not None and sq != self.selected and sq not in self.movable():
+            self._panning = [event.pos, event.pos, event]
+            return True
+        return False
+
+    def _pan(self, event: InputEvent) -> bool:
+        """The finger on the magnified board: it moves the board, or was a tap."""
+        start, last, down = self._panning
+        if event.action == Action.POINTER_MOVE and event.pos != NOWHERE:
+            self.view.pan(event.pos[0] - last[0], event.pos[1] - last[1])
+            self._panning[1] = event.pos
+            self._after_relayout()
+        elif event.action == Action.POINTER_UP:
+            self._panning = None
+            if last == start:
+                self._pointer_down(down)         # no drag: the tap the finger made
+            else:
+                self.view.pan(0, 0, settle=True)
+                self._after_relayout()
+        return True
+
+    def _fingers_lost(self) -> None:
+        """The window lost the fingers (no lift will come): a drag of the board ends where it is."""
+        if self._panning is not None:
+            self._panning = None
+            self.view.pan(0, 0, settle=True)
+            self._after_relayout()
+        self._swallow_up = False
+
+    def show_whole(self) -> None:
+        """The whole board again, where it was magnified."""
+        self._panning = None
+        if self.view.zoom is not None:
+            self.view.show_whole()
+            self._after_relayout()
+
+    def _after_relayout(self) -> None:
+        """The squares moved under the finger: where it was is forgotten (not
+        a way out of a square and back in, which shows the next path)."""
+        self._set_hover(None)
+        self._entered.clear()
+        self.relaid()
+
     def _touch_choice(self, sq, button: int) -> bool:
         """A finger on a square several paths reach: True when it only showed
         a path (the first tap; a long press shows the next)."""
@@ -417,7 +510,8 @@ class BoardTable:
         if choice is None:
             return False
         number, count = choice
-        self.app.toast(f"Path {number} of {count}: tap again to play it, hold for the next", 2.5)
+        self.app.toast(_("Path {n} of {count}: tap again to play it, hold for the next").format(
+            n=number, count=count), 2.5)
         return True
 
     def _set_hover(self, sq) -> None:
@@ -466,7 +560,11 @@ class BoardTable:
     def _why_stuck(self, sq: int) -> str:
         """The engine's reason the piece on ``sq`` may not move, in the table's words."""
         refusal = self.game.why_piece_cannot_move(sq)
-        return _(STUCK_WORDS.get(refusal.code if refusal else None, N_("That piece cannot move now")))
+        if refusal is None:
+            return _("That piece cannot move now")
+        if refusal.code in STUCK_WORDS:
+            return _(STUCK_WORDS[refusal.code])
+        return reason_words(refusal.reason, full_stop=False)      # the square named, in the player's words
 
     def _cycle(self, step: int) -> None:
         preview = self.preview()

@@ -16,7 +16,7 @@ import pygame
 
 from game.camelot.moves import CANTER, SQUARE_COORDS, path_legs, rank_span
 
-from .board_art import BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
+from .board_art import FILES, BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
 from ..store.terms import SIDES, term
 from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, TallPanel, wrap_text
 from ..store.words import _
@@ -65,11 +65,12 @@ _shared_art: dict[int, BoardArt] = {}
 
 def shared_board_art(cell: int) -> BoardArt:
     """The board's pictures at this cell size, shared by every view (the
-    latest size only): a new game or a replay at the same size draws nothing
+    latest two sizes only): a new game or a replay at the same size draws nothing
     again, and :func:`warm_board_art` can draw them before the board opens."""
     art = _shared_art.get(cell)
     if art is None:
-        _shared_art.clear()
+        while len(_shared_art) >= 2:        # the whole board's and the magnified board's
+            _shared_art.pop(next(iter(_shared_art)))
         art = _shared_art[cell] = BoardArt(cell)
     return art
 
@@ -130,13 +131,32 @@ class BoardView:
         self._paths: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
         self._rects: dict[tuple, list[pygame.Rect]] = {}
         self.spinner_centre = (0, 0)
+        # Magnified for a finger (touch mode, squares smaller than a finger):
+        # the squares scrolled past (columns, rows as the screen shows them)
+        # at the viewport's top left; None shows the whole board.
+        self.zoom: list[float] | None = None
+        self.viewport = pygame.Rect(0, 0, 0, 0)   # where the board is seen (all of it, or a part)
+        self.finger_cell = 0                      # a square a finger can hit, in px (0: no touch)
+        self.whole_cell = 0                       # the squares' side with the whole board shown
+
+    @property
+    def zoomed(self) -> bool:
+        return self.zoom is not None and self.magnifies
+
+    @property
+    def magnifies(self) -> bool:
+        """Touch mode with squares smaller than a finger: a tap magnifies the board."""
+        return self.finger_cell > self.whole_cell
 
     # --- layout ---------------------------------------------------------------
-    def layout(self, area: pygame.Rect, scale: float, flipped: bool) -> None:
+    def layout(self, area: pygame.Rect, scale: float, flipped: bool, finger_cell: int = 0) -> None:
         s = self.scale = scale
         self.flipped = flipped
+        self.area, self.finger_cell = pygame.Rect(area), finger_cell
         gap, panel_min = panel_spacing(s)
-        cell = board_cell(area, scale)
+        cell = self.whole_cell = board_cell(area, scale)
+        if self.zoomed:
+            cell = finger_cell
         if self.art is None or self.art.cell != cell:
             self.art = shared_board_art(cell)
             self._paths.clear()
@@ -146,15 +166,90 @@ class BoardView:
         if self.icons is None or self.icons.cell != icon:
             self.icons = BoardArt(icon)
         bw, bh = board_pixel_size(cell)
-        panel_w = max(panel_min, min(int(400 * s), area.w - bw - gap))
-        total = bw + gap + panel_w
-        x0 = area.x + max(0, (area.w - total) // 2)
-        self.board_pos = (x0, area.y + (area.h - bh) // 2)
-        self.board_rect = pygame.Rect(self.board_pos, (bw, bh))
         top = area.y + int(6 * s)
-        self.panel_rect = pygame.Rect(x0 + bw + gap, top, panel_w, area.bottom - top - int(6 * s))
+        if self.zoomed:
+            self._lay_out_magnified(area, panel_min, gap)
+        else:
+            panel_w = max(panel_min, min(int(400 * s), area.w - bw - gap))
+            total = bw + gap + panel_w
+            x0 = area.x + max(0, (area.w - total) // 2)
+            self.board_pos = (x0, area.y + (area.h - bh) // 2)
+            self.board_rect = self.viewport = pygame.Rect(self.board_pos, (bw, bh))
+            self.panel_rect = pygame.Rect(x0 + bw + gap, top, panel_w, area.bottom - top - int(6 * s))
         self._paths.clear()
         self._rects.clear()
+
+    def _lay_out_magnified(self, area: pygame.Rect, panel_w: int, gap: int) -> None:
+        """The board at a finger's size, seen through a viewport of whole
+        squares beside the narrowest panel; ``zoom`` (whole squares once a
+        finger lets go) says which part."""
+        cell = self.cell
+        room_w = area.w - panel_w - gap
+        cols, rows = self.zoom_span(room_w, area.h)
+        self.viewport = pygame.Rect(area.x + (room_w - cols * cell) // 2,
+                                    area.y + (area.h - rows * cell) // 2, cols * cell, rows * cell)
+        self.zoom = [max(0.0, min(float(12 - cols), self.zoom[0])),
+                     max(0.0, min(float(16 - rows), self.zoom[1]))]
+        mx, my = self.art.mx, self.art.my
+        self.board_pos = (self.viewport.x - round(self.zoom[0] * cell) - mx,
+                          self.viewport.y - round(self.zoom[1] * cell) - my)
+        self.board_rect = pygame.Rect(self.board_pos, board_pixel_size(cell))
+        top = area.y + int(6 * self.scale)
+        self.panel_rect = pygame.Rect(self.viewport.right + gap, top, area.right - self.viewport.right - gap,
+                                      area.bottom - top - int(6 * self.scale))
+
+    def zoom_span(self, width: int, height: int) -> tuple[int, int]:
+        """The whole squares a magnified viewport shows across and down."""
+        return min(12, max(1, width // self.cell)), min(16, max(1, height // self.cell))
+
+    def magnify_at(self, pos) -> None:
+        """Magnify the board round ``pos`` (a point of the whole board): that
+        square comes to the viewport's middle, or as near as the board allows."""
+        x0, y0 = self.board_pos[0] + self.art.mx, self.board_pos[1] + self.art.my
+        col, row = (pos[0] - x0) / self.cell, (pos[1] - y0) / self.cell
+        self.zoom = [0.0, 0.0]
+        self.layout(self.area, self.scale, self.flipped, self.finger_cell)   # the viewport's span
+        cols, rows = self.viewport.w // self.cell, self.viewport.h // self.cell
+        self.zoom = [round(col - cols / 2), round(row - rows / 2)]
+        self.layout(self.area, self.scale, self.flipped, self.finger_cell)
+
+    def pan(self, dx: int, dy: int, settle: bool = False) -> None:
+        """The magnified board follows a finger by (dx, dy) px; ``settle``: it
+        comes to rest on whole squares."""
+        if not self.zoomed:
+            return
+        zoom = [self.zoom[0] - dx / self.cell, self.zoom[1] - dy / self.cell]
+        self.zoom = [float(round(z)) for z in zoom] if settle else zoom
+        self.layout(self.area, self.scale, self.flipped, self.finger_cell)
+
+    def show_whole(self) -> None:
+        """The whole board again (no longer magnified)."""
+        if self.zoom is not None:
+            self.zoom = None
+            self.layout(self.area, self.scale, self.flipped, self.finger_cell)
+
+    def shows_square(self, sq: int) -> bool:
+        return self.viewport.contains(self.square_rect(sq))
+
+    def zoom_coordinates(self) -> list[tuple[str, tuple[int, int], str]]:
+        """The magnified board's coordinates (its edges, where the whole board
+        has them, are out of sight): each rank's number in the corner of its
+        first square seen, each file's letter in its lowest square seen, as
+        (text, position, anchor)."""
+        if not self.zoomed:
+            return []
+        seen = [sq for sq in range(len(SQUARE_COORDS)) if self.shows_square(sq)]
+        inset = max(2, self.cell // 16)
+        out = []
+        for rank in {SQUARE_COORDS[sq][1] for sq in seen}:
+            rect = min((self.square_rect(sq) for sq in seen if SQUARE_COORDS[sq][1] == rank),
+                       key=lambda r: r.x)
+            out.append((str(rank), (rect.x + inset, rect.y + inset), "topleft"))
+        for file in {SQUARE_COORDS[sq][0] for sq in seen}:
+            rect = max((self.square_rect(sq) for sq in seen if SQUARE_COORDS[sq][0] == file),
+                       key=lambda r: r.y)
+            out.append((FILES[file], (rect.right - inset, rect.bottom - inset), "bottomright"))
+        return out
 
     def square_rect(self, sq: int) -> pygame.Rect:
         f, r = SQUARE_COORDS[sq]
@@ -165,7 +260,7 @@ class BoardView:
         return self.square_rect(sq).center
 
     def square_at(self, pos) -> int | None:
-        if pos is None or self.art is None:
+        if pos is None or self.art is None or not self.viewport.collidepoint(pos):
             return None
         x = pos[0] - self.board_pos[0] - self.art.mx
         y = pos[1] - self.board_pos[1] - self.art.my
@@ -210,6 +305,12 @@ class BoardView:
         return rects
 
     def _item_rects(self, key: tuple) -> list[pygame.Rect]:
+        if key[1] in ("panel", "evalbar"):
+            return self._board_item_rects(key)
+        seen = [r.clip(self.viewport) for r in self._board_item_rects(key)]
+        return [r for r in seen if r.w and r.h]      # magnified: only what the viewport shows
+
+    def _board_item_rects(self, key: tuple) -> list[pygame.Rect]:
         kind = key[1]
         if kind in ("tint", "target", "ring", "cross"):
             return [self.square_rect(key[2])]

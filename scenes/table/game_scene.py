@@ -26,7 +26,7 @@ from ..core.sound import sound_for_events
 from ..core.ui import GOLD, ILLEGAL, Button
 from ..store.saves import clear_save
 from . import saved_game
-from ..store.terms import reason_words
+from ..store.terms import reason_words, refusal_text
 from .painted_scene import (BLOCK, BLOCKS_KEPT, PaintedScene, blocks_over,  # noqa: F401 (used from here)
                             paint_areas, play_area_for)
 from ..store.words import N_, _
@@ -121,13 +121,17 @@ class GameScene(PaintedScene):
         buttons.append(Button(N_("Auto"), self.toggle_autoplay))
         return buttons
 
+    def pile_words(self, pile: str) -> str:
+        """A pile named as the player sees it (subclasses name theirs)."""
+        return _("the {pile}").format(pile=pile)
+
     def play(self, move) -> MoveRecord | None:
         """Ask the engine to play ``move``; an illegal one is explained, not fatal."""
         words = self.move_words(move) if announcing() and not self.demo else ""
         try:
             record = self.game.play(move)
         except (IllegalMoveError, NotationError) as exc:
-            self.app.toast(reason_words(str(exc), full_stop=False))
+            self.app.toast(reason_words(refusal_text(exc), full_stop=False, places=self.pile_words))
             self.app.sound.play("invalid")
             self.on_illegal(move)
             return None
@@ -435,7 +439,7 @@ class GameScene(PaintedScene):
         buttons.append((N_("Main menu"), lambda: self.app.navigator.open_menu()))
         title = {Status.WON: N_("You won!"), Status.LOST: N_("Game over"),
                  Status.DRAW: N_("Draw")}.get(self.game.status, N_("Game over"))
-        lines = [reason_words(self.game.status_reason) if self.game.status_reason else "",
+        lines = [reason_words(self.game.status_reason, places=self.pile_words) if self.game.status_reason else "",
                  f"{self.score_line()}  ·  {self.time_and_moves()}", self.assisted_line(won)]
         dialog = DialogScene(self.app, title, [line for line in lines if line], buttons,
                              accent=GOLD if won else ILLEGAL, update_below=True,

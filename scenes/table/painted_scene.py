@@ -141,6 +141,10 @@ class PaintedScene(Scene):
         self.play_area = play_area_for(size)
         self.layout(self.play_area)
 
+    def repaint_whole(self) -> None:
+        """The next frame paints the whole screen (the layout changed)."""
+        self._full_next = True
+
     def resume(self) -> None:
         self._full_next = True
         if getattr(self, "_back_shown", None) != self._look():

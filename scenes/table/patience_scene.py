@@ -142,7 +142,7 @@ class PatienceScene(GameScene):
         if index is None:
             return ""
         reason = self.game.why_not_pick_up(pile, self._count_from(pile, index))
-        return reason_words(reason, full_stop=False) if reason else ""
+        return reason_words(reason, full_stop=False, places=self.pile_words) if reason else ""
 
     def click_pile(self, pile: str, index: int | None) -> bool:
         """A plain click (or SELECT) with nothing selected: True if it meant a
@@ -293,10 +293,6 @@ class PatienceScene(GameScene):
             self.focus = move.source
             self.focus_depth = move.count
             self._clamp_focus()
-
-    def pile_words(self, pile: str) -> str:
-        """A pile named as the player sees it (subclasses name theirs)."""
-        return _("the {pile}").format(pile=pile)
 
     def focus_spot(self):
         return (self.focus, self.focus_depth, self.selection) if self.focus in self.table.slots else None

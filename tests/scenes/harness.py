@@ -6,6 +6,8 @@ import time
 
 import pygame
 
+from game.camelot.moves import SQUARE_COORDS
+
 from scenes.core.app import App, AppOptions
 from scenes.screens.navigation import install
 from scenes.store.settings import Settings
@@ -155,3 +157,28 @@ def two_finger_tap(app: App, pos) -> None:
     finger(app, pygame.FINGERUP, pos, 0)
     finger(app, pygame.FINGERUP, (pos[0] + 60, pos[1]), 1)
     step(app)
+
+
+def board_square(app: App, scene, square: int) -> tuple[int, int]:
+    """Where a finger touches ``square`` of the board now. In touch mode, where
+    the squares are smaller than a finger, a tap on the whole board magnifies
+    the part round it first, and a drag from a square that holds nothing to
+    pick up moves the magnified board until ``square`` is seen."""
+    view = scene.table.view
+    if view.magnifies and not view.zoomed:
+        tap(app, view.square_centre(square))
+        assert view.zoomed, "a tap on the board did not magnify it"
+    for _ in range(8):
+        if view.shows_square(square):
+            return view.square_centre(square)
+        table = scene.table
+        grip = next(sq for sq in range(len(SQUARE_COORDS))
+                    if view.shows_square(sq) and sq != table.selected and sq not in table.movable())
+        start = view.square_centre(grip)
+        there = view.square_centre(square)
+        reach = view.viewport.h // 2
+        dx = max(-reach, min(reach, view.viewport.centerx - there[0]))
+        dy = max(-reach, min(reach, view.viewport.centery - there[1]))
+        end = (max(1, min(app.size[0] - 2, start[0] + dx)), max(1, min(app.size[1] - 2, start[1] + dy)))
+        finger_drag(app, start, end)
+    raise AssertionError(f"square {square} never came into the magnified board")

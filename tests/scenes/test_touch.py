@@ -17,13 +17,14 @@ from scenes.games.hamilton_scene import HamiltonScene
 from scenes.core.overlays import DialogScene
 from scenes.work.service import shutdown
 
-from .harness import (finger, finger_drag, long_press, make_app, post, settle, step, tap,
+from .harness import (board_square, finger, finger_drag, long_press, make_app, post, settle, step, tap,
                       two_finger_tap)
 from .patience_input import card_point, open_scene, play_line
-from .test_camelot_board_scene import CAPTURE, centre, start as start_board
+from .test_camelot_board_scene import CAPTURE, centre, sq, start as start_board
 from .test_camelot_solitaire_scene import WIN_DECK
 from .test_clock_scene import finish_check, start_clock
 from .test_hamilton_scene import WIN_28
+from .test_touch_sizes import NINE_MM
 
 TOUCH = ("tap", "finger-drag")
 
@@ -163,44 +164,93 @@ ENDGAME = "2/8/10/12/12/12/5m6/12/12/4MN6/12/12/12/10/8/2 w 2 2"
 
 
 def test_the_board_game_by_taps_drags_long_press_and_two_finger_undo():
+    """The first tap (touch mode not yet on) picks F7 up on the whole board;
+    from then on the squares are smaller than a finger, and a tap on the board
+    magnifies it first."""
     app, scene = start_board()
     tap(app, centre(scene, "F7"))
-    tap(app, centre(scene, "F8"))
+    assert scene.table.selected == sq("F7") and not scene.table.view.zoomed
+    assert app.touch_mode and scene.table.view.magnifies
+    tap(app, board_square(app, scene, sq("F8")))
     settle(app, scene)
-    finger_drag(app, centre(scene, "F11"), centre(scene, "F12"))
+    assert scene.game.history == ["F7-F8"] and not scene.table.view.zoomed   # the move, on the whole board
+    finger_drag(app, board_square(app, scene, sq("F11")), board_square(app, scene, sq("F12")))
     settle(app, scene)
     assert scene.game.history == ["F7-F8", "F11-F12"]
-    tap(app, centre(scene, "G7"))
+    tap(app, board_square(app, scene, sq("G7")))
     assert scene.table.selected is not None
-    long_press(app, centre(scene, "G7"))
-    assert scene.table.selected is None
+    long_press(app, board_square(app, scene, sq("G7")))
+    assert scene.table.selected is None and scene.table.view.zoomed
+    long_press(app, board_square(app, scene, sq("G7")))          # nothing held: the whole board
+    assert not scene.table.view.zoomed
     two_finger_tap(app, centre(scene, "F9"))
     assert scene.game.history == ["F7-F8"]
 
 
+def test_the_magnified_board_has_squares_a_finger_wide_and_moves_under_a_finger():
+    app, scene = start_board(size=(1280, 800))
+    app.settings.touch_controls = True
+    app.save_settings()
+    view = scene.table.view
+    assert view.cell < NINE_MM <= view.finger_cell                # 33 px: about 4 mm on the Deck
+    tap(app, centre(scene, "F7"))
+    assert view.zoomed and view.cell >= NINE_MM and scene.table.selected is None
+    assert view.shows_square(sq("F7")) and not view.shows_square(sq("F16"))
+    top = view.zoom[1]
+    finger_drag(app, board_square(app, scene, sq("A9")), (centre(scene, "A9")[0], view.viewport.bottom - 5))
+    assert view.zoom[1] < top and view.zoom[1] == int(view.zoom[1])     # on whole squares again
+    assert view.shows_square(sq("F12"))
+    assert scene.game.history == [] and scene.table.selected is None   # a drag moves no piece
+    tap(app, board_square(app, scene, sq("F11")))
+    assert scene.table.selected is None                           # not the side to move: nothing
+    long_press(app, view.viewport.center)
+    assert not view.zoomed and view.cell < NINE_MM
+
+
+def view_settled(scene) -> bool:
+    return all(z == int(z) for z in scene.table.view.zoom)
+
+
+def test_a_drag_the_window_lost_the_lift_of_does_not_hold_the_next_tap():
+    app, scene = start_board(size=(1280, 800))
+    app.settings.touch_controls = True
+    app.save_settings()
+    tap(app, centre(scene, "F7"))                            # magnified
+    empty = board_square(app, scene, sq("F9"))
+    finger(app, pygame.FINGERDOWN, empty)
+    step(app)
+    finger(app, pygame.FINGERMOTION, (empty[0], empty[1] + 60))   # the board follows …
+    step(app)
+    post(pygame.WINDOWFOCUSLOST)                             # … and the window loses the finger
+    step(app)
+    assert view_settled(scene)                               # the board rests on whole squares
+    tap(app, board_square(app, scene, sq("F7")))
+    assert scene.table.selected == sq("F7")
+
+
 def test_a_whole_board_game_by_touch_with_every_path_chosen_by_finger():
     app, scene = start_board(position=ENDGAME)
-    square = scene.table.view.square_centre
     while scene.game.status is Status.PLAYING and len(scene.game.history) < 200:
         # seeded, bounded by nodes and not by the clock: the same moves on a loaded machine
         move = choose_move(scene.game, level="easy", seed=len(scene.game.history), max_nodes=2000,
                            time_limit=60, book=False, tablebase=False).move
         want = scene.game.move_text(move)
         # each place looked up when touched: the first finger lifted brings touch
-        # mode, and the board is laid out again round a larger toolbar
-        tap(app, square(move.from_square))
+        # mode, and from then on a tap magnifies the board first
+        tap(app, board_square(app, scene, move.from_square))
         alts = [path_text(p, m.captured) for m, p in scene.table._alternatives(move.to_square)]
-        if len(alts) == 1 and len(scene.game.history) % 2:
-            long_press(app, square(move.from_square))       # put down again, then dragged
-            finger_drag(app, square(move.from_square), square(move.to_square))
+        target = board_square(app, scene, move.to_square)
+        if len(alts) == 1 and len(scene.game.history) % 2 and scene.table.view.shows_square(move.from_square):
+            long_press(app, scene.table.view.square_centre(move.from_square))   # put down again, then dragged
+            finger_drag(app, scene.table.view.square_centre(move.from_square), target)
         elif len(alts) == 1:
-            tap(app, square(move.to_square))
+            tap(app, target)
         else:
-            tap(app, square(move.to_square))                 # shows the first path
+            tap(app, target)                                 # shows the first path
             assert not scene.game.history or scene.game.history[-1] != want
             for _ in range(alts.index(want)):
-                long_press(app, square(move.to_square))      # the next path
-            tap(app, square(move.to_square))                 # plays the path shown
+                long_press(app, target)                      # the next path
+            tap(app, target)                                 # plays the path shown
         assert scene.game.history[-1] == want
         settle(app, scene)
     assert scene.game.status is not Status.PLAYING and len(scene.game.history) == 33
@@ -208,13 +258,13 @@ def test_a_whole_board_game_by_touch_with_every_path_chosen_by_finger():
 
 def test_where_two_paths_reach_a_square_a_tap_shows_one_and_a_hold_the_other():
     app, scene = start_board(position=CAPTURE)
-    tap(app, centre(scene, "E5"))
-    tap(app, centre(scene, "E7"))
+    tap(app, board_square(app, scene, sq("E5")))
+    tap(app, board_square(app, scene, sq("E7")))
     assert scene.game.history == [] and scene.table.path_choice() == (1, 2)
     first, second = [path_text(p, m.captured) for m, p in scene.table._alternatives(parse_square("E7"))]
-    long_press(app, centre(scene, "E7"))
+    long_press(app, board_square(app, scene, sq("E7")))
     assert scene.table.path_choice() == (2, 2) and scene.table.selected == parse_square("E5")
-    tap(app, centre(scene, "E7"))
+    tap(app, board_square(app, scene, sq("E7")))
     assert scene.game.history == [second] != [first]
 
 

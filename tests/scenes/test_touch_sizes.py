@@ -150,3 +150,30 @@ def test_each_card_place_is_a_finger_wide_on_the_deck(game_id):
     small = {pile: table.slot_rect(pile).size for pile in table.slots
              if min(table.slot_rect(pile).size) < NINE_MM}
     assert not small, small
+
+
+@pytest.mark.parametrize("size", [DECK, (1280, 720), (3840, 2160)])
+def test_the_board_is_chosen_from_on_squares_a_finger_wide(size):
+    """The whole board's squares are some 4 mm on the Deck: a tap magnifies
+    it, and each square seen then is a finger wide, whole, clear of the panel
+    and the toolbar; a finger moving the board brings every rank into view."""
+    from game.camelot.moves import SQUARE_COORDS, rank_span
+    from .harness import board_square
+
+    app = deck_app(size=size)
+    screens(app)[-1][1]()
+    step(app, 20)
+    scene = app.scenes.top
+    view, least = scene.table.view, touch_target(size)
+    assert view.cell < least and view.magnifies
+    tap(app, view.board_rect.center)
+    assert view.zoomed
+    toolbar = scene.toolbar.buttons[0].rect
+    for first_of_rank in (SQUARE_COORDS.index((rank_span(r)[0], r)) for r in range(1, 17)):
+        board_square(app, scene, first_of_rank)
+        seen = [view.square_rect(sq) for sq in range(len(SQUARE_COORDS))
+                if view.square_rect(sq).colliderect(view.viewport)]
+        assert seen and all(min(r.size) >= least and view.viewport.contains(r) for r in seen)
+        assert app.screen.get_rect().contains(view.viewport)
+        assert not view.viewport.colliderect(view.panel_rect) and view.viewport.bottom < toolbar.top
+    assert not too_small(app)
