@@ -35,6 +35,10 @@ says (``off`` by default: SQLite's promise, see docs/cluster.md); a
 ``postgresql://`` address uses that database (migrated first); ``both`` runs the
 load once on each, SQLite first, and ends with the two side by side. The restart
 is timed on SQLite only.
+
+Where the server's CPU goes, over the play only: ``--profile FILE`` (cProfile: every
+call counted, at a cost per call that inflates many small ones) or ``--sample FILE``
+(the stack sampled about every 4 ms of the server's CPU: each function's share).
 """
 from __future__ import annotations
 
@@ -351,12 +355,45 @@ runpy.run_module("game", run_name="__main__", alter_sys=True)
 """
 
 
+# ``serve`` with a sampling profiler, on from SIGUSR1 to SIGUSR2: every 1 ms of the
+# process's CPU (the kernel's tick, 4 ms here, in practice) the stack is noted, and at
+# the end each function's share of the samples (itself and what it called) is written
+# to argv[1]. No cost per call, so many small calls weigh what they cost (cProfile's
+# own cost per call inflates them).
+SAMPLED_SERVE = """
+import atexit, collections, os, runpy, signal, sys
+out, sys.argv = sys.argv[1], ["game", *sys.argv[2:]]
+root, within, total = os.getcwd() + os.sep, collections.Counter(), [0]
+def sample(_, frame):
+    total[0] += 1
+    seen = set()
+    while frame is not None:
+        code = frame.f_code
+        seen.add(f"{code.co_filename.replace(root, '')}:{code.co_firstlineno}({code.co_name})")
+        frame = frame.f_back
+    within.update(seen)
+def write():
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(f"{total[0]} samples; the share of them in each function and its callees:\\n")
+        f.writelines(f"{100 * n / max(1, total[0]):5.1f} % {name}\\n"
+                     for name, n in within.most_common())
+signal.signal(signal.SIGPROF, sample)
+signal.signal(signal.SIGUSR1, lambda *_: signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001))
+signal.signal(signal.SIGUSR2, lambda *_: signal.setitimer(signal.ITIMER_PROF, 0))
+atexit.register(write)
+runpy.run_module("game", run_name="__main__", alter_sys=True)
+"""
+
+
 def start_server(db: str, stats: str | None, store: str | None = None,
-                 profile: str | None = None) -> tuple[subprocess.Popen, str]:
-    """``serve`` on ``db`` (or on ``store``, a PostgreSQL address; with ``profile``: under a
-    profiler started by SIGUSR1, its stats written there when the server stops); returns
-    the process and its address."""
-    launch = ["-c", PROFILED_SERVE, profile] if profile else ["-m", "game"]
+                 profile: str | None = None, sample: str | None = None
+                 ) -> tuple[subprocess.Popen, str]:
+    """``serve`` on ``db`` (or on ``store``, a PostgreSQL address; with ``profile`` or
+    ``sample``: under a profiler started by SIGUSR1, its findings written there when the
+    server stops); returns the process and its address."""
+    launch = (["-c", PROFILED_SERVE, profile] if profile else
+              ["-c", SAMPLED_SERVE, sample] if sample else ["-m", "game"])
     proc = subprocess.Popen(
         [sys.executable, *launch, "serve", "--host", "127.0.0.1", "--port", "0",
          "--db", db, *(["--stats", stats] if stats else []),
@@ -386,9 +423,14 @@ def main() -> int:
                         help="sqlite, postgresql (a temporary server), both, or a postgresql:// address")
     parser.add_argument("--pg-sync", choices=("on", "off"), default="off",
                         help="PostgreSQL's synchronous_commit for the node (default off)")
-    parser.add_argument("--profile", metavar="FILE",
-                        help="profile the server (cProfile) from the start of the play, its "
-                             "stats kept in FILE; the functions costing most are printed")
+    profilers = parser.add_mutually_exclusive_group()
+    profilers.add_argument("--profile", metavar="FILE",
+                           help="profile the server (cProfile) from the start of the play, its "
+                                "stats kept in FILE; the functions costing most are printed")
+    profilers.add_argument("--sample", metavar="FILE",
+                           help="sample the server's stack from the start of the play (no cost "
+                                "per call, unlike cProfile); each function's share kept in FILE, "
+                                "the largest printed")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.finished:
@@ -452,11 +494,11 @@ def load(args, store: str | None) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         stats = Path(folder) / "stats.json"
         proc, url = start_server(str(Path(folder) / "load.sqlite3"), str(stats), store,
-                                 args.profile)
+                                 args.profile, args.sample)
         try:
             out = asyncio.run(asyncio.wait_for(
                 run(url, proc.pid, args.games, args.seconds, args.think, args.seed, args.waiting,
-                    bool(args.profile)),
+                    bool(args.profile or args.sample)),
                 args.seconds + 900))   # registering 2 × games accounts takes a while
         finally:
             proc.terminate()
@@ -515,6 +557,9 @@ def report(args, out: dict) -> int:
     if "Traceback" in server_errors:
         errors.append("the server printed a traceback")
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:20]))
+    if args.sample and Path(args.sample).exists():
+        print(f"the server's time by function (the play only, sampled; {args.sample}):")
+        print("".join(Path(args.sample).read_text(encoding="utf-8").splitlines(True)[:41]), end="")
     if args.profile and Path(args.profile).exists():
         import pstats
         print(f"the server's profile (the play only; {args.profile}):")
