@@ -17,8 +17,8 @@ What makes a node cheap (Python counts every call):
   late-move reductions for quiet moves (at the root too, one ply less in PV
   nodes), delta pruning of the optional charges at a quiescence leaf.
 
-Time: the search stops at its deadline (checked every 32 nodes) and does not
-begin an iteration whose expected time (the last one's times the measured
+Time: the search stops at its deadline (checked every 32 nodes), once the
+first ply is searched whole, and does not begin an iteration whose expected time (the last one's times the measured
 growth) would end past the budget; an iteration cut short still gives its best
 move when that move's score came from inside the window. ``depth`` is always
 the last completed iteration.
@@ -570,7 +570,13 @@ class Search:
         # within bounds); one that would end past the budget is not started.
         last = previous = 0.0
         growth = GROWTH_MAX
+        deadline = self.deadline
         for depth in range(min(first_depth, max_depth), max_depth + 1):
+            # The first ply is searched to its end past the deadline if need be (as
+            # chess engines do): a search that starts late (a loaded machine, a first
+            # search that loaded the tablebase) still answers a searched move. Told
+            # to stop, or out of nodes, it stops all the same.
+            self.deadline = None if depth == 1 else deadline
             partial: list = []
             stack = self.pos.ply_depth
             try:
@@ -601,6 +607,7 @@ class Search:
             previous = took
             if budget is not None and elapsed + took * growth > budget * ITERATION_SHARE:
                 break   # the next iteration would likely not finish in time
+        self.deadline = deadline
         return done
 
 

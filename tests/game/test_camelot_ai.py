@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
+import time
 
 import pytest
 
@@ -176,3 +177,23 @@ def test_a_draw_costs_the_searching_side_a_little():
     key = next(iter(search.pos.moves()))
     search.pos.push(*key)
     assert search._draw() == CONTEMPT > 0
+
+
+def test_a_search_past_its_deadline_still_searches_the_first_ply_whole():
+    # The start position, with the deadline already gone when the search begins
+    # (as on a loaded machine, or a first search that paid for loading the
+    # tablebase): the answer is a searched move at depth 1, not a guess at depth 0.
+    from game.camelot.search import Search
+    board = CamelotBoard()
+    pos = board.position
+    keys = list(pos.moves(want_paths=True))
+    late = Search(pos, deadline=time.perf_counter() - 1.0)
+    done = late.run(keys, max_depth=6)
+    assert done is not None and done.depth == 1 and late.nodes > len(keys)
+    assert done.best in keys
+    # …but told to stop, it stops at its next look (every 32 nodes): no iteration whole.
+    stopped = threading.Event()
+    stopped.set()
+    told = Search(pos, stop_event=stopped)
+    partial = told.run(keys, max_depth=6)
+    assert (partial is None or partial.depth == 0) and told.nodes <= 64
