@@ -27,15 +27,15 @@ from camelot_match import sample_positions  # noqa: E402
 
 def engine(package: str) -> dict:
     """The board, position and search modules of an imported ``game`` package."""
-    return {name: importlib.import_module(f"{package}.camelot_{name}")
+    return {name: importlib.import_module(f"{package}.camelot.{name}")
             for name in ("board", "position", "search")}
 
 
 def load_baseline(tree: str) -> dict:
     """Another checkout's ``game`` package, imported as ``baseline_game``."""
     init = Path(tree).resolve() / "game" / "__init__.py"
-    if not init.is_file():
-        raise SystemExit(f"no game package in {tree}")
+    if not (init.parent / "camelot" / "search.py").is_file():
+        raise SystemExit(f"no game/camelot package in {tree} (an older layout is not read)")
     spec = importlib.util.spec_from_file_location(
         "baseline_game", init, submodule_search_locations=[str(init.parent)])
     module = importlib.util.module_from_spec(spec)
