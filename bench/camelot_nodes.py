@@ -21,6 +21,7 @@ import argparse
 import gc
 import importlib
 import importlib.util
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -100,6 +101,7 @@ def main() -> None:
         engines["baseline"] = load_baseline(args.baseline)
     totals: dict = {}
     results: dict = {}
+    rounds: dict = {}   # tree -> its search seconds, round by round
     for round_ in range(args.repeat):
         # Each tree goes first in every other round (the first run of a round
         # meets a different cache and heap).
@@ -112,6 +114,7 @@ def main() -> None:
             if args.depth:
                 nodes, seconds, results[name] = time_search(eng, positions, args.depth)
                 totals[name, "search"] = totals.get((name, "search"), 0) + seconds
+                rounds.setdefault(name, []).append(seconds)
                 print(f"{name:>9}: search depth {args.depth} on {len(positions)} positions "
                       f"({args.phases}): {nodes:,} nodes in {seconds:.2f} s: "
                       f"{nodes / seconds:,.0f} nodes/s", flush=True)
@@ -127,6 +130,11 @@ def main() -> None:
                 ratio = totals["baseline", what] / totals["this tree", what]
                 print(f"{what}: this tree is {ratio:.2f} × as fast as the baseline "
                       f"(CPU seconds over {args.repeat} runs)")
+        if args.depth and args.repeat > 1:
+            # Round by round (each pair ran back to back): their spread is the noise.
+            ratios = sorted(b / t for b, t in zip(rounds["baseline"], rounds["this tree"]))
+            print("search, round by round: " + ", ".join(f"{r:.2f}" for r in ratios)
+                  + f" (median {statistics.median(ratios):.2f})")
 
 
 if __name__ == "__main__":

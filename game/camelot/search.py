@@ -330,12 +330,6 @@ class Search:
         else:
             if qdepth <= 0:
                 return self.evaluate()
-            if tt_move is not None and tt_move[2] and self._plausible(tt_move) and tt_move in \
-                    move_keys(pos.board, pos.side, 0, pos.bits, True, True, None, BIT[tt_move[0]]):
-                # The table's capture is legal (its piece's captures say so): it is
-                # searched before the others are listed, which a cut-off saves.
-                return self._quiesce_moves(None, -INFINITE, alpha, beta, ply, qdepth, level,
-                                           tt_move)
             moves = pos.captures(True)
         # Capturing is compulsory (or the castle is threatened): no standing pat.
         return self._quiesce_moves(moves, -INFINITE, alpha, beta, ply, qdepth, level, tt_move)
@@ -345,31 +339,21 @@ class Search:
         """The best of ``best`` (what standing pat is worth, or -INFINITE when
         the side must move) and the quiescence scores of ``moves``, kept in the
         table at depth ``level`` (0: a first quiescence ply, -1: a deeper one).
-        ``moves`` None: capture is compulsory and ``tt_move`` legal; it is
-        searched first and the other captures listed only if it does not cut off."""
+        (Searching the table's capture before listing the others, checked legal
+        by its piece's captures, was measured slower: 0.93 ×.)"""
         alpha0 = alpha
         best_key = None
-        if moves is None:
-            stages = ((tt_move,), None)
-        else:
-            stages = (self._order(moves, tt_move, ply, tt_move in moves),)
-        for sequence in stages:
-            if sequence is None:
-                sequence = self._order(self.pos.captures(True), tt_move, ply)
-            for key in sequence:
-                delta = self._push(key)
-                score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
-                self._pop(delta)
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        best_key = key
-                        alpha = score
-                        if alpha >= beta:
-                            break
-            else:
-                continue
-            break
+        for key in self._order(moves, tt_move, ply, tt_move in moves):
+            delta = self._push(key)
+            score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1)
+            self._pop(delta)
+            if score > best:
+                best = score
+                if score > alpha:
+                    best_key = key
+                    alpha = score
+                    if alpha >= beta:
+                        break
         tt = self.tt
         key = self.pos.key ^ self.salt
         entry = tt.get(key)
