@@ -72,6 +72,8 @@ ROOT_SALT = 0x5BD1E995C3A4F00D   # table keys of a search played for Black (see 
 # Quiet moves are staged after the killers (Search.negamax) while no history
 # weight could lift one to a killer's place in the order (500,000).
 HISTORY_CEILING = 400_000
+IIR_FROM = 1 << 30      # depth from which a node without a table move is searched a ply less
+HISTORY_MALUS = True    # quiet moves that failed before a cut-off lose what it gained
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
 CHECK_EVERY = 31       # nodes between looks at the clock (a millisecond or two)
 _WHITE_CASTLE, _BLACK_CASTLE = CASTLE_BITS
@@ -401,6 +403,8 @@ class Search:
                     return e_score
         forced = (pos.in_own_castle() or pos.must_capture()
                   or castle_step_threat(pos.board, 1 - pos.side))
+        if tt_key is None and depth >= IIR_FROM:
+            depth -= 1   # no move from the table: a ply less to find one cheaply
         static = None
         if not forced and not pv_node:
             static = self._stand_pat(ply)
@@ -443,6 +447,7 @@ class Search:
         staged = not forced and ply < 128 and self.history_peak < HISTORY_CEILING
         searched = 0          # moves of stages 1 and 2, which head the full order
         single = False
+        tried = []            # quiet moves searched here without a cut-off
         for stage in (0, 1, 2, 3):
             if stage == 0:
                 sequence = first
@@ -519,12 +524,21 @@ class Search:
                                 if ply < 128 and key not in killers:
                                     killers.insert(0, key)
                                     del killers[2:]
-                                gain = self.history.get(key, 0) + depth * depth
-                                self.history[key] = gain
-                                self.history_log.append((key, depth * depth))
+                                bonus = depth * depth
+                                history = self.history
+                                gain = history.get(key, 0) + bonus
+                                history[key] = gain
+                                self.history_log.append((key, bonus))
                                 if gain > self.history_peak:
                                     self.history_peak = gain
+                                if HISTORY_MALUS:
+                                    # The quiet moves tried before it failed here.
+                                    for other in tried:
+                                        history[other] = history.get(other, 0) - bonus
+                                        self.history_log.append((other, -bonus))
                             break
+                if quiet and HISTORY_MALUS:
+                    tried.append(key)
             else:
                 continue
             break   # a cut-off or a pruned move: the remaining stages are not needed
