@@ -200,6 +200,14 @@ def _collector_paused():
             gc.enable()
 
 
+def prepare() -> None:
+    """Open what a level reads on first use, the endgame tablebase (numpy and
+    its memory maps: 0.2-0.4 s on a loaded machine), so that it is not paid
+    out of a first move's time. Harmless when the tablebase is not built."""
+    from .tablebase import shared as tablebase_shared
+    tablebase_shared()
+
+
 def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
             table, max_nodes=None, use_tablebase=None, use_book=None,
             threads=None) -> SearchResult:
@@ -318,5 +326,5 @@ def tablebase_move(tb, pos: Position, keys: list, line_plies: int = 12) -> tuple
     return best, score, tuple(line)
 
 
-__all__ = ["choose_move", "tablebase_move", "evaluate", "SearchResult", "LEVELS", "Level", "MATE",
+__all__ = ["choose_move", "prepare", "tablebase_move", "evaluate", "SearchResult", "LEVELS", "Level", "MATE",
            "WIN_THRESHOLD", "pv_text"]
