@@ -6,10 +6,12 @@ What makes a node cheap (Python counts every call):
   (:func:`~game.camelot.eval.pst_delta`), the castle race is a few bitboard
   operations, and the quiescence search asks ``must_capture`` (bitboards) before
   it lists anything: a quiet leaf generates no move at all;
-- the transposition-table move is tried before the moves are generated; the
-  rest are ordered: captures (by the piece-square values they take), killers,
-  history, gain; the table serves quiescence too (capture sequences transpose)
-  and may be kept between a game's moves (``table``);
+- the transposition-table move is tried before the moves are generated and,
+  where nothing is forced, the knights' charges and the killers too (each
+  listed on its own); the rest are ordered: captures (by the piece-square
+  values they take), killers, history, gain — the stages keep that order, so
+  they only save listing; the table serves quiescence too (capture sequences
+  transpose) and may be kept between a game's moves (``table``);
 - principal variation search (null windows after the first move), at the root
   too, and aspiration windows from depth 4 that widen step by step;
 - null-move pruning (from depth 2) and reverse futility where nothing is
@@ -250,12 +252,15 @@ class Search:
             return [key] if key != first or lead else []
         board = self.pos.board
         killers = self.killers[ply] if ply < 128 else ()
-        history = self.history
+        weigh = self.history.get
         if stale:
-            # ``stale``: (key, gain) added to the history since; order as before them.
-            history = dict(history)
+            # ``stale``: (key, gain) added to the history since; order as before them
+            # (the few keys corrected, not the whole history copied).
+            history = self.history
+            before = {}
             for key, gain in stale:
-                history[key] -= gain
+                before[key] = before.get(key, history[key]) - gain
+            weigh = lambda key, default=0: before.get(key, history.get(key, default))  # noqa: E731
         scored = []
         for key in moves:
             if key == first:
@@ -270,7 +275,7 @@ class Search:
             else:
                 v = board[frm]
                 table = PST[v]
-                w = history.get(key, 0) + (table[to] - table[frm]) * (1 if v > 0 else -1)
+                w = weigh(key, 0) + (table[to] - table[frm]) * (1 if v > 0 else -1)
             scored.append((w, key))
         scored.sort(key=_WEIGHT, reverse=True)
         ordered = [key for _, key in scored]
@@ -573,6 +578,9 @@ class Search:
         best, best_key = -INFINITE, None
         scores = {}
         for index, key in enumerate(keys):
+            # No node below is open between root moves: the history's log
+            # (for the stages' order, see negamax) starts again.
+            self.history_log.clear()
             bonus = noise.get(key, 0)
             delta = self._push(key)
             try:
