@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from camelot_plain import PlainSearch  # noqa: E402
 from game.base import Status  # noqa: E402
-from game.camelot.ai import LEVELS, choose_move  # noqa: E402
+from game.camelot.ai import LEVELS, choose_move, prepare  # noqa: E402
 from engine_match import load_average  # noqa: E402
 from game.camelot.board import CamelotBoard, position_from_pieces  # noqa: E402
 from game.camelot.record import from_game, write  # noqa: E402
@@ -177,6 +177,7 @@ def depth_report(seconds: float, level: str = "hard", threads: int | None = None
     print(f"| phase | positions | depth reached at {seconds:g} s (min–max, mean) | nodes/s (mean) "
           f"| longest answer |")
     print("|---|---|---|---|---|")
+    prepare()   # the tablebase opened before the clock runs, as the engine's handshake does
     for phase, positions in sample_positions().items():
         results = [choose_move(CamelotBoard(p), level, seed=1, time_limit=seconds,
                                book=False,   # the search's depth, not the book's answer

@@ -6,6 +6,7 @@ probability ratio test and Elo with its 95 % interval.
                          [--elo0 0 --elo1 10 --alpha 0.05 --beta 0.05]
                          [--max-pairs 200] [--minutes 60] [--jobs 2] [--cap 400]
                          [--test-go 'threads 2'] [--base-go 'threads 1']
+                         [--from-opening 29 --resume 4,0,18,0,6]
 
 Each pair plays one opening of the suite (``data/camelot-openings.txt``, in
 order, round again when used up) twice, the tested version White in one game
@@ -19,6 +20,9 @@ unfinished when a limit ended the run first), the time taken and the load.
 
 ``--nodes`` makes a move's length independent of the machine's load: use it
 (or ``--depth``) on a shared machine; ``--seconds`` is the real time control.
+At a fixed node count or depth the games are deterministic, so a match is
+continued, not replayed: ``--from-opening`` starts at the next unplayed opening
+and ``--resume`` carries the earlier run's pentanomial counts into the LLR and Elo.
 """
 from __future__ import annotations
 
@@ -118,7 +122,10 @@ def run(args) -> dict:
           f"alpha {args.alpha:g}, beta {args.beta:g}: LLR bounds "
           f"({bounds[0]:.3f}, {bounds[1]:.3f}); at most {args.max_pairs} pairs, "
           f"{args.minutes:g} minutes; {load_average()}", flush=True)
-    tally = Tally()
+    tally = Tally(counts=list(args.resume))
+    if any(args.resume):
+        print(f"continuing a match whose pairs scored {list(args.resume)} "
+              f"(its games are not counted again below, its pairs are)", flush=True)
     started = time.monotonic()
     stop_at = started + args.minutes * 60
     llr = 0.0
@@ -130,7 +137,7 @@ def run(args) -> dict:
         while True:
             while (not decided and len(pending) < args.jobs and submitted < args.max_pairs
                    and time.monotonic() < stop_at):
-                opening = openings[submitted % len(openings)]
+                opening = openings[(args.from_opening - 1 + submitted) % len(openings)]
                 task = (submitted, tuple(opening), str(test_tree), str(base_tree), limit, args.cap,
                         args.test_go, args.base_go)
                 pending.append(pool.apply_async(play_pair, (task,)))
@@ -169,7 +176,9 @@ def run(args) -> dict:
                "llr": llr, "bounds": bounds, "estimate": estimate,
                "verdict": verdict(llr, bounds), "seconds": seconds}
     print()
-    print(f"games {won + drawn + lost}: tested version won {won}, drew {drawn}, lost {lost}")
+    this_run = " in this run" if any(args.resume) else ""
+    print(f"games{this_run} {won + drawn + lost}: tested version won {won}, drew {drawn}, "
+          f"lost {lost}")
     print(f"pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2 points): {tally.counts}")
     print(f"Elo {estimate}")
     print(f"LLR {llr:+.3f} (bounds {bounds[0]:.3f}, {bounds[1]:.3f}; elo0 {args.elo0:g}, "
@@ -199,7 +208,24 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--jobs", type=int, default=2, help="pairs played at once")
     ap.add_argument("--cap", type=int, default=400, help="plies; a longer game is a draw")
     ap.add_argument("--openings", default=str(ROOT / "data" / "camelot-openings.txt"))
+    # A match at a fixed node count or depth plays the same games again from the
+    # same openings; one continued in another run starts where the last stopped.
+    ap.add_argument("--from-opening", type=int, default=1,
+                    help="the suite's opening (from 1) of the first pair")
+    ap.add_argument("--resume", type=_counts, default=(0, 0, 0, 0, 0),
+                    help="an earlier run's pentanomial counts (five numbers, commas), "
+                         "to continue its match: the LLR and Elo count both")
     return ap
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        counts = ()
+    if len(counts) != 5 or min(counts) < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not five counts like 4,0,18,0,6")
+    return counts
 
 
 def main(argv=None) -> int:
@@ -207,7 +233,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if sum(x is not None for x in (args.nodes, args.depth, args.seconds)) == 0:
         ap.error("give a limit a move: --nodes N, --depth D or --seconds S")
-    for name in ("nodes", "depth", "seconds", "max_pairs", "jobs", "cap"):
+    for name in ("nodes", "depth", "seconds", "max_pairs", "jobs", "cap", "from_opening"):
         value = getattr(args, name)
         if value is not None and not value > 0:
             ap.error(f"--{name.replace('_', '-')} must be more than 0")

@@ -46,8 +46,10 @@ longest answer was 0.85–1.09× the level's limit in every pairing.)
 The plain searches lose mostly to compulsory-capture tactics they cannot see,
 so medium already wins nearly all its games against them; ``--versus LEVEL``
 plays the engine against itself to tell the levels apart. Expert's five
-seconds buy about three plies over hard but, in ten games, no clear edge yet
-(60 %, 95 % interval 31–83 %).
+seconds buy about three plies over hard; in ten timed games that showed no
+clear edge (60 %, 95 % interval 31–83 %), but five times the nodes, the
+load-free measure of five times the time, won 36 of 40 games at 10,000 nodes a
+move against 2,000 (+382 ± 253 Elo, ``bench/sprt.py``; README).
 
 Easy gives away a man or more in about one move of five (13 of 60 quiet
 positions, judged by a 5-ply search: ``bench/camelot_blunders.py``), medium in
@@ -198,6 +200,14 @@ def _collector_paused():
             gc.enable()
 
 
+def prepare() -> None:
+    """Open what a level reads on first use, the endgame tablebase (numpy and
+    its memory maps: 0.2-0.4 s on a loaded machine), so that it is not paid
+    out of a first move's time. Harmless when the tablebase is not built."""
+    from .tablebase import shared as tablebase_shared
+    tablebase_shared()
+
+
 def _choose(board, level, seed, time_limit, stop_event, max_depth, on_iteration,
             table, max_nodes=None, use_tablebase=None, use_book=None,
             threads=None) -> SearchResult:
@@ -316,5 +326,5 @@ def tablebase_move(tb, pos: Position, keys: list, line_plies: int = 12) -> tuple
     return best, score, tuple(line)
 
 
-__all__ = ["choose_move", "tablebase_move", "evaluate", "SearchResult", "LEVELS", "Level", "MATE",
+__all__ = ["choose_move", "prepare", "tablebase_move", "evaluate", "SearchResult", "LEVELS", "Level", "MATE",
            "WIN_THRESHOLD", "pv_text"]

@@ -4,6 +4,8 @@ stdin/stdout, for other programs to drive (the way chess engines speak UCI).
 One command a line; answers are lines too. Commands:
 
     camelot                      handshake: "id name …", "id author …", "camelotok"
+                                 (after the endgame tablebase is opened, so that
+                                 the first move's time is not spent on it)
     isready                      "readyok" (at once, even while thinking)
     position start [moves M …]   the usual start, then these moves (WCF notation)
     position fen P [moves M …]   a position string (4 or 6 fields), then moves
@@ -37,7 +39,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from .ai import LEVELS, MAX_THREADS, choose_move, pv_text
+from .ai import LEVELS, MAX_THREADS, choose_move, prepare, pv_text
 from .board import START_POSITION, CamelotBoard
 from .search import MATE, WIN_THRESHOLD
 from ..errors import RoundTableError
@@ -112,6 +114,7 @@ class Engine:
                 self.send(f"id name {NAME}")
                 self.send(f"id author {AUTHOR}")
                 self.send("option levels " + " ".join(LEVELS))
+                prepare()   # as a chess engine readies itself before "uciok"
                 self.send("camelotok")
             elif command not in ("position", "go", "show"):
                 raise ProtocolError(f"unknown command {command!r} (camelot, isready, position, "

@@ -49,6 +49,10 @@ DISTANCE = tuple(tuple(castle_distance(sq, CASTLES[c]) for sq in range(160)) for
 RINGS = tuple(tuple(sum(BIT[sq] for sq in range(160) if DISTANCE[c][sq] == d) for d in range(16))
               for c in (0, 1))
 GUARD_ZONE = tuple(RINGS[c][0] | RINGS[c][1] | RINGS[c][2] for c in (0, 1))
+# A race counts only while its two nearest attackers are together fewer than
+# len(RACE_TOTAL) steps away, so the nearer within half of that: the squares there.
+RACE_REACH = tuple(sum(RINGS[c][d] for d in range((len(RACE_TOTAL) - 1) // 2 + 1))
+                   for c in (0, 1))
 
 
 def _progress(d: int) -> int:
@@ -91,6 +95,8 @@ def race(attackers: int, defenders: int, castle: int) -> int:
     colour ``castle``: 0 when far, up to several hundred when close and open.
     Both pieces must arrive, one move a turn, so the race is measured by the sum
     of the two nearest attackers' distances."""
+    if not attackers & RACE_REACH[castle]:
+        return 0   # the nearest is too far for any race (the common case)
     rings = RINGS[castle]
     first = second = -1
     for d in range(RACE_HORIZON):

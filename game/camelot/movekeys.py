@@ -33,6 +33,18 @@ STEPS = tuple(tuple(tuple(to for to in ADJACENT[sq] if to not in CASTLES[side])
 NEIGHBOURS = tuple(sum(BIT[n] for n in ADJACENT[sq]) for sq in range(160))
 
 
+def step_targets(bits, side: int) -> int:
+    """Bitboard of the empty squares a piece of ``side`` could reach by a plain
+    move (not from the enemy castle, which a piece never leaves, nor into its
+    own): where no capture is compulsory and no piece stands in its own castle,
+    each is at least one legal move."""
+    mine, theirs = bits[side], bits[1 - side]
+    movers = mine & ~CASTLE_BITS[1 - side]
+    land = ON_BOARD & ~(mine | theirs) & ~CASTLE_BITS[side]
+    return ((movers << 1) | (movers >> 1) | (movers << 15) | (movers >> 15) | (movers << 16)
+            | (movers >> 16) | (movers << 17) | (movers >> 17)) & land
+
+
 def _jump_keys(board: list[int], sign: int, origin: int, at: int, caps: list,
                theirs: int, stop: tuple, out: dict) -> bool:
     """Record the ends of every jump chain from ``at``; whether there was one.
@@ -106,8 +118,6 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
     sign = 1 if side == 0 else -1
     mine, theirs = (bits[0], bits[1]) if side == 0 else (bits[1], bits[0])
     pieces = mine if within is None else mine & within
-    if squares is None:
-        squares = list(bit_squares(pieces))
     own_bits, enemy_bits = CASTLE_BITS[side], CASTLE_BITS[1 - side]
     enemy_castle = CASTLES[1 - side]
     empty = ON_BOARD & ~(mine | theirs)
@@ -140,10 +150,13 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
         # A charge ends its canters on an empty square from which it jumps, or on
         # one from which it jumps onto the knight's vacated square.
         charge_from = jump_from & land
-        for sq in squares:
-            b = BIT[sq]
-            if not b & (jumpers | canterers):
-                continue
+        # Only the pieces that could jump or canter, in ascending square order
+        # (as ``squares``): a bit walk, not a look at every piece.
+        candidates = jumpers | canterers
+        while candidates:
+            b = candidates & -candidates
+            candidates ^= b
+            sq = SQUARE_AT[b.bit_length() - 1]
             code = board[sq]
             knight = (code == knight_code and b & canterers
                       and (charge_from or theirs & NEIGHBOURS[sq]))
@@ -159,6 +172,8 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
         return out
 
     steps = STEPS[side]
+    if squares is None:
+        squares = bit_squares(pieces)
     for sq in squares:
         b = BIT[sq]
         if b & enemy_bits:

@@ -108,8 +108,7 @@ class Position:
         side = self.side
         if compulsory is None:
             compulsory = self.must_capture()
-        return move_keys(self.board, side, self.castle_left[side], self.bits, True, compulsory,
-                         sorted(self.pieces[side]))
+        return move_keys(self.board, side, self.castle_left[side], self.bits, True, compulsory)
 
     def in_own_castle(self) -> bool:
         """Whether a piece of the side to move stands in its own castle."""

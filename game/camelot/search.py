@@ -6,10 +6,12 @@ What makes a node cheap (Python counts every call):
   (:func:`~game.camelot.eval.pst_delta`), the castle race is a few bitboard
   operations, and the quiescence search asks ``must_capture`` (bitboards) before
   it lists anything: a quiet leaf generates no move at all;
-- the transposition-table move is tried before the moves are generated; the
-  rest are ordered: captures (by the piece-square values they take), killers,
-  history, gain; the table serves quiescence too (capture sequences transpose)
-  and may be kept between a game's moves (``table``);
+- the transposition-table move is tried before the moves are generated and,
+  where nothing is forced, the knights' charges and the killers too (each
+  listed on its own); the rest are ordered: captures (by the piece-square
+  values they take), killers, history, gain — the stages keep that order, so
+  they only save listing; the table serves quiescence too (capture sequences
+  transpose) and may be kept between a game's moves (``table``);
 - principal variation search (null windows after the first move), at the root
   too, and aspiration windows from depth 4 that widen step by step;
 - null-move pruning (from depth 2) and reverse futility where nothing is
@@ -40,11 +42,13 @@ from __future__ import annotations
 
 import math
 import time
+from operator import itemgetter
 from dataclasses import dataclass
 
 from .eval import PST, castle_step_threat, pst_total, race_score
 from .moves import BIT, CASTLES, jump_squares
-from .position import ZOBRIST_BLACK, Position
+from .movekeys import CASTLE_BITS, move_keys, step_targets
+from .position import DRAW_PLIES, REPETITIONS, ZOBRIST_BLACK, Position
 
 MATE = 100_000
 CONTEMPT = 25          # what a draw costs the side the search plays for
@@ -67,8 +71,17 @@ ASPIRE_FROM = 4        # depth from which iterations start with that window
 GROWTH_MIN, GROWTH_MAX = 1.2, 3.0   # next iteration's time / the last one's, assumed
 ITERATION_SHARE = 1.0   # of the budget: an iteration expected to end later is not begun
 ROOT_SALT = 0x5BD1E995C3A4F00D   # table keys of a search played for Black (see Search)
+# Quiet moves are staged after the killers (Search.negamax) while no history
+# weight could lift one to a killer's place in the order (500,000).
+HISTORY_CEILING = 400_000
+# Quiet moves searched before a cut-off lose what the cut-off move gains. Off:
+# its match (64 pairs at 3,000 nodes, every opening of the suite once) was
+# +38 ± 53 Elo, LLR +0.95 of 2.94: no gain shown (README). Nodes to depth 6 on
+# the --depths positions: 458,659 without, 317,728 with.
+HISTORY_MALUS = False
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
 CHECK_EVERY = 31       # nodes between looks at the clock (a millisecond or two)
+_WHITE_CASTLE, _BLACK_CASTLE = CASTLE_BITS
 
 
 class SearchTimeout(Exception):
@@ -114,6 +127,8 @@ class Search:
         self.salt = ROOT_SALT if pos.side else 0
         self.killers: list[list] = [[] for _ in range(128)]
         self.history: dict[tuple, int] = {}
+        self.history_log: list[tuple] = []   # (key, gain): what each cut-off added
+        self.history_peak = 0
         self.pst = pst_total(self.pos.board)
         self.root_side = self.pos.side
         self.max_ply = 0
@@ -152,6 +167,18 @@ class Search:
 
     def _terminal(self, ply: int) -> int | None:
         pos = self.pos
+        bits = pos.bits
+        if (bits[0] & _BLACK_CASTLE != _BLACK_CASTLE and bits[1] & _WHITE_CASTLE != _WHITE_CASTLE
+                and len(pos.pieces[0]) > 1 and len(pos.pieces[1]) > 1
+                and pos.clock < DRAW_PLIES):
+            # The common case, without outcome_without_moves' tuples: no castle
+            # taken, no side down to one piece, no 50-move draw; a position seen
+            # before in the line is a draw (as a third one would be at the root).
+            if pos.key in pos.history and (ply or pos.history.count(pos.key) >= REPETITIONS - 1):
+                return self._draw()
+            if self.tablebase is not None and len(pos.pieces[0]) + len(pos.pieces[1]) <= 3:
+                return self._probe(ply)
+            return None
         result = pos.outcome_without_moves()
         if result is None:
             if ply and pos.key in pos.history:
@@ -195,14 +222,45 @@ class Search:
             return False
         return all(board[sq] * sign < 0 for sq in caps)
 
-    def _order(self, moves, first, ply: int, lead: bool = False) -> list:
+    def _legal_killers(self, killers, tt_key) -> list:
+        """The killers that are legal quiet moves here (not the table's move), in
+        the order the move generator lists them (as ``_order`` keeps them). Only
+        where nothing is forced: no capture compulsory, no piece in its castle."""
+        pos = self.pos
+        board, side = pos.board, pos.side
+        sign = 1 if side == 0 else -1
+        found = []
+        for key in killers:
+            frm = key[0]
+            if key == tt_key or board[frm] * sign <= 0:
+                continue
+            own = move_keys(board, side, pos.castle_left[side], pos.bits, False, False,
+                            None, BIT[frm])
+            if key in own:
+                found.append((frm, list(own).index(key), key))
+        if len(found) > 1:
+            found.sort(key=_PLACE)
+        return [key for _, _, key in found]
+
+    def _order(self, moves, first, ply: int, lead: bool = False, stale=()) -> list:
         """``moves`` best first, without ``first`` (searched already) unless
         ``lead``: then it heads the list. Captures by what they take (piece and
         progress values: an enemy near our castle counts more), then killers,
         then quiet moves by history and their own gain."""
+        if len(moves) == 1:
+            (key,) = moves
+            return [key] if key != first or lead else []
         board = self.pos.board
         killers = self.killers[ply] if ply < 128 else ()
-        history = self.history
+        weigh = self.history.get
+        if stale:
+            # ``stale``: (key, gain) added to the history since; order as before them
+            # (the few keys corrected, not the whole history copied).
+            history = self.history
+            before = {}
+            for key, gain in stale:
+                before[key] = before.get(key, history[key]) - gain
+            weigh = lambda key, default=0: before.get(key, history.get(key, default))  # noqa: E731
         scored = []
         for key in moves:
             if key == first:
@@ -211,16 +269,15 @@ class Search:
             if caps:
                 w = 1_000_000
                 for c in caps:
-                    v = board[c]
-                    w += PST[v][c] * (1 if v > 0 else -1)
+                    w += abs(PST[board[c]][c])
             elif key in killers:
                 w = 500_000
             else:
                 v = board[frm]
                 table = PST[v]
-                w = history.get(key, 0) + (table[to] - table[frm]) * (1 if v > 0 else -1)
+                w = weigh(key, 0) + (table[to] - table[frm]) * (1 if v > 0 else -1)
             scored.append((w, key))
-        scored.sort(key=_weight, reverse=True)
+        scored.sort(key=_WEIGHT, reverse=True)
         ordered = [key for _, key in scored]
         return [first] + ordered if lead else ordered
 
@@ -291,7 +348,9 @@ class Search:
                        qdepth: int, level: int, tt_move) -> int:
         """The best of ``best`` (what standing pat is worth, or -INFINITE when
         the side must move) and the quiescence scores of ``moves``, kept in the
-        table at depth ``level`` (0: a first quiescence ply, -1: a deeper one)."""
+        table at depth ``level`` (0: a first quiescence ply, -1: a deeper one).
+        (Searching the table's capture before listing the others, checked legal
+        by its piece's captures, was measured slower: 0.93 ×.)"""
         alpha0 = alpha
         best_key = None
         for key in self._order(moves, tt_move, ply, tt_move in moves):
@@ -306,15 +365,16 @@ class Search:
                     if alpha >= beta:
                         break
         tt = self.tt
-        entry = tt.get(self.pos.key ^ self.salt)
+        key = self.pos.key ^ self.salt
+        entry = tt.get(key)
         if entry is None or entry[0] <= level:
             # An upper bound is stored as alpha: moves pruned above were not searched.
             if best >= beta:
-                tt[self.pos.key ^ self.salt] = (level, 1, _to_tt(best, ply), best_key)
+                tt[key] = (level, 1, _to_tt(best, ply), best_key)
             elif best <= alpha0:
-                tt[self.pos.key ^ self.salt] = (level, -1, _to_tt(alpha0, ply), None)
+                tt[key] = (level, -1, _to_tt(alpha0, ply), None)
             else:
-                tt[self.pos.key ^ self.salt] = (level, 0, _to_tt(best, ply), best_key)
+                tt[key] = (level, 0, _to_tt(best, ply), best_key)
         return best
 
     def _stand_pat(self, ply: int) -> int:
@@ -385,16 +445,42 @@ class Search:
                   and static + FUTILITY_MARGIN <= alpha)
         late_limit = (LATE_MOVES[depth] if depth < len(LATE_MOVES) and static is not None
                       else 1 << 30)
-        for stage in (0, 1):
-            if stage == 1:
+        # Stages: the table's move; where nothing is forced (the captures are
+        # then the knights' charges only) and at least two moves are sure, the
+        # charges, then the killers, each found without listing every move;
+        # then the rest. The order is the one the whole list would have had, so
+        # a cut-off among the first stages only saves the listing and sorting.
+        staged = not forced and ply < 128 and self.history_peak < HISTORY_CEILING
+        searched = 0          # moves of stages 1 and 2, which head the full order
+        single = False
+        tried = []            # quiet moves searched here without a cut-off
+        for stage in (0, 1, 2, 3):
+            if stage == 0:
+                sequence = first
+            elif stage == 1:
+                sequence = ()
+                mark = len(self.history_log)   # the full order is the one of now
+                if staged:
+                    charges = pos.captures(False)
+                    if len(charges) + min(2, step_targets(pos.bits, pos.side).bit_count()) >= 2:
+                        sequence = self._order(charges, tt_key, ply)
+                        searched = len(sequence)
+                    else:
+                        staged = False
+            elif stage == 2:
+                sequence = self._legal_killers(killers, tt_key) if staged else ()
+                searched += len(sequence)
+            else:
                 moves = pos.moves()
                 if not moves:
                     return self._no_moves(ply)
-                sequence = self._order(moves, tt_key, ply)
+                if staged:
+                    # History learnt in the stages above must not reorder the rest.
+                    sequence = self._order(moves, tt_key, ply, stale=self.history_log[mark:])
+                    del sequence[:searched]
+                else:
+                    sequence = self._order(moves, tt_key, ply)
                 single = len(moves) == 1
-            else:
-                sequence = first
-                single = False
             for key in sequence:
                 quiet = not key[2]
                 if quiet and index > 0 and (futile or (index >= late_limit
@@ -403,7 +489,7 @@ class Search:
                     # none can reach alpha) are pruned; captures come first.
                     if futile and static > best:
                         best = static
-                    if stage == 1:
+                    if stage > 0:
                         break
                     continue
                 delta = self._push(key)
@@ -444,11 +530,24 @@ class Search:
                                 if ply < 128 and key not in killers:
                                     killers.insert(0, key)
                                     del killers[2:]
-                                self.history[key] = self.history.get(key, 0) + depth * depth
+                                bonus = depth * depth
+                                history = self.history
+                                gain = history.get(key, 0) + bonus
+                                history[key] = gain
+                                self.history_log.append((key, bonus))
+                                if gain > self.history_peak:
+                                    self.history_peak = gain
+                                if HISTORY_MALUS:
+                                    # The quiet moves tried before it failed here.
+                                    for other in tried:
+                                        history[other] = history.get(other, 0) - bonus
+                                        self.history_log.append((other, -bonus))
                             break
+                if quiet and HISTORY_MALUS:
+                    tried.append(key)
             else:
                 continue
-            break   # a cut-off: the remaining stage is not needed
+            break   # a cut-off or a pruned move: the remaining stages are not needed
         flag = 1 if best >= beta else (-1 if best <= alpha0 else 0)
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
@@ -479,6 +578,9 @@ class Search:
         best, best_key = -INFINITE, None
         scores = {}
         for index, key in enumerate(keys):
+            # No node below is open between root moves: the history's log
+            # (for the stages' order, see negamax) starts again.
+            self.history_log.clear()
             bonus = noise.get(key, 0)
             delta = self._push(key)
             try:
@@ -611,8 +713,8 @@ class Search:
         return done
 
 
-def _weight(item: tuple) -> int:
-    return item[0]
+_WEIGHT = itemgetter(0)
+_PLACE = itemgetter(0, 1)
 
 
 def _to_tt(score: int, ply: int) -> int:

@@ -93,6 +93,15 @@ def talk(*lines: str) -> list[str]:
     return out.getvalue().splitlines()
 
 
+def test_the_handshake_opens_the_tablebase_before_camelotok(monkeypatch, tmp_path):
+    from game.camelot import tablebase
+    monkeypatch.setattr(tablebase, "_shared", None)
+    monkeypatch.setenv("ROUNDTABLE_TABLEBASE", str(tmp_path))   # none built there
+    assert talk("camelot")[-1] == "camelotok"
+    # Opened (and found missing) before the answer, not during the first move.
+    assert tablebase._shared is not None and not tablebase._shared.available
+
+
 def test_protocol_position_go_and_show():
     out = talk("camelot", "isready", "position start moves F7-F8 F11-F9", "show",
                "go depth 2")

@@ -125,6 +125,28 @@ def test_tiny_sprt_match_of_a_commit_against_itself(capsys):
     assert "LLR bounds (-2.944, 2.944)" in out and "pentanomial" in out and "Elo" in out
 
 
+def test_a_match_is_continued_from_an_opening_with_earlier_counts(capsys):
+    import sprt
+    summary = sprt.run(sprt.parser().parse_args(
+        ["--base", "HEAD", "--test", "HEAD", "--depth", "1", "--max-pairs", "1",
+         "--jobs", "1", "--cap", "40", "--minutes", "3", "--from-opening", "3",
+         "--resume", "2,0,1,0,0"]))
+    # The earlier two lost pairs and one even pair, and this run's even pair.
+    assert summary["counts"] == [2, 0, 2, 0, 0]
+    assert summary["won"] + summary["drawn"] + summary["lost"] == 2
+    assert summary["llr"] == pytest.approx(rating.gsprt_llr([2, 0, 2, 0, 0], 0, 10))
+    third = " ".join(sprt.load_openings()[2])
+    out = capsys.readouterr().out
+    assert f"pair   1 ({third})" in out and "games in this run 2" in out
+
+
+def test_resume_counts_are_checked():
+    import sprt
+    for bad in ("1,2,3", "a,b,c,d,e", "1,0,0,0,-1"):
+        with pytest.raises(SystemExit):
+            sprt.parser().parse_args(["--base", "HEAD", "--depth", "1", "--resume", bad])
+
+
 def test_an_old_commit_keeps_to_a_node_limit_through_the_shim(tmp_path):
     have = subprocess.run(["git", "cat-file", "-e", f"{OLD_COMMIT}^{{commit}}"], cwd=ROOT)
     if have.returncode != 0:

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from game.camelot.board import START_POSITION
 from game.camelot.moves import (
-    BIT, CASTLES, KNIGHT, SQUARE_NAMES, capture_is_compulsory, colour_bits, generate)
+    ADJACENT, BIT, CASTLES, KNIGHT, SQUARE_NAMES, capture_is_compulsory, colour_bits, generate)
+from game.camelot.movekeys import CASTLE_BITS, move_keys, step_targets
 from game.camelot.position import ZOBRIST_BLACK, Position
 
 from .test_camelot_movegen import random_position
@@ -44,9 +45,29 @@ def check_fast_paths(pos: Position) -> None:
         assert slow_captures == {k for k in full if k[2]}, pos.text()
         if compulsory:
             assert set(full) == slow_captures  # capturing is compulsory: nothing else
+        else:
+            check_staged_lists(pos, full)
     else:
         assert any(pos.board[sq] * (1 - 2 * side) > 0 for sq in CASTLES[side])
     assert (pos.state(), list(pos.bits), pos.key) == before
+
+
+def check_staged_lists(pos: Position, full: dict) -> None:
+    """What the search lists before (or instead of) every move where nothing
+    is forced: the charges in the full list's order, one piece's moves in its
+    order there, and plain-move targets that are each some quiet move's end."""
+    side = pos.side
+    assert list(pos.captures(False)) == [k for k in full if k[2]], pos.text()
+    for sq in pos.pieces[side]:
+        own = move_keys(pos.board, side, pos.castle_left[side], pos.bits, False, False,
+                        None, BIT[sq])
+        assert list(own) == [k for k in full if k[0] == sq], pos.text()
+    targets = step_targets(pos.bits, side)
+    quiet_ends = {k[1] for k in full if not k[2]}
+    assert all(sq in quiet_ends for sq in range(160) if BIT[sq] & targets), pos.text()
+    plain = {k[1] for k in full if not k[2] and k[1] in ADJACENT[k[0]]
+             and not BIT[k[0]] & CASTLE_BITS[1 - side]}
+    assert all(BIT[sq] & targets for sq in plain), pos.text()
 
 
 def play_randomly(seed: int, plies: int, greed: float):
