@@ -313,10 +313,11 @@ def main() -> int:
         wall = time.monotonic() - wall0
         client = time.process_time() - client0
         cpu = [sum(server_cpu_seconds(p.pid)) - c for p, c in zip(procs, cpu0)]
-        stopped = time.monotonic()
+        stop_seconds = []
         for p in procs:          # a stopped node's backends flush their statistics
+            stopped = time.monotonic()
             stop(p)
-        stopping = time.monotonic() - stopped
+            stop_seconds.append(time.monotonic() - stopped)
         time.sleep(1.0)
         rate = (commits(dsn) - commits0) / wall
         lost, wrong = check_store(dsn, tables, run, lines)
@@ -328,7 +329,7 @@ def main() -> int:
             f"n{i + 1} {c / wall * 100:.0f} %" + (" (killed)" if i == 0 and killed else "")
             for i, c in enumerate(cpu)) + f"; this bench's clients {client / wall * 100:.0f} %"
             f"; PostgreSQL commits/s: {rate:.0f}; set-up {run.set_up:.0f} s; the nodes' clean "
-            f"stop (SIGTERM) {stopping:.1f} s")
+            f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s")
         if args.compare_games:
             compare(args, postgres, redis, env)
     finally:

@@ -34,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 from ..base import Status
 from ..camelot.board import START_POSITION, CamelotBoard
 from ..errors import BadPositionError
+from .closing import close_server
 from .limits import Limits
 from .lobby import LobbyView
 from .members import Members
@@ -200,8 +201,7 @@ class GameServer(Members):
             if table.timer is not None:
                 table.timer.cancel()
         if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
+            await close_server(self._server)
         self.storage.close()
 
     def _fail(self, exc: Exception) -> None:

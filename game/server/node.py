@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass
 
 from ..net.protocol import CLIENT_MESSAGES, ProtocolError, encode, error
 from .bus import BusUnavailable, Gap, Message
+from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
@@ -53,6 +54,7 @@ TABLES = "tables"                  # the bus channel every node hears: look, tak
 RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: sent again
 GIVE_UP = 12.0                     # ... and refused after this long (no node could take the table)
 HOUSEKEEPING_EVERY = 0.5
+BUS_CLOSE_SECONDS = 2.0            # a stopping node waits this long for the bus at most
 PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
 REMEMBERED = 20_000                # forwarded messages a referee remembers having handled
 # The messages about one table, handled by its referee (a record of a finished game is
@@ -128,11 +130,16 @@ class NodeServer(GameServer):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._server is not None:            # no client is served once the leases go
-            self._server.close()
-            await self._server.wait_closed()
+            await close_server(self._server)
             self._server = None
-        self.keeper.release_all()               # the other nodes take the tables at once
-        await self.bus.close()
+        try:
+            self.keeper.release_all()           # the other nodes take the tables at once
+        except StorageError as exc:             # they lapse by themselves
+            log(f"node {self.node}: could not release the leases: {exc}")
+        try:
+            await asyncio.wait_for(self.bus.close(), BUS_CLOSE_SECONDS)
+        except asyncio.TimeoutError:
+            pass                                # its presence expires by itself
         await super().close()
 
     def _beat(self) -> None:

@@ -196,6 +196,10 @@ def test_a_node_killed_mid_game_its_table_is_taken_over_and_the_game_goes_on(nod
     assert resumed < 15.0                            # a lapsed lease (3 s), then a round
     assert stored_moves(nodes.dsn, table) == CASTLE_GAME[:12]     # none lost, none twice
     assert n2.games() + n3.games() == 1
+    for survivor in (n2, n3):                        # a clean stop (SIGTERM) takes seconds
+        started = time.monotonic()
+        survivor.proc.terminate()
+        assert survivor.proc.wait(15) == 0 and time.monotonic() - started < 6.0
 
 
 def test_postgresql_restarted_mid_game_moves_are_refused_until_it_is_back(nodes, postgres_server):

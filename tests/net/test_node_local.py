@@ -4,8 +4,13 @@ servers' tests are in test_cluster.py)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import time
+
+from websockets.asyncio.client import connect
 
 from game.net.client import Client, ServerRefused
+from game.net.protocol import PROTOCOL_VERSION
 from game.server.bus import InProcessBus, InProcessHub
 from game.server.leases import SQLiteLeasedStorage
 from game.server.node import NodeServer
@@ -117,3 +122,36 @@ def test_after_a_crash_the_side_to_move_is_charged_up_to_its_referee_s_last_sign
     crashed.hasher.shutdown()
     # Thought ≈ 1 s before the crash; the table then had no referee for ≥ 0.6 s, not charged.
     assert 300 - 2.5 < clocks < 300 - 0.5
+
+
+def test_a_node_stops_within_seconds_though_a_client_reads_nothing(tmp_path):
+    """A client that stopped reading while news piled up for it (the buffers full, so
+    not even the close frame can be written to it) does not hold a node's stop: the
+    others are told 1001 (going away), the leases are released at once, and the
+    silent client is cut after the close handshake's time."""
+    async def scenario(nodes, urls):
+        alice = await Client.connect(urls[0], "Alice")
+        table = (await alice.create_table())["table"]
+        silent = await connect(urls[0])
+        silent.transport.pause_reading()              # it reads nothing from now on
+        await silent.send(json.dumps({"type": "hello", "version": PROTOCOL_VERSION,
+                                      "name": "Silent"}))
+        while len(nodes[0].names) < 2:
+            await asyncio.sleep(0.01)
+        stuck = nodes[0].names["silent"].ws
+        for _ in range(40):                           # 40 MB of news it never reads
+            nodes[0]._broadcast([stuck], "x" * (1 << 20))
+            await asyncio.sleep(0)
+        started = time.monotonic()
+        await asyncio.wait_for(nodes[0].close(), 15)
+        stopped = time.monotonic() - started
+        await asyncio.wait_for(alice._reader, 5)
+        nodes.pop(0)
+        return table, stopped, alice.ws.close_code
+
+    table, stopped, code = run_nodes(tmp_path, scenario, count=2)
+    assert stopped < 5.0
+    assert code == 1001                               # going away
+    store = SQLiteLeasedStorage(str(tmp_path / "nodes.sqlite3"))
+    assert store.lease_of(int(table[1:])) is None     # released, not left to lapse
+    store.close()
