@@ -220,10 +220,8 @@ class GameServer(Members):
 
     async def _serve_connection(self, ws) -> None:
         address = ws.remote_address[0] if ws.remote_address else "?"
-        if self.per_address[address] >= self.limits.connections_per_address \
-                or address in self.banned_addresses:
-            why = ("banned" if address in self.banned_addresses
-                   else f"at most {self.limits.connections_per_address} connections per address")
+        why = await self._refusal(address)
+        if why is not None:
             await ws.close(1008, why)
             return
         self.per_address[address] += 1
@@ -249,6 +247,18 @@ class GameServer(Members):
             if not self.per_address[address]:
                 del self.per_address[address]
             self._disconnect(conn)
+
+    async def _refusal(self, address: str) -> str | None:
+        """Why a connection from ``address`` is refused (None: it is not); a node
+        asks the others too."""
+        if address in self.banned_addresses:
+            return "banned"
+        if self._connections_from(address) >= self.limits.connections_per_address:
+            return f"at most {self.limits.connections_per_address} connections per address"
+        return None
+
+    def _connections_from(self, address: str) -> int:
+        return self.per_address[address]
 
     async def _finish_auth(self, conn: Connection) -> None:
         (job, finish), kind, re_id = conn.auth

@@ -44,6 +44,7 @@ from .bus import BusUnavailable, Gap, Message
 from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
+from .node_members import SharedMembers
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
 from .records import AccountRecord
 from .replica import RemoteSocket, Replica
@@ -90,12 +91,13 @@ def _number(table_id: str) -> int:
     return int(table_id[1:])
 
 
-class NodeServer(GameServer):
+class NodeServer(SharedMembers, GameServer):
     def __init__(self, storage: LeasedStorage, bus, node: str, *, ttl: float = TTL,
                  every: float = EVERY, **options) -> None:
         self.node = node
         super().__init__(storage, **options)
         self.bus = bus
+        self._share_limits()
         self.keeper = LeaseKeeper(storage, node, ttl=ttl, every=every,
                                   on_change=self._lease_changed, share=self._share)
         self.referee_of: dict[int, str] = {}                # table → node, as last heard
@@ -239,6 +241,7 @@ class NodeServer(GameServer):
 
     def _replica(self, record: TableRecord) -> Replica:
         replica = self.tables[record.table_id] = Replica(record)
+        self._replica_owner(replica)
         try:
             self._load_ratings(replica)
         except StorageUnavailable:
@@ -323,8 +326,9 @@ class NodeServer(GameServer):
                 raise self._unavailable(exc) from None
             if record is not None and record.status != "finished":
                 self._replica(record)
-        if tid not in self.tables:
+        if tid not in self.tables and conn not in self.attached.get(tid, ()):
             return self._local(conn, message, now)     # "there is no open table"
+        # (A finished game this client is still at — a rematch — is its referee's.)
         node = self._referee(number)
         if node == self.node:
             return self._local(conn, message, now)
@@ -391,12 +395,16 @@ class NodeServer(GameServer):
         if node:
             self._send_forward(seq, forward)
 
+    def _who(self, conn: Connection) -> dict:
+        """A client of this node, as a referee elsewhere stands in for it."""
+        return {"cid": self._cid(conn), "name": conn.name, "key": conn.key,
+                "address": conn.address, "ignored": sorted(conn.ignored),
+                "muted": conn.muted_until,
+                "account": asdict(conn.account) if conn.account else None}
+
     def _send_forward(self, seq: int, forward: Forward) -> None:
         conn = forward.conn
-        who = {"cid": self._cid(conn), "name": conn.name, "key": conn.key,
-               "address": conn.address, "ignored": sorted(conn.ignored),
-               "muted": conn.muted_until,
-               "account": asdict(conn.account) if conn.account else None}
+        who = self._who(conn)
         seat = self.attached.get(forward.message["table"], {}).get(conn)
         self.bus.publish(_channel(forward.node), {"k": "fwd", "seq": seq, "who": who,
                                                   "m": forward.message, "quiet": forward.quiet,
@@ -517,6 +525,7 @@ class NodeServer(GameServer):
             self._note_presence(table)
 
     def _drop_stand_in(self, origin: str, cid: int) -> None:
+        self._forget_remote_seek(origin, cid)
         conn = self.remote.pop((origin, cid), None)
         if conn is not None:
             try:
@@ -546,6 +555,7 @@ class NodeServer(GameServer):
 
     def _disconnect(self, conn: Connection) -> None:
         super()._disconnect(conn)
+        self._let_name_go(conn)
         for tid in [t for t, there in self.attached.items() if conn in there]:
             self._note_attached(conn, tid, False, None)
         for seq in [s for s, f in self.forwards.items() if f.conn is conn]:
@@ -612,6 +622,10 @@ class NodeServer(GameServer):
                     {"type": "lobby_chat", "from": body["from"], "text": body["text"]}))
             elif kind == "closed":
                 self._drop_stand_in(sender, body["cid"])
+            elif kind in ("seek", "unseek"):
+                self._heard_seek(sender, body)
+            elif kind == "mod":
+                self._heard_moderation(body)
         elif kind == "fwd":
             self._on_forwarded(sender, body)
         elif kind == "out":
@@ -619,6 +633,8 @@ class NodeServer(GameServer):
             super()._broadcast(targets, body["text"])
         elif kind == "done":
             self._on_done(body)
+        elif kind == "paired":
+            self._paired(body)
 
     def _look(self, number: int, ply: int | None = None, move: str | None = None) -> None:
         """Another node changed a table: read it from the store (the truth) — unless
@@ -690,12 +706,16 @@ class NodeServer(GameServer):
         """Who is online here, for the other nodes; theirs, for this one; and the
         stand-ins of nodes gone from it (dead) dropped."""
         mine = [f"~{self.node}"] + [f"{'g' if c.account is None else 'a'}:{c.name}"
-                                    for c in self.names.values()]
+                                    for c in self.names.values()] + self._presence_counts()
+        for seek in self.seeks:                 # again, for nodes started since
+            self._announce_seek(seek)
         try:
             await self.bus.set_presence(mine, PRESENCE_TTL)
             everyone = await self.bus.presence()
+            await self._renew_names()
         except BusUnavailable:
             return
+        self._heard_presence(everyone)
         before = self.others
         self.others = {n: m for n, m in everyone.items() if n != self.node}
         if self.others != before:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import time
 
 from websockets.asyncio.client import connect
@@ -15,7 +17,7 @@ from game.server.bus import InProcessBus, InProcessHub
 from game.server.leases import SQLiteLeasedStorage
 from game.server.node import NodeServer
 
-from .helpers import CASTLE_GAME, play_line
+from .helpers import CASTLE_GAME, ROOT, play_line
 
 
 def run_nodes(tmp_path, scenario, count: int = 3, **options):
@@ -155,3 +157,17 @@ def test_a_node_stops_within_seconds_though_a_client_reads_nothing(tmp_path):
     store = SQLiteLeasedStorage(str(tmp_path / "nodes.sqlite3"))
     assert store.lease_of(int(table[1:])) is None     # released, not left to lapse
     store.close()
+
+
+def test_a_bad_node_name_or_store_is_refused_in_one_line(tmp_path):
+    """``serve --node ""`` is refused (it once ran as one server under no name), and a
+    SQLite store that cannot be opened is one line, not a traceback."""
+    command = [sys.executable, "-m", "game", "serve", "--port", "0"]
+    for options, status, said in (
+            (["--node", ""], 2, "error: --node: a node name is 1 to 64 printable characters"),
+            (["--node", "n1", "--store", str(tmp_path / "no" / "such" / "x.sqlite3")], 1,
+             "server: cannot start node n1: unable to open database file")):
+        done = subprocess.run([*command, *options], cwd=ROOT, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == status
+        assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith(said)
