@@ -240,8 +240,9 @@ class NodeServer(SharedMembers, GameServer):
         return table
 
     def _replica(self, record: TableRecord) -> Replica:
+        old = self.tables.get(record.table_id)
         replica = self.tables[record.table_id] = Replica(record)
-        self._replica_owner(replica)
+        self._replica_owner(replica, old)
         try:
             self._load_ratings(replica)
         except StorageUnavailable:
@@ -626,6 +627,8 @@ class NodeServer(SharedMembers, GameServer):
                 self._heard_seek(sender, body)
             elif kind == "mod":
                 self._heard_moderation(body)
+            elif kind == "owner":
+                self._heard_owner(body)
         elif kind == "fwd":
             self._on_forwarded(sender, body)
         elif kind == "out":
@@ -716,6 +719,7 @@ class NodeServer(SharedMembers, GameServer):
         except BusUnavailable:
             return
         self._heard_presence(everyone)
+        self._forget_unannounced_seeks(PRESENCE_TTL)
         before = self.others
         self.others = {n: m for n, m in everyone.items() if n != self.node}
         if self.others != before:

@@ -53,6 +53,7 @@ class SharedMembers:
                                             limits.registrations_per_address,
                                             limits.registration_window)
         self.remote_seeks: dict[tuple[str, int], Seek] = {}
+        self.remote_seen: dict[tuple[str, int], float] = {}   # when last announced
         self.elsewhere: dict[str, int] = {}        # address → connections on other nodes
         self._background: set[asyncio.Task] = set()
 
@@ -134,11 +135,22 @@ class SharedMembers:
         self.bus.publish(TABLES, {"k": "mod", "action": action, "key": name_key(name),
                                   "until": until})
 
+    def _welcome(self, conn, name: str, account=None, session: str | None = None) -> list:
+        replies = super()._welcome(conn, name, account, session)
+        if account is not None:         # as on one server: the account's older connection goes
+            self.bus.publish(TABLES, {"k": "mod", "action": "signed_in", "key": conn.key,
+                                      "account": account.id})
+        return replies
+
     def _heard_moderation(self, body: dict) -> None:
         conn = self.names.get(body["key"])
         if conn is None:
             return
-        if body["action"] == "mute":
+        if body["action"] == "signed_in":
+            if conn.account is not None and conn.account.id == body["account"]:
+                del self.names[conn.key]
+                self._kick(conn, "signed in elsewhere")
+        elif body["action"] == "mute":
             conn.muted_until = body["until"]
         elif body["action"] == "ban":
             if conn.account is None:
@@ -146,11 +158,25 @@ class SharedMembers:
             self._kick(conn, "banned")
 
     # --- waiting tables --------------------------------------------------------------------
-    def _replica_owner(self, replica) -> None:
-        """A guest's waiting table made on another node counts for its address here too."""
+    def _on_create_table(self, conn, m, now):
+        replies = super()._on_create_table(conn, m, now)
+        self.bus.publish(TABLES, {"k": "owner", "table": replies[0]["table"],
+                                  "address": conn.address})
+        return replies
+
+    def _replica_owner(self, replica, old=None) -> None:
+        """A waiting table made on another node counts for its creator's address here
+        too: a guest's is in its owner; an account's is told (``owner``)."""
         owner = replica.record.owner or ""
         if owner.startswith("guest:"):
             replica.owner_address = owner[len("guest:"):]
+        elif old is not None:
+            replica.owner_address = old.owner_address
+
+    def _heard_owner(self, body: dict) -> None:
+        table = self.tables.get(body["table"])
+        if table is not None and table.owner_address is None:
+            table.owner_address = body["address"]
 
     # --- seeks -------------------------------------------------------------------------------
     def _seek_key(self, seek: Seek) -> str:
@@ -217,10 +243,10 @@ class SharedMembers:
 
     def _heard_seek(self, sender: str, body: dict) -> None:
         if body["k"] == "unseek":
-            if self.remote_seeks.pop((sender, body["cid"]), None) is not None:
-                self._lobby_changed()
+            self._forget_remote_seek(sender, body["cid"])
             return
         key = (sender, body["who"]["cid"])
+        self.remote_seen[key] = time.monotonic()
         known = self.remote_seeks.get(key)
         conn = self._stand_in(sender, body["who"])
         self.remote_seeks[key] = Seek(conn, body["time"], body["rated"], body["low"],
@@ -253,5 +279,12 @@ class SharedMembers:
         self._note_attached(conn, body["table"], True, body["token"])
 
     def _forget_remote_seek(self, origin: str, cid: int) -> None:
+        self.remote_seen.pop((origin, cid), None)
         if self.remote_seeks.pop((origin, cid), None) is not None:
             self._lobby_changed()
+
+    def _forget_unannounced_seeks(self, older_than: float) -> None:
+        """Seeks their node stopped announcing (its "unseek" lost on the bus)."""
+        now = time.monotonic()
+        for key in [k for k, seen in self.remote_seen.items() if now - seen > older_than]:
+            self._forget_remote_seek(*key)

@@ -94,21 +94,25 @@ def test_names_seeks_limits_and_moderation_hold_across_two_nodes(nodes):
         with refused("too_many_tables"):
             await eve.create_table()
 
-        # A moderator on n1 mutes a guest on n2 and bans another there.
-        mod = await Client.account(n1.url, "Mod", PASSWORD, register=True)
+        # An account signed in on n2 closes its connection on n1, as one server would.
+        first = await Client.account(n1.url, "Mod", PASSWORD, register=True)
+        mod = await Client.account(n2.url, "Mod", PASSWORD)
+        assert await _closed(first) == 1008 and first.ws.close_reason == "signed in elsewhere"
+
+        # A moderator on n2 mutes a guest on n1 and bans another there.
         made = subprocess.run([sys.executable, "-m", "game", "serve", "--store", nodes.dsn,
                                "--make-moderator", "Mod"], cwd=ROOT, capture_output=True,
                               text=True, timeout=60)
         assert made.returncode == 0, made.stderr
-        gina = await Client.connect(n2.url, "Gina", local_addr=("127.0.0.8", 0))
-        frank = await Client.connect(n2.url, "Frank", local_addr=("127.0.0.9", 0))
+        gina = await Client.connect(n1.url, "Gina", local_addr=("127.0.0.8", 0))
+        frank = await Client.connect(n1.url, "Frank", local_addr=("127.0.0.9", 0))
         assert await until(lambda: _online(mod, {"Gina", "Frank"}))
         await mod.moderate("mute", name="Gina", minutes=10)
         await asyncio.sleep(0.5)
         with refused("muted"):
             await gina.lobby_chat("hello")
         await mod.moderate("ban", name="Frank")
-        assert await _closed(frank) == 1008           # n2 closed Frank's connection
+        assert await _closed(frank) == 1008           # n1 closed Frank's connection
         for url in (n1.url, n2.url):                  # and his address is refused on both
             with pytest.raises((InvalidStatus, WebSocketException, ConnectionLost, OSError)):
                 await Client.connect(url, "Frank2", local_addr=("127.0.0.9", 0))

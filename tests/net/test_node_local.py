@@ -171,3 +171,33 @@ def test_a_bad_node_name_or_store_is_refused_in_one_line(tmp_path):
                               timeout=60)
         assert done.returncode == status
         assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith(said)
+
+
+def test_two_nodes_pairing_one_seek_at_once_make_one_game(tmp_path):
+    """Ann's seek on n1 is heard on n2 and n3; Bob (n2) and Carol (n3) seek at the same
+    moment: one of them gets Ann (the claim on her seek decides), the other waits."""
+    async def scenario(nodes, urls):
+        ann = await Client.connect(urls[0], "Ann")     # three addresses: three people
+        bob = await Client.connect(urls[1], "Bob", local_addr=("127.0.0.2", 0))
+        carol = await Client.connect(urls[2], "Carol", local_addr=("127.0.0.3", 0))
+        await ann.seek()
+        while not all(n.remote_seeks for n in nodes[1:]):
+            await asyncio.sleep(0.01)
+        await asyncio.gather(bob.send({"type": "seek"}), carol.send({"type": "seek"}))
+        table = await ann.seated()
+        answers = {c.name: await _seek_answer(c) for c in (bob, carol)}
+        assert sorted(a["type"] for a in answers.values()) == ["seated", "seek_waiting"]
+        partner = next(name for name, a in answers.items() if a["type"] == "seated")
+        assert answers[partner]["table"] == table
+        state = await ann.expect("table", table=table)
+        assert sorted(s["name"] for s in state["seats"].values()) == sorted(["Ann", partner])
+
+    run_nodes(tmp_path, scenario)
+
+
+async def _seek_answer(client: Client) -> dict:
+    """What the server answered a seek: ``seated`` (paired) or ``seek_waiting``."""
+    while True:
+        message = await client.next(5)
+        if message["type"] in ("seated", "seek_waiting"):
+            return message
