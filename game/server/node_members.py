@@ -34,7 +34,8 @@ from .limits import SharedAttempts
 from .members import MAX_SEEKS_SHOWN, Seek, _raised
 from .replica import RemoteSocket
 
-NAME_SECONDS = 10.0        # a guest's name claim lasts this long unless renewed
+NAME_SECONDS = 15.0        # a guest's name claim lasts this long unless renewed,
+NAME_RENEW_EVERY = 5.0     # ... which it is this often (one pipeline for all of a node's)
 BAN_SECONDS = 24 * 3600.0  # a guest's address ban (one server's lasts until it restarts)
 SEEK_SECONDS = 30.0        # a seek's claim (it is gone once the game is made)
 TABLES = "tables"
@@ -56,6 +57,7 @@ class SharedMembers:
         self.remote_seen: dict[tuple[str, int], float] = {}   # when last announced
         self.elsewhere: dict[str, int] = {}        # address → connections on other nodes
         self._background: set[asyncio.Task] = set()
+        self._names_renewed = 0.0
 
     def _later(self, job) -> None:
         """Run a bus call in the background (a handler does not wait for it)."""
@@ -85,9 +87,12 @@ class SharedMembers:
         self._defer(conn, m, claimed(), then)
 
     async def _renew_names(self) -> None:
+        if time.monotonic() - self._names_renewed < NAME_RENEW_EVERY:
+            return
         guests = {f"guest:{c.key}": c.address for c in self.names.values() if c.account is None}
         if guests:
             await self.bus.claim(guests, NAME_SECONDS)
+        self._names_renewed = time.monotonic()
 
     def _let_name_go(self, conn) -> None:
         if conn.name is not None and conn.account is None and conn.key not in self.names:
