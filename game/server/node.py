@@ -274,12 +274,13 @@ class NodeServer(SharedMembers, GameServer):
                                                f"node now: send that again")
             options["fence"] = fence
         try:
-            method(*args, **options)
             if name == "create_table":          # the node that makes a table referees it
-                fence = self.storage.acquire_lease(record.id, self.node, self.keeper.ttl)
+                fence = self.storage.create_leased_table(record, self.node, self.keeper.ttl)
                 self.keeper.held[record.id] = fence
                 self.referee_of[record.id] = self.node
                 self.metrics.lease_changes.inc(change="taken")
+            else:
+                method(*args, **options)
         except LeaseLost:
             self.keeper.held.pop(record.id, None)
             self._lose(record.id)
