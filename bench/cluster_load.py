@@ -209,6 +209,8 @@ async def load(urls: list[str], games: int, seconds: float, think: float,
             set_up(g, urls, g % len(urls), len(urls), lines[g], run, think, 0.0)
             for g in range(start, min(games, start + batch))))
         players += [p for pair in pairs for p in pair]
+        if (start + batch) % 500 == 0:
+            print(f"  {start + batch} games set up in {time.monotonic() - setting_up:.0f} s")
     began = time.monotonic()
     run.set_up = began - setting_up
     for p in players:
@@ -285,6 +287,8 @@ def main() -> int:
     parser.add_argument("--compare-seconds", type=float, default=12.0)
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
+    # Stopped (timeout, kill): its servers are stopped too, not left running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     print(f"load before: {os.getloadavg()[0]:.1f} (uptime's 1-minute average), "
           f"{os.cpu_count()} cores")
     postgres = PostgresServer(PostgresServer.find(), durable=args.durable)

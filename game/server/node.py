@@ -56,6 +56,7 @@ RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: s
 GIVE_UP = 12.0                     # ... and refused after this long (no node could take the table)
 HOUSEKEEPING_EVERY = 0.5
 BUS_CLOSE_SECONDS = 2.0            # a stopping node waits this long for the bus at most
+TASKS_STOP_SECONDS = 2.0           # ... and for its rounds (leases, bus, housekeeping) to end
 PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
 REMEMBERED = 20_000                # forwarded messages a referee remembers having handled
 # The messages about one table, handled by its referee (a record of a finished game is
@@ -113,6 +114,7 @@ class NodeServer(SharedMembers, GameServer):
         self._seq = itertools.count(1)
         self._cids = itertools.count(1)
         self._tasks: list[asyncio.Task] = []
+        self._stopping = False
         self._subscription = None
 
     # --- life ------------------------------------------------------------------
@@ -128,9 +130,13 @@ class NodeServer(SharedMembers, GameServer):
         return await self._listen(host, port)
 
     async def close(self) -> None:
+        # The rounds end at their next turn even if a cancellation is lost on the way
+        # (a bus call can take it for a failed connection), and are not waited on long.
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=TASKS_STOP_SECONDS)
         if self._server is not None:            # no client is served once the leases go
             await close_server(self._server)
             self._server = None
@@ -169,7 +175,7 @@ class NodeServer(SharedMembers, GameServer):
         return live.index(self.node), len(live)
 
     async def _keep(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.keeper.every)
             try:
                 self.keeper.step()
@@ -587,6 +593,8 @@ class NodeServer(SharedMembers, GameServer):
     # --- the bus -------------------------------------------------------------------------
     async def _hear(self) -> None:
         async for event in self._subscription:
+            if self._stopping:
+                break
             try:
                 self._heard(event)
             except StorageFailure:
@@ -686,7 +694,7 @@ class NodeServer(SharedMembers, GameServer):
     # --- every half second ---------------------------------------------------------------
     async def _housekeeping(self) -> None:
         beat = 0
-        while True:
+        while not self._stopping:
             await asyncio.sleep(HOUSEKEEPING_EVERY)
             beat += 1
             try:
