@@ -90,6 +90,7 @@ class Run:
         self.errors: dict[str, int] = {}
         self.reconnections = 0
         self.set_up = 0.0                                      # seconds to seat every game
+        self.games = 0                                         # games set up
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -198,19 +199,26 @@ async def set_up(game: int, urls: list[str], white_node: int, nodes: int, line, 
 
 
 async def load(urls: list[str], games: int, seconds: float, think: float,
-               kill=None, kill_at: float | None = None) -> tuple[Run, dict, float]:
-    """``games`` games on the servers at ``urls`` for ``seconds``; ``kill()`` at ``kill_at``."""
+               kill=None, kill_at: float | None = None,
+               batch: int = 25) -> tuple[Run, dict, float]:
+    """``games`` games on the servers at ``urls`` for ``seconds``; ``kill()`` at ``kill_at``.
+    Games are set up ``batch`` at a time; one whose set-up fails is left out (counted)."""
     run = Run()
     lines = scripted_lines(games, seed=7)
     players: list[Player] = []
-    batch, setting_up = 25, time.monotonic()
+    setting_up = time.monotonic()
     for start in range(0, games, batch):
         pairs = await asyncio.gather(*(
             set_up(g, urls, g % len(urls), len(urls), lines[g], run, think, 0.0)
-            for g in range(start, min(games, start + batch))))
-        players += [p for pair in pairs for p in pair]
+            for g in range(start, min(games, start + batch))), return_exceptions=True)
+        for pair in pairs:
+            if isinstance(pair, BaseException):
+                run.error(f"set-up {type(pair).__name__}")
+            else:
+                players += pair
         if (start + batch) % 500 == 0:
             print(f"  {start + batch} games set up in {time.monotonic() - setting_up:.0f} s")
+    run.games = len(players) // 2
     began = time.monotonic()
     run.set_up = began - setting_up
     for p in players:
@@ -285,6 +293,8 @@ def main() -> int:
     parser.add_argument("--compare-games", type=int, default=40,
                         help="games for PostgreSQL vs SQLite, one node each (0: skip)")
     parser.add_argument("--compare-seconds", type=float, default=12.0)
+    parser.add_argument("--setup-batch", type=int, default=25,
+                        help="games set up at once (larger: a quicker set-up, more at once)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     # Stopped (timeout, kill): its servers are stopped too, not left running.
@@ -313,7 +323,7 @@ def main() -> int:
             procs[0].send_signal(signal.SIGKILL)
         run, tables, killed = asyncio.run(load(
             urls, args.games, args.seconds, args.think,
-            kill if args.kill_at > 0 else None, args.kill_at))
+            kill if args.kill_at > 0 else None, args.kill_at, args.setup_batch))
         wall = time.monotonic() - wall0
         client = time.process_time() - client0
         cpu = [sum(server_cpu_seconds(p.pid)) - c for p, c in zip(procs, cpu0)]
@@ -327,7 +337,8 @@ def main() -> int:
         lost, wrong = check_store(dsn, tables, run, lines)
         mode = "fsync and synchronous_commit on" if args.durable else "fsync off (as the tests)"
         killing = f", n1 killed at {args.kill_at:g} s" if killed else ""
-        report(f"{args.nodes} nodes, {args.games} games ({2 * args.games} connections), "
+        report(f"{args.nodes} nodes, {run.games} games set up of {args.games} "
+               f"({2 * run.games} connections), "
                f"PostgreSQL with {mode}{killing}", run, args.seconds, killed, lost, wrong)
         print("  CPU (share of one core over the set-up and the run): " + ", ".join(
             f"n{i + 1} {c / wall * 100:.0f} %" + (" (killed)" if i == 0 and killed else "")

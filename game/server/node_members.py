@@ -37,6 +37,7 @@ from .replica import RemoteSocket
 NAME_SECONDS = 15.0        # a guest's name claim lasts this long unless renewed,
 NAME_RENEW_EVERY = 5.0     # ... which it is this often (one pipeline for all of a node's)
 BAN_SECONDS = 24 * 3600.0  # a guest's address ban (one server's lasts until it restarts)
+BAN_CHECK_SECONDS = 1.0    # a connection waits this long at most for the bus's answer
 SEEK_SECONDS = 30.0        # a seek's claim (it is gone once the game is made)
 TABLES = "tables"
 
@@ -126,10 +127,12 @@ class SharedMembers:
         why = await super()._refusal(address)
         if why is None:
             try:
-                if await self.bus.holder(f"ban:{address}") is not None:
-                    return "banned"
-            except BusUnavailable:
-                pass
+                banned = await asyncio.wait_for(self.bus.holder(f"ban:{address}"),
+                                                BAN_CHECK_SECONDS)
+            except (BusUnavailable, asyncio.TimeoutError):
+                banned = None                   # the bus away: this node's bans only
+            if banned is not None:
+                return "banned"
         return why
 
     def _ban_address(self, address: str) -> None:
