@@ -198,13 +198,19 @@ async def set_up(game: int, urls: list[str], white_node: int, nodes: int, line, 
     return white, black
 
 
-async def load(urls: list[str], games: int, seconds: float, think: float,
+def lines_for(games: int, seconds: float, think: float) -> list[list[str]]:
+    """Each game's scripted line, as long as a run of ``seconds`` can play (a side
+    waits at least half of ``think`` before each move)."""
+    return scripted_lines(games, seed=7, plies=int(seconds / max(0.05, think / 2)) + 10)
+
+
+async def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
                kill=None, kill_at: float | None = None,
                batch: int = 25) -> tuple[Run, dict, float]:
-    """``games`` games on the servers at ``urls`` for ``seconds``; ``kill()`` at ``kill_at``.
-    Games are set up ``batch`` at a time; one whose set-up fails is left out (counted)."""
-    run = Run()
-    lines = scripted_lines(games, seed=7)
+    """A game per line on the servers at ``urls`` for ``seconds``; ``kill()`` at
+    ``kill_at``. Games are set up ``batch`` at a time; one whose set-up fails is left
+    out (counted)."""
+    run, games = Run(), len(lines)
     players: list[Player] = []
     setting_up = time.monotonic()
     for start in range(0, games, batch):
@@ -315,14 +321,14 @@ def main() -> int:
                    for i in range(args.nodes)]
         procs = [p for p, _ in started]
         urls = [u for _, u in started]
-        lines = scripted_lines(args.games, seed=7)
+        lines = lines_for(args.games, args.seconds, args.think)
         cpu0 = [sum(server_cpu_seconds(p.pid)) for p in procs]
         commits0, wall0, client0 = commits(dsn), time.monotonic(), time.process_time()
 
         def kill():
             procs[0].send_signal(signal.SIGKILL)
         run, tables, killed = asyncio.run(load(
-            urls, args.games, args.seconds, args.think,
+            urls, lines, args.seconds, args.think,
             kill if args.kill_at > 0 else None, args.kill_at, args.setup_batch))
         wall = time.monotonic() - wall0
         client = time.process_time() - client0
@@ -364,7 +370,7 @@ def compare(args, postgres: PostgresServer, redis: RedisServer, env: dict) -> No
     migrate_store(dsn)
     folder = tempfile.mkdtemp(prefix="cluster-load-")
     sqlite = os.path.join(folder, "load.sqlite3")
-    lines = scripted_lines(args.compare_games, seed=7)
+    lines = lines_for(args.compare_games, args.compare_seconds, args.think)
     for title, options, where in (
             ("one node, PostgreSQL + Redis",
              ["--store", dsn, "--bus", redis.url, "--node", "solo"], dsn),
@@ -372,8 +378,7 @@ def compare(args, postgres: PostgresServer, redis: RedisServer, env: dict) -> No
         proc, url = start_server(options, env)
         try:
             cpu0 = sum(server_cpu_seconds(proc.pid))
-            run, tables, _ = asyncio.run(load([url], args.compare_games, args.compare_seconds,
-                                              args.think))
+            run, tables, _ = asyncio.run(load([url], lines, args.compare_seconds, args.think))
             cpu = sum(server_cpu_seconds(proc.pid)) - cpu0
         finally:
             stop(proc)
