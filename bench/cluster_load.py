@@ -38,20 +38,23 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.server_load import address, percentile, scripted_lines, server_cpu_seconds  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
+from websockets.exceptions import WebSocketException  # noqa: E402
 
 from game.net.client import Client, ConnectionLost, ServerRefused  # noqa: E402
 from tests.services import PostgresServer, RedisServer  # noqa: E402
 
-BROKEN = (ConnectionLost, ConnectionClosed, OSError, asyncio.TimeoutError)
+# A lost connection, or a node that closed it mid-handshake (it was being killed).
+BROKEN = (ConnectionLost, WebSocketException, OSError, asyncio.TimeoutError)
 RETRYABLE = ("storage_unavailable", "table_moved", "table_unavailable", "offline")
 REPLY_SECONDS = 20.0
+KEPT_MESSAGES = 50            # a bench client's own record of what it received
 FAILOVER_WINDOW = 10.0        # seconds after the kill left out of "outside the failover"
 
 
@@ -115,6 +118,9 @@ class Player:
     async def connect(self) -> None:
         self.client = await Client.connect(",".join(self.urls), self.name,
                                            local_addr=address(self.game), timeout=REPLY_SECONDS)
+        # The player reads its messages as they come; the client's list of every one
+        # (lobby pages during the set-up: gigabytes over 4,000 clients) is not kept.
+        self.client.received = deque(self.client.received, maxlen=KEPT_MESSAGES)
 
     def take(self, message: dict) -> None:
         if message.get("table") != self.table:

@@ -89,6 +89,11 @@ class LeasedStorage(Storage):
     def release_lease(self, table: int, node: str, fence: int) -> None:
         """Give the lease up now (a clean stop): another node may take it at once."""
 
+    def release_leases(self, node: str, held: dict[int, int]) -> None:
+        """:meth:`release_lease` for every ``table → fence`` (a node's clean stop)."""
+        for table, fence in sorted(held.items()):
+            self.release_lease(table, node, fence)
+
     @abstractmethod
     def lease_of(self, table: int) -> Lease | None:
         """The table's live lease, or None when nobody holds one."""

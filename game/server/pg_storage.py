@@ -273,6 +273,14 @@ class PostgresStorage(PostgresAccounts, LeasedStorage):
         self._query("UPDATE leases SET expires_at = clock_timestamp()"
                     " WHERE table_id=%s AND node=%s AND fence=%s", (table, node, fence))
 
+    def release_leases(self, node: str, held: dict[int, int]) -> None:
+        """One statement (a stopping node with hundreds of tables, on a busy database)."""
+        tables = sorted(held)
+        self._query("UPDATE leases SET expires_at = clock_timestamp() FROM unnest("
+                    "%(tables)s::bigint[], %(fences)s::bigint[]) AS mine(t, f)"
+                    " WHERE table_id = mine.t AND fence = mine.f AND node = %(node)s",
+                    {"tables": tables, "fences": [held[t] for t in tables], "node": node})
+
     def lease_of(self, table: int) -> Lease | None:
         row = self._query("SELECT table_id, node, fence, extract(epoch FROM expires_at)::float8"
                           f" FROM leases WHERE table_id=%s AND {_LIVE}", (table,), one=True)

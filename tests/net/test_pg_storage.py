@@ -246,3 +246,20 @@ def test_a_table_made_with_its_lease_is_never_seen_unleased(postgres_dsn):
     assert {maker.lease_of(t).node for t in made} == {"n1"}
     maker.close()
     looker.close()
+
+
+def test_a_stopping_node_releases_its_leases_in_one_statement(postgres_dsn):
+    """Only the leases given (with their fences) are let go; another node's stays."""
+    pg = _pg()
+    pg.migrate(postgres_dsn)
+    store = pg.PostgresStorage(postgres_dsn)
+    held = {}
+    for node in ("n1", "n1", "n2", "n1"):
+        record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+        held[record.id] = (node, store.create_leased_table(record, node, 60))
+    mine = {t: fence for t, (node, fence) in held.items() if node == "n1"}
+    stale = min(mine)
+    store.release_leases("n1", {**mine, stale: mine[stale] + 1})   # a fence not its own
+    assert [t for t in held if store.lease_of(t) is not None] == [stale, 3]
+    assert store.unleased_tables() == sorted(set(mine) - {stale})
+    store.close()
