@@ -38,20 +38,23 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.server_load import address, percentile, scripted_lines, server_cpu_seconds  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
+from websockets.exceptions import WebSocketException  # noqa: E402
 
 from game.net.client import Client, ConnectionLost, ServerRefused  # noqa: E402
 from tests.services import PostgresServer, RedisServer  # noqa: E402
 
-BROKEN = (ConnectionLost, ConnectionClosed, OSError, asyncio.TimeoutError)
+# A lost connection, or a node that closed it mid-handshake (it was being killed).
+BROKEN = (ConnectionLost, WebSocketException, OSError, asyncio.TimeoutError)
 RETRYABLE = ("storage_unavailable", "table_moved", "table_unavailable", "offline")
 REPLY_SECONDS = 20.0
+KEPT_MESSAGES = 50            # a bench client's own record of what it received
 FAILOVER_WINDOW = 10.0        # seconds after the kill left out of "outside the failover"
 
 
@@ -90,6 +93,7 @@ class Run:
         self.errors: dict[str, int] = {}
         self.reconnections = 0
         self.set_up = 0.0                                      # seconds to seat every game
+        self.games = 0                                         # games set up
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -114,6 +118,9 @@ class Player:
     async def connect(self) -> None:
         self.client = await Client.connect(",".join(self.urls), self.name,
                                            local_addr=address(self.game), timeout=REPLY_SECONDS)
+        # The player reads its messages as they come; the client's list of every one
+        # (lobby pages during the set-up: gigabytes over 4,000 clients) is not kept.
+        self.client.received = deque(self.client.received, maxlen=KEPT_MESSAGES)
 
     def take(self, message: dict) -> None:
         if message.get("table") != self.table:
@@ -197,18 +204,33 @@ async def set_up(game: int, urls: list[str], white_node: int, nodes: int, line, 
     return white, black
 
 
-async def load(urls: list[str], games: int, seconds: float, think: float,
-               kill=None, kill_at: float | None = None) -> tuple[Run, dict, float]:
-    """``games`` games on the servers at ``urls`` for ``seconds``; ``kill()`` at ``kill_at``."""
-    run = Run()
-    lines = scripted_lines(games, seed=7)
+def lines_for(games: int, seconds: float, think: float) -> list[list[str]]:
+    """Each game's scripted line, as long as a run of ``seconds`` can play (a side
+    waits at least half of ``think`` before each move)."""
+    return scripted_lines(games, seed=7, plies=int(seconds / max(0.05, think / 2)) + 10)
+
+
+async def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
+               kill=None, kill_at: float | None = None,
+               batch: int = 25) -> tuple[Run, dict, float]:
+    """A game per line on the servers at ``urls`` for ``seconds``; ``kill()`` at
+    ``kill_at``. Games are set up ``batch`` at a time; one whose set-up fails is left
+    out (counted)."""
+    run, games = Run(), len(lines)
     players: list[Player] = []
-    batch, setting_up = 25, time.monotonic()
+    setting_up = time.monotonic()
     for start in range(0, games, batch):
         pairs = await asyncio.gather(*(
             set_up(g, urls, g % len(urls), len(urls), lines[g], run, think, 0.0)
-            for g in range(start, min(games, start + batch))))
-        players += [p for pair in pairs for p in pair]
+            for g in range(start, min(games, start + batch))), return_exceptions=True)
+        for pair in pairs:
+            if isinstance(pair, BaseException):
+                run.error(f"set-up {type(pair).__name__}")
+            else:
+                players += pair
+        if (start + batch) % 500 == 0:
+            print(f"  {start + batch} games set up in {time.monotonic() - setting_up:.0f} s")
+    run.games = len(players) // 2
     began = time.monotonic()
     run.set_up = began - setting_up
     for p in players:
@@ -283,8 +305,12 @@ def main() -> int:
     parser.add_argument("--compare-games", type=int, default=40,
                         help="games for PostgreSQL vs SQLite, one node each (0: skip)")
     parser.add_argument("--compare-seconds", type=float, default=12.0)
+    parser.add_argument("--setup-batch", type=int, default=25,
+                        help="games set up at once (larger: a quicker set-up, more at once)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
+    # Stopped (timeout, kill): its servers are stopped too, not left running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     print(f"load before: {os.getloadavg()[0]:.1f} (uptime's 1-minute average), "
           f"{os.cpu_count()} cores")
     postgres = PostgresServer(PostgresServer.find(), durable=args.durable)
@@ -301,34 +327,36 @@ def main() -> int:
                    for i in range(args.nodes)]
         procs = [p for p, _ in started]
         urls = [u for _, u in started]
-        lines = scripted_lines(args.games, seed=7)
+        lines = lines_for(args.games, args.seconds, args.think)
         cpu0 = [sum(server_cpu_seconds(p.pid)) for p in procs]
         commits0, wall0, client0 = commits(dsn), time.monotonic(), time.process_time()
 
         def kill():
             procs[0].send_signal(signal.SIGKILL)
         run, tables, killed = asyncio.run(load(
-            urls, args.games, args.seconds, args.think,
-            kill if args.kill_at > 0 else None, args.kill_at))
+            urls, lines, args.seconds, args.think,
+            kill if args.kill_at > 0 else None, args.kill_at, args.setup_batch))
         wall = time.monotonic() - wall0
         client = time.process_time() - client0
         cpu = [sum(server_cpu_seconds(p.pid)) - c for p, c in zip(procs, cpu0)]
-        stopped = time.monotonic()
+        stop_seconds = []
         for p in procs:          # a stopped node's backends flush their statistics
+            stopped = time.monotonic()
             stop(p)
-        stopping = time.monotonic() - stopped
+            stop_seconds.append(time.monotonic() - stopped)
         time.sleep(1.0)
         rate = (commits(dsn) - commits0) / wall
         lost, wrong = check_store(dsn, tables, run, lines)
         mode = "fsync and synchronous_commit on" if args.durable else "fsync off (as the tests)"
         killing = f", n1 killed at {args.kill_at:g} s" if killed else ""
-        report(f"{args.nodes} nodes, {args.games} games ({2 * args.games} connections), "
+        report(f"{args.nodes} nodes, {run.games} games set up of {args.games} "
+               f"({2 * run.games} connections), "
                f"PostgreSQL with {mode}{killing}", run, args.seconds, killed, lost, wrong)
         print("  CPU (share of one core over the set-up and the run): " + ", ".join(
             f"n{i + 1} {c / wall * 100:.0f} %" + (" (killed)" if i == 0 and killed else "")
             for i, c in enumerate(cpu)) + f"; this bench's clients {client / wall * 100:.0f} %"
             f"; PostgreSQL commits/s: {rate:.0f}; set-up {run.set_up:.0f} s; the nodes' clean "
-            f"stop (SIGTERM) {stopping:.1f} s")
+            f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s")
         if args.compare_games:
             compare(args, postgres, redis, env)
     finally:
@@ -348,7 +376,7 @@ def compare(args, postgres: PostgresServer, redis: RedisServer, env: dict) -> No
     migrate_store(dsn)
     folder = tempfile.mkdtemp(prefix="cluster-load-")
     sqlite = os.path.join(folder, "load.sqlite3")
-    lines = scripted_lines(args.compare_games, seed=7)
+    lines = lines_for(args.compare_games, args.compare_seconds, args.think)
     for title, options, where in (
             ("one node, PostgreSQL + Redis",
              ["--store", dsn, "--bus", redis.url, "--node", "solo"], dsn),
@@ -356,8 +384,7 @@ def compare(args, postgres: PostgresServer, redis: RedisServer, env: dict) -> No
         proc, url = start_server(options, env)
         try:
             cpu0 = sum(server_cpu_seconds(proc.pid))
-            run, tables, _ = asyncio.run(load([url], args.compare_games, args.compare_seconds,
-                                              args.think))
+            run, tables, _ = asyncio.run(load([url], lines, args.compare_seconds, args.think))
             cpu = sum(server_cpu_seconds(proc.pid)) - cpu0
         finally:
             stop(proc)

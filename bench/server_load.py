@@ -70,12 +70,13 @@ LINE_PLIES = 400
 CONNECT_BATCH = 50
 
 
-def scripted_lines(count: int, seed: int) -> list[list[str]]:
-    """Random games from the start, as WCF move lists (a finished game ends its line)."""
+def scripted_lines(count: int, seed: int, plies: int = LINE_PLIES) -> list[list[str]]:
+    """Random games from the start, as WCF move lists (a finished game ends its line;
+    at most ``plies`` moves: what a run can play)."""
     lines = []
     for n in range(count):
         rng, board, line = random.Random(seed + n), CamelotBoard(), []
-        while board.status is Status.PLAYING and len(line) < LINE_PLIES:
+        while board.status is Status.PLAYING and len(line) < plies:
             line.append(board.move_text(rng.choice(board.legal_moves())))
             board.play(line[-1])
         lines.append(line)

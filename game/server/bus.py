@@ -160,6 +160,22 @@ class Bus(ABC):
         counter that did not exist starts at 0 and is gone ``ttl`` seconds later (a
         fixed window: a limit of N per minute is ``incr(key, 60) <= N``)."""
 
+    @abstractmethod
+    async def claim(self, claims: dict[str, str], ttl: float) -> dict[str, str]:
+        """Hold each key for its owner (``{key: owner}``) unless another owner holds
+        it; the holder of each key after the call. A key held by its owner is held
+        again for ``ttl`` seconds from now; one not renewed is let go ``ttl`` seconds
+        after (a dead node's claims go by themselves). One key's claim is atomic:
+        of two owners claiming it at once, one holds it and both are told which."""
+
+    @abstractmethod
+    async def release(self, key: str, owner: str) -> None:
+        """Let ``key`` go, if ``owner`` holds it."""
+
+    @abstractmethod
+    async def holder(self, key: str) -> str | None:
+        """Who holds ``key`` now (None: nobody)."""
+
     async def close(self) -> None:
         """Stop: unsent messages are dropped, subscriptions end."""
 
@@ -175,6 +191,7 @@ class InProcessHub:
         self.subscriptions: set[Subscription] = set()
         self.presence: dict[str, tuple[frozenset[str], float]] = {}
         self.counters: dict[str, tuple[int, float]] = {}
+        self.claims: dict[str, tuple[str, float]] = {}     # key → (owner, held until)
 
 
 class InProcessBus(Bus):
@@ -211,6 +228,23 @@ class InProcessBus(Bus):
             value, until = 0, now + ttl
         self.hub.counters[key] = (value + by, until)
         return value + by
+
+    async def claim(self, claims: dict[str, str], ttl: float) -> dict[str, str]:
+        now, held = self.hub.clock(), {}
+        for key, owner in claims.items():
+            holder, until = self.hub.claims.get(key, (owner, now))
+            if until <= now or holder == owner:
+                self.hub.claims[key] = holder, until = owner, now + ttl
+            held[key] = holder
+        return held
+
+    async def release(self, key: str, owner: str) -> None:
+        if await self.holder(key) == owner:
+            del self.hub.claims[key]
+
+    async def holder(self, key: str) -> str | None:
+        owner, until = self.hub.claims.get(key, (None, 0.0))
+        return owner if until > self.hub.clock() else None
 
     async def close(self) -> None:
         for subscription in self._mine:

@@ -104,7 +104,7 @@ def cmd_serve(args) -> int:
     if (args.make_moderator or args.remove_moderator) and not args.migrate:
         return set_moderator(args.store or args.db, args.make_moderator or args.remove_moderator,
                              bool(args.make_moderator))
-    if args.migrate or args.store or args.bus or args.node:
+    if args.migrate or args.store or args.bus or args.node is not None:
         from .node_cli import cmd_node      # several nodes: the store and the bus given
         return cmd_node(args, limits)
     try:

@@ -34,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 from ..base import Status
 from ..camelot.board import START_POSITION, CamelotBoard
 from ..errors import BadPositionError
+from .closing import close_server
 from .limits import Limits
 from .lobby import LobbyView
 from .members import Members
@@ -200,8 +201,7 @@ class GameServer(Members):
             if table.timer is not None:
                 table.timer.cancel()
         if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
+            await close_server(self._server)
         self.storage.close()
 
     def _fail(self, exc: Exception) -> None:
@@ -220,10 +220,8 @@ class GameServer(Members):
 
     async def _serve_connection(self, ws) -> None:
         address = ws.remote_address[0] if ws.remote_address else "?"
-        if self.per_address[address] >= self.limits.connections_per_address \
-                or address in self.banned_addresses:
-            why = ("banned" if address in self.banned_addresses
-                   else f"at most {self.limits.connections_per_address} connections per address")
+        why = await self._refusal(address)
+        if why is not None:
             await ws.close(1008, why)
             return
         self.per_address[address] += 1
@@ -249,6 +247,18 @@ class GameServer(Members):
             if not self.per_address[address]:
                 del self.per_address[address]
             self._disconnect(conn)
+
+    async def _refusal(self, address: str) -> str | None:
+        """Why a connection from ``address`` is refused (None: it is not); a node
+        asks the others too."""
+        if address in self.banned_addresses:
+            return "banned"
+        if self._connections_from(address) >= self.limits.connections_per_address:
+            return f"at most {self.limits.connections_per_address} connections per address"
+        return None
+
+    def _connections_from(self, address: str) -> int:
+        return self.per_address[address]
 
     async def _finish_auth(self, conn: Connection) -> None:
         (job, finish), kind, re_id = conn.auth

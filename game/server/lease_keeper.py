@@ -109,12 +109,11 @@ class LeaseKeeper:
 
     def release_all(self) -> list[LeaseChange]:
         """A clean stop: every lease given up, for other nodes to take at once."""
-        changes = []
-        for table, fence in sorted(self.held.items()):
-            try:
-                self.store.release_lease(table, self.node, fence)
-            except StorageUnavailable:
-                pass                                  # it lapses by itself
-            changes.append(self._changed(table, fence, "released"))
+        try:
+            self.store.release_leases(self.node, dict(self.held))
+        except StorageUnavailable:
+            pass                                      # they lapse by themselves
+        changes = [self._changed(table, fence, "released")
+                   for table, fence in sorted(self.held.items())]
         self.held.clear()
         return changes

@@ -22,6 +22,7 @@ from abc import abstractmethod
 from dataclasses import dataclass
 
 from .storage import MoveConflict, SQLiteStorage, Storage, StorageError  # noqa: F401 - MoveConflict: re-exported
+from .storage import TableRecord
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,15 @@ class LeasedStorage(Storage):
         when another node holds it."""
         return self.acquire_leases([table], node, ttl).get(table)
 
+    def create_leased_table(self, record: TableRecord, node: str, ttl: float) -> int:
+        """Store a new table with ``node``'s lease on it, in one transaction (another
+        node looking for unleased tables must never find it between the two); the
+        lease's fence. Here two steps: nodes sharing one SQLite file in one process
+        cannot run between them (no await), and several processes on one SQLite file
+        are a test set-up; PostgreSQL's store does it in one statement."""
+        self.create_table(record)
+        return self.acquire_lease(record.id, node, ttl)
+
     @abstractmethod
     def acquire_leases(self, tables: list[int], node: str, ttl: float) -> dict[int, int]:
         """:meth:`acquire_lease` for many tables in one statement (a takeover of a
@@ -78,6 +88,11 @@ class LeasedStorage(Storage):
     @abstractmethod
     def release_lease(self, table: int, node: str, fence: int) -> None:
         """Give the lease up now (a clean stop): another node may take it at once."""
+
+    def release_leases(self, node: str, held: dict[int, int]) -> None:
+        """:meth:`release_lease` for every ``table → fence`` (a node's clean stop)."""
+        for table, fence in sorted(held.items()):
+            self.release_lease(table, node, fence)
 
     @abstractmethod
     def lease_of(self, table: int) -> Lease | None:

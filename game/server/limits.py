@@ -9,6 +9,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass
 
 from .accounts import SCRYPT_N
+from .bus import BusUnavailable
 
 
 @dataclass(frozen=True)
@@ -61,3 +62,63 @@ class AttemptLimiter:
 
     def clear(self, key: str) -> None:
         self._events.pop(key, None)
+
+
+class Attempts:
+    """Attempts counted per key (an account's name, an address) in a window, asked
+    and noted with ``await``: kept in this process (:class:`LocalAttempts`) or shared
+    by every node on the bus (:class:`SharedAttempts`), so that a limit holds
+    whichever node a client reconnects to."""
+
+    async def wait(self, key: str) -> float:
+        """Seconds until ``key`` may try again (0: now)."""
+        raise NotImplementedError
+
+    async def note(self, key: str) -> None:
+        raise NotImplementedError
+
+    async def clear(self, key: str) -> None:
+        raise NotImplementedError
+
+
+class LocalAttempts(Attempts):
+    """One server's count (a sliding window)."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limiter = AttemptLimiter(limit, window)
+
+    async def wait(self, key: str) -> float:
+        return self.limiter.wait(key)
+
+    async def note(self, key: str) -> None:
+        self.limiter.note(key)
+
+    async def clear(self, key: str) -> None:
+        self.limiter.clear(key)
+
+
+class SharedAttempts(Attempts):
+    """The nodes' count, a counter on the bus (a fixed window from the first attempt:
+    ``wait`` cannot know when it ends, so it answers the whole window). While the
+    bus cannot be reached nothing is counted and nobody is held back: a player is
+    not locked out by a Redis restart."""
+
+    def __init__(self, bus, kind: str, limit: int, window: float) -> None:
+        self.bus, self.kind, self.limit, self.window = bus, kind, limit, window
+
+    async def _count(self, key: str, by: int) -> int:
+        try:
+            return await self.bus.incr(f"{self.kind}:{key}", self.window, by)
+        except BusUnavailable:
+            return 0
+
+    async def wait(self, key: str) -> float:
+        return self.window if await self._count(key, 0) >= self.limit else 0.0
+
+    async def note(self, key: str) -> None:
+        await self._count(key, 1)
+
+    async def clear(self, key: str) -> None:
+        value = await self._count(key, 0)
+        if value:
+            await self._count(key, -value)

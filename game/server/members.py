@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from ..camelot.board import START_POSITION
 from .accounts import check_password, hash_password, name_key, new_session, session_hash
 from .accounts import verify_password
-from .limits import AttemptLimiter
+from .limits import LocalAttempts
 from ..net.protocol import COLORS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError
 from .ratings import time_class
 from .storage import ModAction, NameTaken, TableRecord
@@ -61,18 +61,22 @@ class Members:
         limits = self.limits
         self.seeks: list[Seek] = []
         self.banned_addresses: set[str] = set()    # guests a moderator banned (until restart)
-        self.account_failures = AttemptLimiter(limits.failures_per_account, limits.sign_in_window)
-        self.address_failures = AttemptLimiter(limits.failures_per_address, limits.sign_in_window)
-        self.registrations = AttemptLimiter(limits.registrations_per_address,
-                                            limits.registration_window)
+        self.account_failures = LocalAttempts(limits.failures_per_account, limits.sign_in_window)
+        self.address_failures = LocalAttempts(limits.failures_per_address, limits.sign_in_window)
+        self.registrations = LocalAttempts(limits.registrations_per_address,
+                                           limits.registration_window)
         self._closing: set = set()
 
     # --- helpers -----------------------------------------------------------------
-    def _defer(self, conn, m: dict, work, *args, then) -> None:
-        """Run ``work(*args)`` on a hashing thread; ``then(result)`` runs as a handler
-        afterwards, before this client's next frame is read."""
-        job = asyncio.get_running_loop().run_in_executor(self.hasher, work, *args)
-        conn.auth = ((job, then), m["type"], m.get("id"))
+    def _defer(self, conn, m: dict, job, then) -> None:
+        """Run the coroutine ``job`` (a password hash on a hashing thread, the limits'
+        counts, a claim on the bus); ``then(result)`` — its exception, if it raised —
+        runs as a handler afterwards, before this client's next frame is read."""
+        conn.auth = ((asyncio.get_running_loop().create_task(job), then), m["type"], m.get("id"))
+
+    async def _hashed(self, work, *args):
+        """``work(*args)`` on a hashing thread (never on the event loop)."""
+        return await asyncio.get_running_loop().run_in_executor(self.hasher, work, *args)
 
     def _kick(self, conn, reason: str) -> None:
         """Close another connection (after what is being written now)."""
@@ -145,20 +149,27 @@ class Members:
         if self.storage.find_account(key) is not None:
             raise ProtocolError("name_taken", f"{m['name']!r} is a player's account: "
                                               f"sign in with its password, or pick another name")
-        return self._welcome(conn, m["name"])
+        return self._welcome_guest(conn, m, m["name"])
+
+    def _welcome_guest(self, conn, m: dict, name: str):
+        """A guest under ``name`` (a node first makes sure no other node has one)."""
+        return self._welcome(conn, name)
 
     def _on_register(self, conn, m, now):
         self._not_yet(conn)
         name, password = m["name"], m["password"]
         key = name_key(name)
         check_password(password, name)
-        wait = self.registrations.wait(conn.address)
-        if wait:
-            raise ProtocolError("rate_limited", f"too many new accounts from your address: "
-                                                f"try again in {wait / 60:.0f} min")
         if self.storage.find_account(key) is not None or key in self.names:
             raise ProtocolError("name_taken", f"{name!r} is taken (or looks like a name that is)")
-        self.registrations.note(conn.address)
+
+        async def counted_and_hashed():
+            wait = await self.registrations.wait(conn.address)
+            if wait:
+                raise ProtocolError("rate_limited", f"too many new accounts from your address: "
+                                                    f"try again in {max(1, round(wait / 60))} min")
+            await self.registrations.note(conn.address)
+            return await self._hashed(hash_password, password, self.limits.scrypt_n)
 
         def registered(password_hash):
             token, digest = new_session()
@@ -168,30 +179,37 @@ class Members:
             except NameTaken:
                 raise ProtocolError("name_taken", f"{name!r} was just taken") from None
             return self._welcome(conn, name, account, token)
-        self._defer(conn, m, hash_password, password, self.limits.scrypt_n, then=registered)
+        self._defer(conn, m, counted_and_hashed(), then=registered)
 
     def _on_sign_in(self, conn, m, now):
         self._not_yet(conn)
         key = name_key(m["name"])
-        wait = max(self.account_failures.wait(key), self.address_failures.wait(conn.address))
-        if wait:
-            raise ProtocolError("rate_limited", f"too many wrong passwords: try again in "
-                                                f"{max(1, round(wait / 60))} min")
         account = self.storage.find_account(key)
+
+        async def counted_and_checked():
+            wait = max(await self.account_failures.wait(key),
+                       await self.address_failures.wait(conn.address))
+            if wait:
+                raise ProtocolError("rate_limited", f"too many wrong passwords: try again in "
+                                                    f"{max(1, round(wait / 60))} min")
+            right = await self._hashed(verify_password, m["password"],
+                                       account.password_hash if account else None)
+            if right:
+                await self.account_failures.clear(key)
+            else:
+                await self.account_failures.note(key)
+                await self.address_failures.note(conn.address)
+            return right
 
         def checked(right):
             if not _raised(right):
-                self.account_failures.note(key)
-                self.address_failures.note(conn.address)
                 raise ProtocolError("bad_password", "wrong name or password")
             if account.banned:
                 raise ProtocolError("banned", "this account is banned")
-            self.account_failures.clear(key)
             token, digest = new_session()
             self._store(self.storage.add_session, account.id, digest, time.time())
             return self._welcome(conn, account.name, account, token)
-        self._defer(conn, m, verify_password, m["password"],
-                    account.password_hash if account else None, then=checked)
+        self._defer(conn, m, counted_and_checked(), then=checked)
 
     def _account_of(self, conn):
         if conn.account is None:
@@ -201,23 +219,27 @@ class Members:
     def _on_change_password(self, conn, m, now):
         account = self._account_of(conn)
         check_password(m["new"], account.name)
-        wait = self.account_failures.wait(account.key)
-        if wait:
-            raise ProtocolError("rate_limited", "too many wrong passwords: try again later")
 
         def rehash(old, stored, new, n):
             return hash_password(new, n) if verify_password(old, stored) else None
 
+        async def counted_and_hashed():
+            if await self.account_failures.wait(account.key):
+                raise ProtocolError("rate_limited", "too many wrong passwords: try again later")
+            password_hash = await self._hashed(rehash, m["old"], account.password_hash, m["new"],
+                                               self.limits.scrypt_n)
+            if password_hash is None:
+                await self.account_failures.note(account.key)
+            return password_hash
+
         def changed(password_hash):
             if _raised(password_hash) is None:
-                self.account_failures.note(account.key)
                 raise ProtocolError("bad_password", "the old password is wrong")
             token, digest = new_session()
             self._store(self.storage.set_password, account.id, password_hash, digest)
             conn.account, conn.session_hash = replace(account, password_hash=password_hash), digest
             return [{"type": "password_changed", "session": token}]
-        self._defer(conn, m, rehash, m["old"], account.password_hash, m["new"],
-                    self.limits.scrypt_n, then=changed)
+        self._defer(conn, m, counted_and_hashed(), then=changed)
 
     def _on_sign_out(self, conn, m, now):
         # A kept session named here ends without being used to sign in (which would
@@ -229,9 +251,10 @@ class Members:
         return [{"type": "signed_out"}]
 
     # --- games made for two -----------------------------------------------------------
-    def _start_game(self, white, black, time_control, rated: bool, start: str, now) -> Table:
+    def _start_game(self, white, black, time_control, rated: bool, start: str,
+                    now) -> tuple[Table, dict[str, str]]:
         """A table with both seats taken and the game started; each player gets its
-        ``seated`` (with its token) and both the table."""
+        ``seated`` (with its token) and both the table. The table and the tokens."""
         record = TableRecord(
             id=0, private=False, invite=None, start_position=start,
             time_base=time_control["base"] if time_control else None,
@@ -253,7 +276,7 @@ class Members:
         self._send_table(table, table.state(now))
         self._schedule_flag(table)
         self._lobby_changed()
-        return table
+        return table, tokens
 
     def _on_rematch(self, conn, m, now):
         table, color = self._seat(conn, m)
@@ -305,26 +328,42 @@ class Members:
             self._lobby_changed()
 
     def _on_seek(self, conn, m, now):
+        mine = self._seek_of(conn, m)
+        self._drop_seek(conn)
+        for theirs in self.seeks:
+            if self._pairs(mine, theirs):
+                self._drop_seek(theirs.conn)
+                self._pair(mine, theirs, now)
+                return
+        return self._wait_seek(mine)
+
+    def _seek_of(self, conn, m) -> Seek:
         rated = m.get("rated", False)
         if rated:
             self._account_of(conn)
         control = m.get("time")
         rating = (self.storage.rating(conn.account.id, time_class(control)).rating
                   if conn.account else None)
-        mine = Seek(conn, control, rated, m.get("min_rating"), m.get("max_rating"), rating)
-        self._drop_seek(conn)
-        for theirs in self.seeks:
-            them = theirs.conn
-            if them.identity != conn.identity and theirs.time == control \
-                    and theirs.rated == rated and theirs.accepts(rating) \
-                    and mine.accepts(theirs.rating) \
-                    and them.key not in conn.ignored and conn.key not in them.ignored:
-                self._drop_seek(them)
-                white, black = (conn, them) if secrets.randbelow(2) else (them, conn)
-                self._start_game(white, black, control, rated, START_POSITION, now)
-                return
+        return Seek(conn, control, rated, m.get("min_rating"), m.get("max_rating"), rating)
+
+    @staticmethod
+    def _pairs(mine: Seek, theirs: Seek) -> bool:
+        me, them = mine.conn, theirs.conn
+        return (them.identity != me.identity and theirs.time == mine.time
+                and theirs.rated == mine.rated and theirs.accepts(mine.rating)
+                and mine.accepts(theirs.rating)
+                and them.key not in me.ignored and me.key not in them.ignored)
+
+    def _pair(self, mine: Seek, theirs: Seek, now):
+        """The game of two seeks (colours drawn); (table, tokens, colour → connection)."""
+        me, them = mine.conn, theirs.conn
+        white, black = (me, them) if secrets.randbelow(2) else (them, me)
+        table, tokens = self._start_game(white, black, mine.time, mine.rated, START_POSITION, now)
+        return table, tokens, {"white": white, "black": black}
+
+    def _wait_seek(self, mine: Seek) -> list[dict]:
         self.seeks.append(mine)
-        conn.seek = mine
+        mine.conn.seek = mine
         self._lobby_changed()
         return [{"type": "seek_waiting", **mine.row()}]
 
@@ -380,12 +419,24 @@ class Members:
         return fresh
 
     def _target(self, name: str):
-        """(the account named, the connection online under the name); refused if neither."""
+        """(the account named, the connection online here under the name); refused if
+        nobody is called so (here, or — for a node — on another node)."""
         account = self.storage.find_account(name_key(name))
         online = self._online(name)
-        if account is None and online is None:
+        if account is None and online is None and not self._online_elsewhere(name):
             raise ProtocolError("no_player", f"nobody is called {name!r}")
         return account, online
+
+    def _online_elsewhere(self, name: str) -> bool:
+        """A guest called ``name`` connected to another node (one server has none)."""
+        return False
+
+    def _ban_address(self, address: str) -> None:
+        self.banned_addresses.add(address)
+
+    def _moderated(self, action: str, name: str, until: float | None = None) -> None:
+        """A mute or ban done here: a node tells the others, whose connection under
+        ``name`` it may be (one server has done it all already)."""
 
     def _action(self, moderator, action: str, target: str, detail: str) -> ModAction:
         return ModAction(moderator.name, action, target, detail, time.time())
@@ -399,18 +450,20 @@ class Members:
                     account.id if account else None, None, until)
         if online is not None:
             online.muted_until = until
+        self._moderated("mute", m["name"], until)
         return [{"type": "moderated", "action": "mute", "target": m["name"]}]
 
     def _on_mod_ban(self, conn, m, now):
         moderator = self._moderator(conn)
         account, online = self._target(m["name"])
-        if account is None:                   # a guest: its address, until the server restarts
-            self.banned_addresses.add(online.address)
+        if account is None and online is not None:   # a guest: its address, for a while
+            self._ban_address(online.address)
         self._store(self.storage.moderate,
                     self._action(moderator, "ban", m["name"], m.get("reason", "")),
                     account.id if account else None, True)
         if online is not None:
             self._kick(online, "banned")
+        self._moderated("ban", m["name"])
         return [{"type": "moderated", "action": "ban", "target": m["name"]}]
 
     def _on_mod_unban(self, conn, m, now):

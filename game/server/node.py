@@ -41,8 +41,10 @@ from dataclasses import asdict, dataclass
 
 from ..net.protocol import CLIENT_MESSAGES, ProtocolError, encode, error
 from .bus import BusUnavailable, Gap, Message
+from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
+from .node_members import SharedMembers
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
 from .records import AccountRecord
 from .replica import RemoteSocket, Replica
@@ -53,6 +55,8 @@ TABLES = "tables"                  # the bus channel every node hears: look, tak
 RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: sent again
 GIVE_UP = 12.0                     # ... and refused after this long (no node could take the table)
 HOUSEKEEPING_EVERY = 0.5
+BUS_CLOSE_SECONDS = 2.0            # a stopping node waits this long for the bus at most
+TASKS_STOP_SECONDS = 2.0           # ... and for its rounds (leases, bus, housekeeping) to end
 PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
 REMEMBERED = 20_000                # forwarded messages a referee remembers having handled
 # The messages about one table, handled by its referee (a record of a finished game is
@@ -88,12 +92,13 @@ def _number(table_id: str) -> int:
     return int(table_id[1:])
 
 
-class NodeServer(GameServer):
+class NodeServer(SharedMembers, GameServer):
     def __init__(self, storage: LeasedStorage, bus, node: str, *, ttl: float = TTL,
                  every: float = EVERY, **options) -> None:
         self.node = node
         super().__init__(storage, **options)
         self.bus = bus
+        self._share_limits()
         self.keeper = LeaseKeeper(storage, node, ttl=ttl, every=every,
                                   on_change=self._lease_changed, share=self._share)
         self.referee_of: dict[int, str] = {}                # table → node, as last heard
@@ -109,6 +114,7 @@ class NodeServer(GameServer):
         self._seq = itertools.count(1)
         self._cids = itertools.count(1)
         self._tasks: list[asyncio.Task] = []
+        self._stopping = False
         self._subscription = None
 
     # --- life ------------------------------------------------------------------
@@ -124,15 +130,24 @@ class NodeServer(GameServer):
         return await self._listen(host, port)
 
     async def close(self) -> None:
+        # The rounds end at their next turn even if a cancellation is lost on the way
+        # (a bus call can take it for a failed connection), and are not waited on long.
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=TASKS_STOP_SECONDS)
         if self._server is not None:            # no client is served once the leases go
-            self._server.close()
-            await self._server.wait_closed()
+            await close_server(self._server)
             self._server = None
-        self.keeper.release_all()               # the other nodes take the tables at once
-        await self.bus.close()
+        try:
+            self.keeper.release_all()           # the other nodes take the tables at once
+        except StorageError as exc:             # they lapse by themselves
+            log(f"node {self.node}: could not release the leases: {exc}")
+        try:
+            await asyncio.wait_for(self.bus.close(), BUS_CLOSE_SECONDS)
+        except asyncio.TimeoutError:
+            pass                                # its presence expires by itself
         await super().close()
 
     def _beat(self) -> None:
@@ -160,7 +175,7 @@ class NodeServer(GameServer):
         return live.index(self.node), len(live)
 
     async def _keep(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.keeper.every)
             try:
                 self.keeper.step()
@@ -231,7 +246,9 @@ class NodeServer(GameServer):
         return table
 
     def _replica(self, record: TableRecord) -> Replica:
+        old = self.tables.get(record.table_id)
         replica = self.tables[record.table_id] = Replica(record)
+        self._replica_owner(replica, old)
         try:
             self._load_ratings(replica)
         except StorageUnavailable:
@@ -263,12 +280,13 @@ class NodeServer(GameServer):
                                                f"node now: send that again")
             options["fence"] = fence
         try:
-            method(*args, **options)
             if name == "create_table":          # the node that makes a table referees it
-                fence = self.storage.acquire_lease(record.id, self.node, self.keeper.ttl)
+                fence = self.storage.create_leased_table(record, self.node, self.keeper.ttl)
                 self.keeper.held[record.id] = fence
                 self.referee_of[record.id] = self.node
                 self.metrics.lease_changes.inc(change="taken")
+            else:
+                method(*args, **options)
         except LeaseLost:
             self.keeper.held.pop(record.id, None)
             self._lose(record.id)
@@ -316,8 +334,9 @@ class NodeServer(GameServer):
                 raise self._unavailable(exc) from None
             if record is not None and record.status != "finished":
                 self._replica(record)
-        if tid not in self.tables:
+        if tid not in self.tables and conn not in self.attached.get(tid, ()):
             return self._local(conn, message, now)     # "there is no open table"
+        # (A finished game this client is still at — a rematch — is its referee's.)
         node = self._referee(number)
         if node == self.node:
             return self._local(conn, message, now)
@@ -384,12 +403,16 @@ class NodeServer(GameServer):
         if node:
             self._send_forward(seq, forward)
 
+    def _who(self, conn: Connection) -> dict:
+        """A client of this node, as a referee elsewhere stands in for it."""
+        return {"cid": self._cid(conn), "name": conn.name, "key": conn.key,
+                "address": conn.address, "ignored": sorted(conn.ignored),
+                "muted": conn.muted_until,
+                "account": asdict(conn.account) if conn.account else None}
+
     def _send_forward(self, seq: int, forward: Forward) -> None:
         conn = forward.conn
-        who = {"cid": self._cid(conn), "name": conn.name, "key": conn.key,
-               "address": conn.address, "ignored": sorted(conn.ignored),
-               "muted": conn.muted_until,
-               "account": asdict(conn.account) if conn.account else None}
+        who = self._who(conn)
         seat = self.attached.get(forward.message["table"], {}).get(conn)
         self.bus.publish(_channel(forward.node), {"k": "fwd", "seq": seq, "who": who,
                                                   "m": forward.message, "quiet": forward.quiet,
@@ -510,6 +533,7 @@ class NodeServer(GameServer):
             self._note_presence(table)
 
     def _drop_stand_in(self, origin: str, cid: int) -> None:
+        self._forget_remote_seek(origin, cid)
         conn = self.remote.pop((origin, cid), None)
         if conn is not None:
             try:
@@ -539,6 +563,7 @@ class NodeServer(GameServer):
 
     def _disconnect(self, conn: Connection) -> None:
         super()._disconnect(conn)
+        self._let_name_go(conn)
         for tid in [t for t, there in self.attached.items() if conn in there]:
             self._note_attached(conn, tid, False, None)
         for seq in [s for s, f in self.forwards.items() if f.conn is conn]:
@@ -568,6 +593,8 @@ class NodeServer(GameServer):
     # --- the bus -------------------------------------------------------------------------
     async def _hear(self) -> None:
         async for event in self._subscription:
+            if self._stopping:
+                break
             try:
                 self._heard(event)
             except StorageFailure:
@@ -605,6 +632,12 @@ class NodeServer(GameServer):
                     {"type": "lobby_chat", "from": body["from"], "text": body["text"]}))
             elif kind == "closed":
                 self._drop_stand_in(sender, body["cid"])
+            elif kind in ("seek", "unseek"):
+                self._heard_seek(sender, body)
+            elif kind == "mod":
+                self._heard_moderation(body)
+            elif kind == "owner":
+                self._heard_owner(body)
         elif kind == "fwd":
             self._on_forwarded(sender, body)
         elif kind == "out":
@@ -612,6 +645,8 @@ class NodeServer(GameServer):
             super()._broadcast(targets, body["text"])
         elif kind == "done":
             self._on_done(body)
+        elif kind == "paired":
+            self._paired(body)
 
     def _look(self, number: int, ply: int | None = None, move: str | None = None) -> None:
         """Another node changed a table: read it from the store (the truth) — unless
@@ -659,7 +694,7 @@ class NodeServer(GameServer):
     # --- every half second ---------------------------------------------------------------
     async def _housekeeping(self) -> None:
         beat = 0
-        while True:
+        while not self._stopping:
             await asyncio.sleep(HOUSEKEEPING_EVERY)
             beat += 1
             try:
@@ -683,12 +718,17 @@ class NodeServer(GameServer):
         """Who is online here, for the other nodes; theirs, for this one; and the
         stand-ins of nodes gone from it (dead) dropped."""
         mine = [f"~{self.node}"] + [f"{'g' if c.account is None else 'a'}:{c.name}"
-                                    for c in self.names.values()]
+                                    for c in self.names.values()] + self._presence_counts()
+        for seek in self.seeks:                 # again, for nodes started since
+            self._announce_seek(seek)
         try:
             await self.bus.set_presence(mine, PRESENCE_TTL)
             everyone = await self.bus.presence()
+            await self._renew_names()
         except BusUnavailable:
             return
+        self._heard_presence(everyone)
+        self._forget_unannounced_seeks(PRESENCE_TTL)
         before = self.others
         self.others = {n: m for n, m in everyone.items() if n != self.node}
         if self.others != before:

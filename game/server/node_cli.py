@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import sqlite3
 import sys
 
 from .backends import is_shared_store, migrate_store, open_bus, open_store
@@ -33,7 +34,7 @@ async def run_node(args, limits, node: str) -> int:
     try:
         storage = open_store(address)
         bus = open_bus(args.bus, node)
-    except (StorageError, ValueError, ImportError) as exc:
+    except (StorageError, sqlite3.Error, ValueError, ImportError) as exc:
         log(f"cannot start node {node}: {exc}")
         return 1
     server = NodeServer(storage, bus, node, grace=args.grace, abandon_after=args.abandon_after,
@@ -53,8 +54,9 @@ def cmd_node(args, limits) -> int:
         except (StorageError, ImportError) as exc:
             print(f"error: cannot migrate {_described(address)}: {exc}", file=sys.stderr)
             return 1
-    try:
-        node = node_name(args.node or f"{socket.gethostname()}-{os.getpid()}")
+    try:                         # an empty --node is refused, not taken for "none given"
+        node = node_name(f"{socket.gethostname()}-{os.getpid()}" if args.node is None
+                         else args.node)
     except ValueError as exc:
         print(f"error: --node: {exc}", file=sys.stderr)
         return 2

@@ -14,6 +14,8 @@ channels again, and reports a :class:`~game.server.bus.Gap` on each once Redis h
 confirmed it — after which the subscriber reads the store, and nothing published
 from then on is missed.
 
+Claims (a guest's name, a seek being paired, a banned address): ``rt:claim:KEY``
+holding its owner, set by a Lua script (read and set in one step) with an expiry.
 Presence: a set per node (``rt:presence:NODE``) that expires unless refreshed,
 and the set of node names that ever reported (``rt:presence:nodes``). Counters:
 ``INCRBY`` and ``PEXPIRE … NX`` in one transaction (a fixed window).
@@ -38,6 +40,15 @@ BATCH = 1000                   # messages sent in one pipeline at most
 _HOME = PREFIX + "home"        # every subscription listens here, so its connection exists
 _NODES = PREFIX + "presence:nodes"
 _ERRORS = (RedisError, OSError)
+# A claim: held (or renewed) for its owner unless another holds it; the holder answered.
+_CLAIM = """local held = redis.call('GET', KEYS[1])
+if not held or held == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return ARGV[1]
+end
+return held"""
+_RELEASE = """if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0"""
 
 
 def _one_line(error: Exception) -> str:
@@ -269,6 +280,20 @@ class RedisBus(Bus):
             pipe.pexpire(name, max(1, int(ttl * 1000)), nx=True)
         value, _ = await self._call("counter", steps)
         return value
+
+    async def claim(self, claims: dict[str, str], ttl: float) -> dict[str, str]:
+        keys, ms = list(claims), max(1, int(ttl * 1000))
+        found = await self._call("claim", lambda pipe: [
+            pipe.eval(_CLAIM, 1, f"{PREFIX}claim:{key}", claims[key], ms) for key in keys])
+        return {key: holder.decode() for key, holder in zip(keys, found)}
+
+    async def release(self, key: str, owner: str) -> None:
+        await self._call("claim", lambda pipe: pipe.eval(_RELEASE, 1, f"{PREFIX}claim:{key}",
+                                                         owner))
+
+    async def holder(self, key: str) -> str | None:
+        (found,) = await self._call("claim", lambda pipe: pipe.get(f"{PREFIX}claim:{key}"))
+        return found.decode() if found is not None else None
 
     async def close(self) -> None:
         if self._sender is not None:

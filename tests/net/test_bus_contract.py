@@ -162,6 +162,31 @@ def test_counters_are_shared_by_the_nodes_and_start_again_after_their_window(mak
     run(scenario())
 
 
+def test_a_claim_is_held_by_one_owner_renewed_by_it_and_let_go(make_bus):
+    async def scenario():
+        async with nodes(make_bus, "n1", "n2") as (n1, n2):
+            both = await asyncio.gather(n1.claim({"name:ann": "n1", "x": "n1"}, 60),
+                                        n2.claim({"name:ann": "n2"}, 60))
+            winner = both[0]["name:ann"]
+            assert winner in ("n1", "n2") and both[1]["name:ann"] == winner   # one, told both
+            assert both[0]["x"] == "n1" and await n2.holder("x") == "n1"
+            assert await n2.claim({"x": "n2"}, 60) == {"x": "n1"}
+            await n2.release("x", "n2")                       # not its to let go
+            assert await n1.holder("x") == "n1"
+            await n1.release("x", "n1")
+            assert await n2.holder("x") is None
+            assert await n2.claim({"x": "n2"}, 60) == {"x": "n2"}
+            assert await n1.claim({"short": "n1"}, 0.4) == {"short": "n1"}
+            assert await n1.claim({"short": "n1"}, 0.4) == {"short": "n1"}   # renewed
+            assert await _until(lambda: _free(n2, "short"))   # not renewed: let go
+            assert await n2.claim({"short": "n2"}, 60) == {"short": "n2"}
+    run(scenario())
+
+
+async def _free(bus, key):
+    return await bus.holder(key) is None
+
+
 async def _fresh(bus, key):
     value = await bus.incr(key, 0.4, by=0)
     return value == 0
@@ -323,7 +348,8 @@ def test_presence_and_counters_refuse_in_one_line_while_redis_is_down(redis_serv
     async def scenario():
         bus = RedisBus(redis_url, "n1", timeout=1)
         redis_server.kill()
-        for call in (bus.incr("k", 60), bus.set_presence(["Ann"], 60), bus.presence()):
+        for call in (bus.incr("k", 60), bus.set_presence(["Ann"], 60), bus.presence(),
+                     bus.claim({"k": "n1"}, 60), bus.holder("k"), bus.release("k", "n1")):
             with pytest.raises(BusUnavailable, match=r"^the bus is unavailable \(\w+\): [^\n]+$"):
                 await call
         redis_server.start()

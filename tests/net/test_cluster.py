@@ -27,9 +27,9 @@ SCENARIO_SECONDS = 60
 
 class Node(ServerProcess):
     START_SECONDS = 30.0        # a node loads the database and bus drivers; CI is busy
-    def __init__(self, tmp_path, name: str, dsn: str, redis: str) -> None:
+    def __init__(self, tmp_path, name: str, dsn: str, redis: str, *options: str) -> None:
         super().__init__(str(tmp_path / f"{name}.unused"), 60.0, "--store", dsn, "--bus", redis,
-                         "--node", name)
+                         "--node", name, *options)
         self.name = name
         self.http = self.url.replace("ws://", "http://")
 
@@ -53,15 +53,16 @@ def nodes(tmp_path, postgres_dsn, redis_url):
     migrate_store(postgres_dsn)
     started: list[Node] = []
 
-    def one(name: str) -> Node:
-        node = Node(tmp_path, name, postgres_dsn, redis_url)
+    def one(name: str, options: tuple = ()) -> Node:
+        node = Node(tmp_path, name, postgres_dsn, redis_url, *options)
         started.append(node)                  # stopped after, even if another fails to start
         return node
 
-    def start(count: int) -> list[Node]:
+    def start(count: int, *options: str) -> list[Node]:
+        """``count`` nodes, each given ``options`` (``serve``'s)."""
         names = [f"n{len(started) + i + 1}" for i in range(count)]
         with ThreadPoolExecutor(count) as pool:          # started at once (they race)
-            return list(pool.map(one, names))
+            return list(pool.map(one, names, [options] * count))
     start.dsn = postgres_dsn
     yield start
     for node in started:
@@ -196,6 +197,10 @@ def test_a_node_killed_mid_game_its_table_is_taken_over_and_the_game_goes_on(nod
     assert resumed < 15.0                            # a lapsed lease (3 s), then a round
     assert stored_moves(nodes.dsn, table) == CASTLE_GAME[:12]     # none lost, none twice
     assert n2.games() + n3.games() == 1
+    for survivor in (n2, n3):                        # a clean stop (SIGTERM) takes seconds
+        started = time.monotonic()
+        survivor.proc.terminate()
+        assert survivor.proc.wait(15) == 0 and time.monotonic() - started < 6.0
 
 
 def test_postgresql_restarted_mid_game_moves_are_refused_until_it_is_back(nodes, postgres_server):
@@ -323,3 +328,36 @@ def test_a_paused_referee_that_lost_its_lease_acknowledges_nothing(nodes):
     table = run(scenario)
     assert stored_moves(nodes.dsn, table) == CASTLE_GAME[:6]
     assert n1.games() == 0 and n2.games() == 1
+
+
+def test_a_rematch_s_players_are_seated_again_after_its_referee_is_killed(nodes):
+    """A rematch is a new table the referee makes for both players; after that node
+    is killed, the player on the other node is seated again at the new referee (its
+    node knew the new seat) and the game goes on."""
+    n1, n2 = nodes(2)
+
+    async def scenario():
+        alice, bob, _, first = await game_across(n1, n2)
+        await play_line(alice, bob, first, CASTLE_GAME[:2])
+        await alice.resign(first)
+        await alice.rematch(first)
+        await bob.rematch(first)                     # forwarded to n1, which makes the table
+        table = await alice.seated()
+        assert await bob.seated() == table and bob.color(table) == "white"   # swapped
+        await bob.expect("table", table=table)
+        token = alice.token(table)
+        n1.kill()                                    # the referee, and Alice's node
+        bob.drain()
+        # Bob never sent anything about the new table: n2 knew his seat from the
+        # rematch itself, took the table over and seated him again (the whole table).
+        again = await bob.expect("table", 15, table=table)
+        assert again["seats"]["white"]["present"]
+        alice = await Client.connect(",".join([n1.url, n2.url]), "Alice")
+        await resume(alice, table, token)
+        for ply, notation in enumerate(CASTLE_GAME[:4]):
+            moved = await move(bob if ply % 2 == 0 else alice, table, notation)
+            assert moved["ply"] == ply + 1
+        return table
+
+    table = run(scenario)
+    assert stored_moves(nodes.dsn, table) == CASTLE_GAME[:4]

@@ -4,13 +4,20 @@ servers' tests are in test_cluster.py)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
+import time
+
+from websockets.asyncio.client import connect
 
 from game.net.client import Client, ServerRefused
+from game.net.protocol import PROTOCOL_VERSION
 from game.server.bus import InProcessBus, InProcessHub
 from game.server.leases import SQLiteLeasedStorage
 from game.server.node import NodeServer
 
-from .helpers import CASTLE_GAME, play_line
+from .helpers import CASTLE_GAME, ROOT, play_line
 
 
 def run_nodes(tmp_path, scenario, count: int = 3, **options):
@@ -117,3 +124,80 @@ def test_after_a_crash_the_side_to_move_is_charged_up_to_its_referee_s_last_sign
     crashed.hasher.shutdown()
     # Thought ≈ 1 s before the crash; the table then had no referee for ≥ 0.6 s, not charged.
     assert 300 - 2.5 < clocks < 300 - 0.5
+
+
+def test_a_node_stops_within_seconds_though_a_client_reads_nothing(tmp_path):
+    """A client that stopped reading while news piled up for it (the buffers full, so
+    not even the close frame can be written to it) does not hold a node's stop: the
+    others are told 1001 (going away), the leases are released at once, and the
+    silent client is cut after the close handshake's time."""
+    async def scenario(nodes, urls):
+        alice = await Client.connect(urls[0], "Alice")
+        table = (await alice.create_table())["table"]
+        silent = await connect(urls[0])
+        silent.transport.pause_reading()              # it reads nothing from now on
+        await silent.send(json.dumps({"type": "hello", "version": PROTOCOL_VERSION,
+                                      "name": "Silent"}))
+        while len(nodes[0].names) < 2:
+            await asyncio.sleep(0.01)
+        stuck = nodes[0].names["silent"].ws
+        for _ in range(40):                           # 40 MB of news it never reads
+            nodes[0]._broadcast([stuck], "x" * (1 << 20))
+            await asyncio.sleep(0)
+        started = time.monotonic()
+        await asyncio.wait_for(nodes[0].close(), 15)
+        stopped = time.monotonic() - started
+        await asyncio.wait_for(alice._reader, 5)
+        nodes.pop(0)
+        return table, stopped, alice.ws.close_code
+
+    table, stopped, code = run_nodes(tmp_path, scenario, count=2)
+    assert stopped < 5.0
+    assert code == 1001                               # going away
+    store = SQLiteLeasedStorage(str(tmp_path / "nodes.sqlite3"))
+    assert store.lease_of(int(table[1:])) is None     # released, not left to lapse
+    store.close()
+
+
+def test_a_bad_node_name_or_store_is_refused_in_one_line(tmp_path):
+    """``serve --node ""`` is refused (it once ran as one server under no name), and a
+    SQLite store that cannot be opened is one line, not a traceback."""
+    command = [sys.executable, "-m", "game", "serve", "--port", "0"]
+    for options, status, said in (
+            (["--node", ""], 2, "error: --node: a node name is 1 to 64 printable characters"),
+            (["--node", "n1", "--store", str(tmp_path / "no" / "such" / "x.sqlite3")], 1,
+             "server: cannot start node n1: unable to open database file")):
+        done = subprocess.run([*command, *options], cwd=ROOT, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == status
+        assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith(said)
+
+
+def test_two_nodes_pairing_one_seek_at_once_make_one_game(tmp_path):
+    """Ann's seek on n1 is heard on n2 and n3; Bob (n2) and Carol (n3) seek at the same
+    moment: one of them gets Ann (the claim on her seek decides), the other waits."""
+    async def scenario(nodes, urls):
+        ann = await Client.connect(urls[0], "Ann")     # three addresses: three people
+        bob = await Client.connect(urls[1], "Bob", local_addr=("127.0.0.2", 0))
+        carol = await Client.connect(urls[2], "Carol", local_addr=("127.0.0.3", 0))
+        await ann.seek()
+        while not all(n.remote_seeks for n in nodes[1:]):
+            await asyncio.sleep(0.01)
+        await asyncio.gather(bob.send({"type": "seek"}), carol.send({"type": "seek"}))
+        table = await ann.seated()
+        answers = {c.name: await _seek_answer(c) for c in (bob, carol)}
+        assert sorted(a["type"] for a in answers.values()) == ["seated", "seek_waiting"]
+        partner = next(name for name, a in answers.items() if a["type"] == "seated")
+        assert answers[partner]["table"] == table
+        state = await ann.expect("table", table=table)
+        assert sorted(s["name"] for s in state["seats"].values()) == sorted(["Ann", partner])
+
+    run_nodes(tmp_path, scenario)
+
+
+async def _seek_answer(client: Client) -> dict:
+    """What the server answered a seek: ``seated`` (paired) or ``seek_waiting``."""
+    while True:
+        message = await client.next(5)
+        if message["type"] in ("seated", "seek_waiting"):
+            return message

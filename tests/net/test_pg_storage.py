@@ -218,3 +218,48 @@ def test_a_database_of_the_previous_version_is_upgraded_with_its_games_and_lease
     alice = store.create_account("Alice", "alice", "scrypt$a", "s1", 1.0)
     assert store.session_account("s1") == alice
     store.close()
+
+
+def test_a_table_made_with_its_lease_is_never_seen_unleased(postgres_dsn):
+    """A node making tables while another looks for unleased ones (to take over): the
+    table and its lease are one statement, so the looker never finds a new table
+    unleased — the two steps (table, then lease) let it take a table from its maker."""
+    pg = _pg()
+    pg.migrate(postgres_dsn)
+    maker, looker = pg.PostgresStorage(postgres_dsn), pg.PostgresStorage(postgres_dsn)
+    made, seen, done = [], set(), threading.Event()
+
+    def look():
+        while not done.is_set():
+            seen.update(looker.unleased_tables())
+    thread = threading.Thread(target=look)
+    thread.start()
+    try:
+        for _ in range(300):
+            record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+            assert maker.create_leased_table(record, "n1", 60) == 1
+            made.append(record.id)
+    finally:
+        done.set()
+        thread.join(10)
+    assert seen == set()
+    assert {maker.lease_of(t).node for t in made} == {"n1"}
+    maker.close()
+    looker.close()
+
+
+def test_a_stopping_node_releases_its_leases_in_one_statement(postgres_dsn):
+    """Only the leases given (with their fences) are let go; another node's stays."""
+    pg = _pg()
+    pg.migrate(postgres_dsn)
+    store = pg.PostgresStorage(postgres_dsn)
+    held = {}
+    for node in ("n1", "n1", "n2", "n1"):
+        record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+        held[record.id] = (node, store.create_leased_table(record, node, 60))
+    mine = {t: fence for t, (node, fence) in held.items() if node == "n1"}
+    stale = min(mine)
+    store.release_leases("n1", {**mine, stale: mine[stale] + 1})   # a fence not its own
+    assert [t for t in held if store.lease_of(t) is not None] == [stale, 3]
+    assert store.unleased_tables() == sorted(set(mine) - {stale})
+    store.close()
