@@ -4,6 +4,7 @@ servers' tests are in test_cluster.py)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import json
 import subprocess
 import sys
@@ -167,8 +168,9 @@ def test_a_bad_node_name_or_store_is_refused_in_one_line(tmp_path):
             (["--node", ""], 2, "error: --node: a node name is 1 to 64 printable characters"),
             (["--node", "n1", "--store", str(tmp_path / "no" / "such" / "x.sqlite3")], 1,
              "server: cannot start node n1: unable to open database file")):
-        done = subprocess.run([*command, *options], cwd=ROOT, capture_output=True, text=True,
-                              timeout=60)
+        # run in a folder of its own: a serve that starts makes its database there
+        done = subprocess.run([*command, *options], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert done.returncode == status
         assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith(said)
 
