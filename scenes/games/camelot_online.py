@@ -28,7 +28,7 @@ from game.errors import RoundTableError
 from ..core.actions import Action
 from ..core.overlays import DialogScene
 from ..core.text_field import TextField
-from ..store.terms import SIDES, reason_words, term
+from ..store.terms import SIDES, reason_words, server_refusal, term
 from ..core.ui import GOLD, ILLEGAL
 from ..store.records import records_dir
 from ..table.board_layers import COLORS
@@ -52,6 +52,8 @@ QUESTIONS = {
 def error_line(message: dict) -> str:
     """An ``error`` message as one line for the player."""
     text = str(message.get("message") or message.get("code") or "refused")
+    if not message.get("local"):
+        text = server_refusal(str(message.get("code") or ""), text)
     if message.get("local"):
         return text[:1].upper() + text[1:]
     return _("The server refused: {problem}").format(problem=text[:1].lower() + text[1:])

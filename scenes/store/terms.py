@@ -7,7 +7,7 @@ import re
 
 from game.cards import Card
 
-from .words import N_, Nn_, _, ngettext
+from .words import N_, Nn_, _, language, ngettext
 
 LEVELS = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"), "expert": N_("Expert")}
 RESULTS = {"won": N_("Won"), "lost": N_("Lost"), "drawn": N_("Drawn")}
@@ -201,3 +201,36 @@ def card_name(card) -> str:
 
 def rank_words(rank: int) -> str:
     return _(RANKS[rank])
+
+
+# The server's refusals a player meets most, by their code (docs/protocol.md): in
+# another language than English a screen says these instead of the server's
+# English sentence (which says the same with the names and numbers in it).
+SERVER_REFUSALS = {
+    "bad_password": N_("the name or the password is wrong"),
+    "name_taken": N_("that name is taken"),
+    "weak_password": N_("that password is too weak or too long"),
+    "bad_name": N_("a name holds letters and digits of one alphabet"),
+    "bad_session": N_("that session has ended: sign in again"),
+    "rate_limited": N_("too many tries: wait a little and try again"),
+    "banned": N_("this account is banned"),
+    "needs_account": N_("guests have no account: register first"),
+    "rated_needs_account": N_("sign in to play rated games"),
+    "seat_taken": N_("that seat is taken"),
+    "no_table": N_("there is no such table"),
+    "not_your_turn": N_("it is not your turn"),
+    "opponent_gone": N_("your opponent has left the table"),
+    "muted": N_("a moderator muted you"),
+    "too_many_tables": N_("you have too many tables waiting"),
+    "bad_invite": N_("that table is private: it needs its invite code"),
+    "no_player": N_("there is no such player"),
+    "not_moderator": N_("only a moderator may do that"),
+}
+
+
+def server_refusal(code: str, said: str) -> str:
+    """The server's refusal ``said`` (English) as the player reads it: by its
+    ``code`` in the player's language where known, else as the server said it."""
+    if language() != "en" and code in SERVER_REFUSALS:
+        return _(SERVER_REFUSALS[code])
+    return said

@@ -173,3 +173,23 @@ def test_in_french_a_stuck_piece_on_the_board_names_its_square():
     tap(app, centre(scene, "B3"))                     # the walled-in man: a toast says why
     assert app._toasts[-1][0] == ("La pièce en B3 n’a aucun coup légal : chaque case qu’elle "
                                   "pourrait atteindre est occupée ou interdite")
+
+
+def test_the_server_s_common_refusals_are_said_in_the_player_s_language():
+    # A wrong password answered by the server (English, as every client gets it):
+    # in French the screen says the catalog's sentence for its code; in English
+    # the server's own sentence; a code without words stays as the server said it.
+    from scenes.games.camelot_online import error_line
+    from scenes.store.catalogs import load_language
+    from scenes.store.terms import SERVER_REFUSALS
+    wrong = {"type": "error", "code": "bad_password", "message": "wrong name or password"}
+    odd = {"type": "error", "code": "bad_field", "message": "text is too long"}
+    try:
+        load_language("fr")
+        assert error_line(wrong) == "Le serveur refuse : le nom ou le mot de passe est faux"
+        assert error_line(odd).endswith("text is too long")
+        from scenes.store.words import _
+        assert all(_(sentence) != sentence for sentence in SERVER_REFUSALS.values())
+    finally:
+        load_language("en")
+    assert error_line(wrong) == "The server refused: wrong name or password"
