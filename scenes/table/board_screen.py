@@ -234,6 +234,9 @@ class BoardScreen(PaintedScene):
         shown of several, or what the rules ask of them."""
         choice = self.table.path_choice()
         if choice is not None:
+            if self.app.touch_mode:     # the words a finger can follow (as its toast says)
+                return _("Path {n} of {count}: tap again to play it, hold for the next").format(
+                    n=choice[0], count=choice[1])
             return _("Path {n} of {count}: Tab, wheel or RB for the next").format(n=choice[0], count=choice[1])
         if self.game.must_leave_castle():
             return _("{head}: the piece in your own castle must come out").format(head=head)

@@ -261,6 +261,8 @@ def test_where_two_paths_reach_a_square_a_tap_shows_one_and_a_hold_the_other():
     tap(app, board_square(app, scene, sq("E5")))
     tap(app, board_square(app, scene, sq("E7")))
     assert scene.game.history == [] and scene.table.path_choice() == (1, 2)
+    # the status line says what a finger does (not Tab, the wheel or RB)
+    assert scene.turn_line("Your move") == "Path 1 of 2: tap again to play it, hold for the next"
     first, second = [path_text(p, m.captured) for m, p in scene.table._alternatives(parse_square("E7"))]
     long_press(app, board_square(app, scene, sq("E7")))
     assert scene.table.path_choice() == (2, 2) and scene.table.selected == parse_square("E5")
