@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 import time
 import tracemalloc
@@ -23,22 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.base import Status  # noqa: E402
 from game.camelot.board import CamelotBoard  # noqa: E402
-
-LINE_PLIES = 400
-
-
-def random_lines(count: int, seed: int) -> list[list[str]]:
-    lines = []
-    for n in range(count):
-        rng, board, line = random.Random(seed + n), CamelotBoard(), []
-        while board.status is Status.PLAYING and len(line) < LINE_PLIES:
-            line.append(board.move_text(rng.choice(board.legal_moves())))
-            board.play(line[-1])
-        lines.append(line)
-    return lines
-
+from bench.server_load import scripted_lines  # noqa: E402  the load bench's random games
 
 def referee(lines: list[list[str]], list_every_move: bool) -> float:
     """Seconds to referee every line (a fresh board each)."""
@@ -71,7 +56,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    lines = random_lines(args.games, args.seed)
+    lines = scripted_lines(args.games, args.seed)
     plies = sum(map(len, lines))
     now = full = float("inf")
     for _ in range(args.repeat):          # interleaved: a busy spell hits both alike

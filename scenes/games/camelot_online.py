@@ -52,10 +52,9 @@ QUESTIONS = {
 def error_line(message: dict) -> str:
     """An ``error`` message as one line for the player."""
     text = str(message.get("message") or message.get("code") or "refused")
-    if not message.get("local"):
-        text = server_refusal(str(message.get("code") or ""), text)
     if message.get("local"):
         return text[:1].upper() + text[1:]
+    text = server_refusal(str(message.get("code") or ""), text)
     return _("The server refused: {problem}").format(problem=text[:1].lower() + text[1:])
 
 
