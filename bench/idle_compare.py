@@ -43,6 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.startup import _env as compiled_env  # noqa: E402  bytecode cached, as installed
+from tests.services import ServiceError, start_xvfb  # noqa: E402
 AISLERIOT = shutil.which("sol") or "/usr/games/sol"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -110,19 +111,6 @@ class X:
                 for i in range(grid) for j in range(grid)}
         self.lib.XDestroyImage(image)
         return len(seen)
-
-
-def start_xvfb(screen: str) -> tuple[subprocess.Popen, str]:
-    for number in range(90, 120):
-        if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
-            proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{screen}x24", "-nolisten", "tcp"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for _ in range(200):
-                if os.path.exists(f"/tmp/.X11-unix/X{number}"):
-                    return proc, f":{number}"
-                time.sleep(0.02)
-            proc.kill()
-    raise SystemExit("no Xvfb display could be started")
 
 
 # --- one launch -------------------------------------------------------------------------------------
@@ -233,7 +221,10 @@ def main() -> None:
         raise SystemExit("needs Xvfb (apt-get install xvfb)")
     if not os.path.exists(AISLERIOT):
         raise SystemExit("needs GNOME Aisleriot (apt-get install aisleriot)")
-    xvfb, display = start_xvfb(args.screen)
+    try:
+        xvfb, display = start_xvfb(args.screen)
+    except ServiceError as error:
+        raise SystemExit(str(error))
     try:
         x = X(display)
         # main.py with its bytecode cached as an installed copy has it (never

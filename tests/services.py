@@ -1,4 +1,5 @@
-"""Real PostgreSQL and Redis servers for the tests, started from their binaries.
+"""Real PostgreSQL and Redis servers (and an X server, Xvfb) for the tests,
+started from their binaries.
 
 Each server runs in a temporary folder of its own, on 127.0.0.1 and a free port,
 and can be stopped, killed and started again on the same port mid-test (the
@@ -46,6 +47,25 @@ def missing(what: str, reason: str):
     if os.environ.get("CI"):
         pytest.fail(f"{message} (CI must install it)", pytrace=False)
     pytest.skip(message)
+
+
+def start_xvfb(screen: str = "1920x1080") -> tuple[subprocess.Popen, str]:
+    """An X server with no GPU (Debian's ``xvfb``) on a free display number:
+    (its process, the ``DISPLAY`` value). The caller ends the process."""
+    for number in range(90, 160):
+        if os.path.exists(f"/tmp/.X11-unix/X{number}") or os.path.exists(f"/tmp/.X{number}-lock"):
+            continue
+        proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{screen}x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(250):
+            if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                return proc, f":{number}"
+            if proc.poll() is not None:
+                break               # the number was taken meanwhile: the next one
+            time.sleep(0.02)
+        proc.kill()
+        proc.wait(5)
+    raise ServiceError("no Xvfb display could be started (:90 to :159)")
 
 
 def free_port() -> int:

@@ -175,6 +175,8 @@ class App:
         else:
             self.fullscreen = settings.fullscreen
         self.window_size = opt.size or WINDOW_DEFAULT
+        self.first_frame_seconds: float | None = None
+        self._full_screen_pending = False   # full screen after the first frame (_set_mode)
         self.screen = self._set_mode()
         self.input = InputMapper()
         self.sound = Sound(enabled=settings.sound, volume=settings.volume)
@@ -188,7 +190,6 @@ class App:
         self.frame_count = 0
         self.frame_times: list[float] = []
         self.frame_cpu_times: list[float] = []  # main-thread CPU time per frame
-        self.first_frame_seconds: float | None = None
         self.game_time = 0.0
         self._work_warmed = False
         self._toasts: list[list] = []  # [text, seconds left]
@@ -246,6 +247,17 @@ class App:
 
     def _set_mode(self) -> pygame.Surface:
         _set_pygame_icon()
+        if self.fullscreen and self.first_frame_seconds is None and pygame.display.get_driver() == "x11":
+            # On X, SDL 2 going full screen waits up to 0.1 s for the window
+            # manager to move the window (SDL_x11window.c), and a window that is
+            # already the desktop's size at its origin never moves: every launch
+            # paid the whole wait before its first frame. The first frame goes
+            # to a borderless window of the desktop's size instead, which looks
+            # the same; full screen follows it (_go_full_screen).
+            self._full_screen_pending = True
+            surface = pygame.display.set_mode(self.desktop_size, pygame.NOFRAME)
+            self._place_window((0, 0))
+            return surface
         if self.fullscreen:
             surface = pygame.display.set_mode(self.desktop_size, pygame.FULLSCREEN)
             # Without a window manager (or with one that keeps the window where
@@ -266,6 +278,20 @@ class App:
             pygame.display.quit()
             pygame.display.init()
             return pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    def _go_full_screen(self) -> None:
+        """The borderless first window (see _set_mode) made full screen, its
+        picture kept: the same pixels, unless the window manager resized it."""
+        self._full_screen_pending = False
+        if not self.fullscreen:
+            return                  # the player left full screen in the meantime
+        shown = self.screen.copy()
+        self.screen = self._set_mode()
+        if self.screen.get_size() == shown.get_size():
+            self.screen.blit(shown, (0, 0))
+            self._exposed = True    # presented whole at the next frame
+        else:
+            self.scenes.resize(self.size)
 
     @staticmethod
     def _place_window(position: tuple[int, int]) -> None:
@@ -487,6 +513,8 @@ class App:
 
     def _after_first_frame(self) -> None:
         """What start-up leaves until the window shows the first frame."""
+        if self._full_screen_pending:
+            self._go_full_screen()
         if self.options.after_first_frame is not None:
             self.options.after_first_frame()
         _fix_the_mmap_threshold()
