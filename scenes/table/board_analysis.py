@@ -71,9 +71,12 @@ class AnalysisView(BoardView):
     def bar_rect(self) -> pygame.Rect:
         s = self.scale
         seen = self.viewport                  # the board, or the part magnified
-        gap = self.panel_rect.x - seen.right
+        if self.panel_rect.x < seen.x:        # a right-to-left language: the panel on the left
+            gap, start = seen.x - self.panel_rect.right, self.panel_rect.right
+        else:
+            gap, start = self.panel_rect.x - seen.right, seen.right
         width = max(4, min(int(12 * s), gap - 4))
-        x = seen.right + (gap - width) // 2
+        x = start + (gap - width) // 2
         my = 0 if self.zoomed else self.art.my
         return pygame.Rect(x, seen.y + my, width, seen.h - 2 * my)
 

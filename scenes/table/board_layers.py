@@ -266,21 +266,22 @@ class BoardPainter:
         self.move_rects = []
         for row in range(first_row, min(total_rows, first_row + rows)):
             y = top + (row - first_row) * line_h
-            draw_text(surface, f"{row + 1}.", px, (x, y), INK_DIM)
+            view.panel_text(surface, f"{row + 1}.", px, (x, y), INK_DIM)
             for col in range(2):
                 index = row * 2 + col - offset     # 0-based ply index
                 if not 0 <= index < len(moves):
                     continue
                 text = moves[index]
-                cell = pygame.Rect(x + num_w + col * col_w, y - int(2 * s), col_w - int(4 * s), line_h)
+                laid = pygame.Rect(x + num_w + col * col_w, y - int(2 * s), col_w - int(4 * s), line_h)
+                cell = view.panel_place(laid)        # mirrored for a right-to-left language
                 if index == ply - 1:
                     pygame.draw.rect(surface, GOLD, cell, width=max(1, int(2 * s)),
                                      border_radius=int(5 * s))
                 size = px
                 while size > px * 0.6 and FONTS.font(size).size(text)[0] > col_w - int(10 * s):
                     size -= 1
-                draw_text(surface, text, size, (cell.x + int(4 * s), y + (px - size) // 2),
-                          GOLD if index == ply - 1 else INK if index < ply else INK_DIM)
+                view.panel_text(surface, text, size, (laid.x + int(4 * s), y + (px - size) // 2),
+                                GOLD if index == ply - 1 else INK if index < ply else INK_DIM)
                 self.move_rects.append((cell, index + 1))
 
     def draw_resting(self, surface: pygame.Surface, clip) -> None:

@@ -18,8 +18,8 @@ from game.camelot.moves import CANTER, SQUARE_COORDS, path_legs, rank_span
 
 from .board_art import FILES, BoardArt, board_pixel_size, MARGIN_X, MARGIN_Y
 from ..store.terms import SIDES, term
-from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, TallPanel, wrap_text
-from ..store.words import _
+from ..core.ui import FONTS, GOLD, INK, INK_DIM, draw_text, for_reading, mirrored, TallPanel, wrap_text
+from ..store.words import _, right_to_left
 
 
 def canter_steps(path: tuple[int, ...], captured) -> frozenset[int]:
@@ -176,8 +176,21 @@ class BoardView:
             self.board_pos = (x0, area.y + (area.h - bh) // 2)
             self.board_rect = self.viewport = pygame.Rect(self.board_pos, (bw, bh))
             self.panel_rect = pygame.Rect(x0 + bw + gap, top, panel_w, area.bottom - top - int(6 * s))
+        if right_to_left():
+            self._mirror_layout(area)
         self._paths.clear()
         self._rects.clear()
+
+    def _mirror_layout(self, area: pygame.Rect) -> None:
+        """A right-to-left language reads the side panel first: the panel on
+        the left, the board on its right (the board itself is never mirrored:
+        its files run A to L as the rules name them)."""
+        self.panel_rect = for_reading(self.panel_rect, area.left, area.right)
+        viewport = for_reading(self.viewport, area.left, area.right)
+        shift = viewport.x - self.viewport.x
+        self.board_pos = (self.board_pos[0] + shift, self.board_pos[1])
+        self.board_rect = self.board_rect.move(shift, 0)
+        self.viewport = self.board_rect if not self.zoomed else viewport
 
     def _lay_out_magnified(self, area: pygame.Rect, panel_w: int, gap: int) -> None:
         """The board at a finger's size, seen through a viewport of whole
@@ -391,6 +404,19 @@ class BoardView:
             cached = self._panel_background = (key, TallPanel(key[0], radius=key[1]))
         return cached[1]
 
+    def panel_text(self, surface: pygame.Surface, text: str, px: float, pos, color,
+                    anchor: str = "topleft") -> pygame.Rect:
+        """draw_text in the side panel at a place laid out left to right:
+        mirrored in the panel for a right-to-left language."""
+        if right_to_left():
+            rect = self.panel_rect
+            pos, anchor = (rect.left + rect.right - pos[0], pos[1]), mirrored(anchor)
+        return draw_text(surface, text, px, pos, color, anchor=anchor)
+
+    def panel_place(self, rect: pygame.Rect) -> pygame.Rect:
+        """A rect of the side panel laid out left to right, where the reader's language puts it."""
+        return for_reading(rect, self.panel_rect.left, self.panel_rect.right)
+
     def draw_panel(self, surface: pygame.Surface, info: dict) -> None:
         """``info``: sides (list of two dicts: color, name, castle_left, lost,
         to_move, thinking), history, first_side, status, note."""
@@ -406,27 +432,30 @@ class BoardView:
             row_h = int(icon.cell * 1.1)
             if side["to_move"]:
                 mark = pygame.Rect(rect.x + int(4 * s), y - int(2 * s), int(5 * s), row_h + int(26 * s))
-                pygame.draw.rect(surface, GOLD, mark, border_radius=max(1, int(2 * s)))
-            surface.blit(icon.piece(side["color"], "man"), (x, y + (row_h - icon.cell) // 2))
+                pygame.draw.rect(surface, GOLD, self.panel_place(mark), border_radius=max(1, int(2 * s)))
+            piece = icon.piece(side["color"], "man")
+            surface.blit(piece, self.panel_place(piece.get_rect(topleft=(x, y + (row_h - icon.cell) // 2))))
             name = f"{term(SIDES, side['color'])} · {side['name']}"
-            label = draw_text(surface, name, 23 * s, (x + icon.cell + int(8 * s), y + row_h // 2),
-                              GOLD if side["to_move"] else INK, anchor="midleft")
+            label = self.panel_text(surface, name, 23 * s, (x + icon.cell + int(8 * s), y + row_h // 2),
+                                     GOLD if side["to_move"] else INK, anchor="midleft")
             if side["thinking"]:
-                self.spinner_centre = (label.right + int(16 * s), label.centery)
+                beyond = label.left - int(16 * s) if right_to_left() else label.right + int(16 * s)
+                self.spinner_centre = (beyond, label.centery)
             y += row_h + int(2 * s)
             castle = side["castle_left"]
-            draw_text(surface, _("Castle moves left: {n}").format(n=castle), 18 * s, (x + int(2 * s), y), INK_DIM)
+            self.panel_text(surface, _("Castle moves left: {n}").format(n=castle), 18 * s,
+                             (x + int(2 * s), y), INK_DIM)
             y += int(22 * s)
             lost = side["taken"]   # enemy pieces this side has captured
             if any(lost.values()):
                 mini = self._mini(side["enemy"])
-                draw_text(surface, _("Took:"), 18 * s, (x + int(2 * s), y + int(2 * s)), INK_DIM)
-                mx = x + int(50 * s)
+                took = self.panel_text(surface, _("Took:"), 18 * s, (x + int(2 * s), y + int(2 * s)), INK_DIM)
+                mx = x + max(int(50 * s), took.w + int(10 * s))
                 for kind in ("knight", "man"):
                     for _k in range(lost.get(kind, 0)):
                         if mx + mini[kind].get_width() > rect.right - pad:
                             break
-                        surface.blit(mini[kind], (mx, y - int(2 * s)))
+                        surface.blit(mini[kind], self.panel_place(mini[kind].get_rect(topleft=(mx, y - int(2 * s)))))
                         mx += int(mini[kind].get_width() * 0.86)
             y += int(26 * s)
         y += int(4 * s)
@@ -434,10 +463,10 @@ class BoardView:
         y += int(8 * s)
         if info.get("note"):
             for line in wrap_text(info["note"], int(19 * s), width):
-                draw_text(surface, line, 19 * s, (x, y), info.get("note_color", INK))
+                self.panel_text(surface, line, 19 * s, (x, y), info.get("note_color", INK))
                 y += int(22 * s)
             y += int(6 * s)
-        draw_text(surface, _("Moves"), 21 * s, (x, y), INK_DIM)
+        self.panel_text(surface, _("Moves"), 21 * s, (x, y), INK_DIM)
         y += int(26 * s)
         self._draw_moves(surface, info["history"], info["first_side"], x, y, width,
                          rect.bottom - pad - y)
@@ -469,14 +498,14 @@ class BoardView:
         for k, pair in enumerate(shown):
             number = first_number + k
             row_y = y + k * line_h
-            draw_text(surface, f"{number}.", px, (x, row_y), INK_DIM)
+            self.panel_text(surface, f"{number}.", px, (x, row_y), INK_DIM)
             for j, text in enumerate(pair):
                 ply = (number - 1) * 2 + j
                 color = GOLD if ply == last_index and text != "…" else INK
                 size = px
                 while size > px * 0.6 and FONTS.font(size).size(text)[0] > col_w - int(6 * s):
                     size -= 1
-                draw_text(surface, text, size, (x + num_w + j * col_w, row_y + (px - size) // 2), color)
+                self.panel_text(surface, text, size, (x + num_w + j * col_w, row_y + (px - size) // 2), color)
 
     def draw_spinner(self, surface: pygame.Surface, t: float) -> list[pygame.Rect]:
         if self.spinner_centre is None:

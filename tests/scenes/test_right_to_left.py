@@ -5,8 +5,11 @@ arrow keys go the way the screen runs. Each screen is laid out in English and
 in Hebrew at 1280×720 and the two compared."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from game.camelot.moves import parse_square
 from scenes.core.actions import Action, InputEvent
 from scenes.screens.help import HelpScene
 from scenes.screens.navigation import open_game, open_menu
@@ -16,6 +19,7 @@ from scenes.work.service import shutdown
 from .harness import make_app, step
 
 WIDTH = 1280
+RECORD = Path(__file__).resolve().parents[2] / "data" / "famous-games" / "2009-wc-game-4-opening.camelot"
 
 
 @pytest.fixture(autouse=True)
@@ -111,3 +115,38 @@ def test_a_game_s_toolbar_runs_from_the_right():
     assert xs == sorted(xs, reverse=True)
     english_xs = [b.rect.x for b in english.toolbar.buttons]
     assert english_xs == sorted(english_xs)
+
+
+def board_scene(app):
+    """The board game's own scene under whatever dialog is over it."""
+    from scenes.table.board_screen import BoardScreen
+    return next(s for s in app.scenes.scenes if isinstance(s, BoardScreen))
+
+
+def test_the_board_game_s_side_panel_comes_first_and_the_board_still_runs_a_to_l():
+    def board(app):
+        open_game(app, "camelot-board")
+
+    en_app, _ = laid_out("en", board)
+    he_app, _ = laid_out("he", board)
+    en_view, he_view = board_scene(en_app).table.view, board_scene(he_app).table.view
+    assert tuple(he_view.panel_rect) == mirror(en_view.panel_rect)
+    assert tuple(he_view.board_rect) == mirror(en_view.board_rect)
+    assert he_view.panel_rect.right < he_view.board_rect.x
+    a6, l6 = (he_view.square_centre(parse_square(name)) for name in ("A6", "L6"))
+    assert a6[0] < l6[0]                                # the board is not mirrored
+    assert he_view.square_at(a6) == parse_square("A6")  # and a click finds its square
+
+
+def test_a_record_s_moves_are_listed_from_the_right_and_a_click_still_finds_one():
+    def replay(app):
+        app.navigator.open_replay(RECORD)
+
+    en_app, _ = laid_out("en", replay)
+    he_app, _ = laid_out("he", replay)
+    en_cells = board_scene(en_app).table.painter.move_rects
+    he_cells = board_scene(he_app).table.painter.move_rects
+    assert len(he_cells) >= 4
+    assert [(mirror(r), ply) for r, ply in en_cells] == [(tuple(r), ply) for r, ply in he_cells]
+    white, black = he_cells[0][0], he_cells[1][0]
+    assert white.x > black.x                            # the first move is the rightmost
