@@ -3,13 +3,18 @@
 
     python bench/camelot_openings.py [--count 64] [--plies 2-4] [--nodes 40000]
                                      [--margin 40] [--seed 1] [--jobs 2] [--out FILE]
+                                     [--extend]
 
 Random legal plies from the start (a seeded number between the --plies
 bounds), each resulting position searched by the engine (``--nodes`` nodes,
 the hard level's search); an opening is kept where that search scores it
 within ``--margin`` (100 = a man) of level, and where no kept opening reached
 the same position. Writes one opening a line (moves from the start, then the
-score and depth as a comment) until ``--count`` are kept.
+score and depth as a comment) until ``--count`` are kept. ``--extend`` keeps
+the openings already in ``--out`` first, unchanged and in order (so results
+over the first N stay comparable), and adds new ones after them (give it
+another ``--seed`` than the one that made them, or their candidates are
+searched again only to be skipped).
 """
 from __future__ import annotations
 
@@ -45,6 +50,17 @@ def candidate(task: tuple):
     return seed, list(game.history), game.position_text(), white, result.depth
 
 
+def existing_suite(path: Path) -> tuple[str, list[str]]:
+    """A suite file's comment header (its leading ``#`` lines) and its opening lines."""
+    header, lines = [], []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") and not lines:
+            header.append(line + "\n")
+        elif line.split("#", 1)[0].strip():
+            lines.append(line)
+    return "".join(header), lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=64)
@@ -54,6 +70,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=str(ROOT / "data" / "camelot-openings.txt"))
+    ap.add_argument("--extend", action="store_true",
+                    help="keep the openings already in --out first and add new ones after them")
     args = ap.parse_args(argv)
     try:
         low, high = (int(x) for x in args.plies.split("-"))
@@ -63,6 +81,16 @@ def main(argv=None) -> int:
         ap.error("--plies, --count and --nodes must be more than 0")
     started = time.monotonic()
     kept, seen = [], set()
+    header, old_lines = "", []
+    if args.extend:
+        header, old_lines = existing_suite(Path(args.out))
+        for line in old_lines:
+            game = CamelotBoard()
+            for text in line.split("#", 1)[0].split():
+                game.play(text)
+            seen.add(game.position_text())
+        if len(old_lines) >= args.count:
+            ap.error(f"--extend: {args.out} already holds {len(old_lines)} openings")
     tasks = ((args.seed * 1_000_000 + i, low, high, args.nodes) for i in range(10 ** 6))
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for found in pool.imap(candidate, tasks):
@@ -73,19 +101,26 @@ def main(argv=None) -> int:
                 continue
             seen.add(position)
             kept.append((moves, score, depth))
-            print(f"{len(kept):3}: {' '.join(moves):40} {score:+4} (depth {depth})", flush=True)
-            if len(kept) >= args.count:
+            print(f"{len(old_lines) + len(kept):3}: {' '.join(moves):40} {score:+4} "
+                  f"(depth {depth})", flush=True)
+            if len(old_lines) + len(kept) >= args.count:
                 pool.terminate()
                 break
-    header = (f"# Camelot opening suite: {len(kept)} positions {low}-{high} random plies from "
-              f"the start,\n# kept where the engine's search ({args.nodes} nodes) scores them "
-              f"within {args.margin} of level (100 = a man).\n"
-              f"# Made by: python bench/camelot_openings.py --count {args.count} --plies "
-              f"{args.plies} --nodes {args.nodes} --margin {args.margin} --seed {args.seed}\n"
-              f"# One opening a line: moves from the start, then # White's score, depth.\n")
-    lines = [f"{' '.join(m):40} # {s:+d} d{d}" for m, s, d in kept]
+    command = (f"python bench/camelot_openings.py --count {args.count} --plies {args.plies} "
+               f"--nodes {args.nodes} --margin {args.margin} --seed {args.seed}")
+    if args.extend:
+        header += (f"# Extended to {len(old_lines) + len(kept)} (openings {len(old_lines) + 1} on) "
+                   f"by: {command} --extend\n")
+    else:
+        header = (f"# Camelot opening suite: {len(kept)} positions {low}-{high} random plies "
+                  f"from the start,\n# kept where the engine's search ({args.nodes} nodes) "
+                  f"scores them within {args.margin} of level (100 = a man).\n"
+                  f"# Made by: {command}\n"
+                  f"# One opening a line: moves from the start, then # White's score, depth.\n")
+    lines = old_lines + [f"{' '.join(m):40} # {s:+d} d{d}" for m, s, d in kept]
     write_lines(args.out, header, lines)
-    print(f"{len(kept)} openings written to {args.out} in {time.monotonic() - started:.0f} s")
+    print(f"{len(lines)} openings ({len(kept)} new) written to {args.out} in "
+          f"{time.monotonic() - started:.0f} s")
     return 0
 
 

@@ -103,7 +103,8 @@ def _canter_keys(board: list[int], sign: int, origin: int, knight: bool, charges
 
 
 def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only: bool = False,
-              compulsory: bool | None = None, squares=None, within: int | None = None) -> dict:
+              compulsory: bool | None = None, squares=None, within: int | None = None,
+              knights: int | None = None, jump_from: int | None = None) -> dict:
     """The legal moves of ``side`` as ``{(from, to, captured frozenset): None}``.
 
     ``bits`` are the (White, Black) bitboards of ``board``; the board is used as
@@ -113,7 +114,9 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
     own castle. ``compulsory`` may pass on whether capture is compulsory.
     ``squares``: the squares of the side's pieces in ascending order (None: read
     from ``bits``); ``within`` limits the pieces that move (and that make capture
-    compulsory) to a bitboard's squares.
+    compulsory) to a bitboard's squares. ``knights`` may pass on the bitboard of
+    the side's knights (a capture listing then looks at no other piece for
+    charges), ``jump_from`` what ``leap_sources(theirs, empty)`` is here.
     """
     sign = 1 if side == 0 else -1
     mine, theirs = (bits[0], bits[1]) if side == 0 else (bits[1], bits[0])
@@ -124,7 +127,8 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
     land = empty & ~own_bits
     knight_code = KNIGHT * sign
     out: dict = {}
-    jump_from = leap_sources(theirs, empty)  # squares from which a piece could jump
+    if jump_from is None:
+        jump_from = leap_sources(theirs, empty)  # squares from which a piece could jump
 
     if not captures_only and mine & own_bits:
         # A piece that ended its move in its own castle must come out now (this
@@ -139,8 +143,15 @@ def move_keys(board: list[int], side: int, castle_left: int, bits, captures_only
     jumpers = jump_from & pieces & ~enemy_bits
     if compulsory is None:
         compulsory = bool(jumpers)
-    leapers = leap_sources(mine, land)  # squares a canter could go on from
-    canterers = leapers & pieces
+    if (compulsory or captures_only) and knights is not None:
+        # Only knights charge: the men that could canter are not visited, and
+        # without a knight no canter is looked at.
+        knights &= pieces
+        leapers = leap_sources(mine, land) if knights else 0
+        canterers = leapers & knights
+    else:
+        leapers = leap_sources(mine, land)  # squares a canter could go on from
+        canterers = leapers & pieces
     onward = leapers & ~enemy_bits
     if compulsory or captures_only:
         # Only jumps and knights' charges: visit just the pieces that could make one.

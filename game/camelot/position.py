@@ -42,7 +42,7 @@ class Position:
     """A Camelot position with make/unmake. ``side`` 0 = White, 1 = Black."""
 
     __slots__ = ("board", "side", "castle_left", "clock", "history", "key", "pieces", "bits",
-                 "_stack", "_capture")
+                 "knights", "_stack", "_capture")
 
     def __init__(self, board: list[int], side: int = WHITE, castle_left=(2, 2),
                  clock: int = 0, history=()) -> None:
@@ -54,9 +54,15 @@ class Position:
         self.pieces = ({sq for sq, v in enumerate(self.board) if v > 0},
                        {sq for sq, v in enumerate(self.board) if v < 0})
         self.bits = list(colour_bits(self.board))  # bitboards, kept in step with board
+        # Each side's knights (a bitboard, kept in step too): a capture listing
+        # looks at them alone for charges, never at every man that can canter.
+        self.knights = [sum(BIT[sq] for sq, v in enumerate(self.board) if v == code)
+                        for code in (KNIGHT, -KNIGHT)]
         self.key = self.compute_key()
         self._stack: list = []
-        self._capture: tuple | None = None  # (key, must_capture()) until the next push or pop
+        # (key, must_capture(), the squares a piece could jump from) until the
+        # next push or pop.
+        self._capture: tuple | None = None
 
     def compute_key(self) -> int:
         key = ZOBRIST_BLACK if self.side else 0
@@ -81,8 +87,10 @@ class Position:
         if want_paths:
             return generate(self.board, side, self.castle_left[side], sorted(self.pieces[side]),
                             True, bits=self.bits)
+        self.must_capture()   # (its jump_from, kept, serves the listing)
         return move_keys(self.board, side, self.castle_left[side], self.bits, False, None,
-                         sorted(self.pieces[side]))
+                         sorted(self.pieces[side]), knights=self.knights[side],
+                         jump_from=self._capture[2])
 
     def must_capture(self) -> bool:
         """Whether some piece of the side to move can jump now (bitboards: fast).
@@ -96,9 +104,9 @@ class Position:
             return cached[1]
         side = self.side
         mine, theirs = self.bits[side], self.bits[1 - side]
-        found = bool(leap_sources(theirs, ON_BOARD & ~(mine | theirs)) & mine
-                     & ~CASTLE_BITS[1 - side])
-        self._capture = (key, found)
+        jump_from = leap_sources(theirs, ON_BOARD & ~(mine | theirs))
+        found = bool(jump_from & mine & ~CASTLE_BITS[1 - side])
+        self._capture = (key, found, jump_from)   # captures() reuses jump_from
         return found
 
     def captures(self, compulsory: bool | None = None) -> dict:
@@ -106,9 +114,11 @@ class Position:
         moves when capture is compulsory, else the knights' charges. Ignores the
         duty to leave one's own castle (check ``in_own_castle`` first)."""
         side = self.side
+        found = self.must_capture()
         if compulsory is None:
-            compulsory = self.must_capture()
-        return move_keys(self.board, side, self.castle_left[side], self.bits, True, compulsory)
+            compulsory = found
+        return move_keys(self.board, side, self.castle_left[side], self.bits, True, compulsory,
+                         knights=self.knights[side], jump_from=self._capture[2])
 
     def in_own_castle(self) -> bool:
         """Whether a piece of the side to move stands in its own castle."""
@@ -133,10 +143,14 @@ class Position:
                 theirs.discard(sq)
                 their_bits ^= BIT[sq]
                 key ^= zobrist[v][sq]
+                if v == 2 or v == -2:
+                    self.knights[them] ^= BIT[sq]
             bits[them] = their_bits
         else:
             taken = ()
         bits[side] ^= BIT[frm] ^ BIT[to]  # (a jump chain may end where it began)
+        if piece == 2 or piece == -2:
+            self.knights[side] ^= BIT[frm] ^ BIT[to]
         board[frm] = 0
         board[to] = piece
         mine = self.pieces[side]
@@ -187,6 +201,8 @@ class Position:
         mine.add(frm)
         bits = self.bits
         bits[side] ^= BIT[frm] ^ BIT[to]
+        if piece == 2 or piece == -2:
+            self.knights[side] ^= BIT[frm] ^ BIT[to]
         if taken:
             them = 1 - side
             theirs, their_bits = self.pieces[them], bits[them]
@@ -194,6 +210,8 @@ class Position:
                 board[sq] = v
                 theirs.add(sq)
                 their_bits ^= BIT[sq]
+                if v == 2 or v == -2:
+                    self.knights[them] ^= BIT[sq]
             bits[them] = their_bits
         if castle_move:
             self.castle_left[side] += 1

@@ -75,9 +75,9 @@ ROOT_SALT = 0x5BD1E995C3A4F00D   # table keys of a search played for Black (see 
 # weight could lift one to a killer's place in the order (500,000).
 HISTORY_CEILING = 400_000
 # Quiet moves searched before a cut-off lose what the cut-off move gains. Off:
-# its match (64 pairs at 3,000 nodes, every opening of the suite once) was
-# +38 ± 53 Elo, LLR +0.95 of 2.94: no gain shown (README). Nodes to depth 6 on
-# the --depths positions: 458,659 without, 317,728 with.
+# its matches at 3,000 nodes a move were +38 ± 53 Elo over the first suite's 64
+# openings, then +6 ± 30 over 199 of the 200 (LLR -1.15 of ±2.94): no gain shown
+# (README). Nodes to depth 6 on the --depths positions: 458,659 without, 317,728 with.
 HISTORY_MALUS = False
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
 CHECK_EVERY = 31       # nodes between looks at the clock (a millisecond or two)

@@ -89,6 +89,30 @@ def test_opening_suite_is_legal_and_varied():
     assert all(2 <= len(o) <= 4 for o in openings)
 
 
+def test_extending_the_suite_keeps_its_openings_first_and_adds_new_positions(tmp_path):
+    import camelot_openings
+    from game.camelot.board import CamelotBoard
+    suite = tmp_path / "suite.txt"
+    old = (ROOT / "data" / "camelot-openings.txt").read_text(encoding="utf-8").splitlines()
+    header = [line for line in old[:8] if line.startswith("#")]
+    kept = [line for line in old if not line.startswith("#")][:3]
+    suite.write_text("\n".join(header + kept) + "\n", encoding="utf-8")
+    assert camelot_openings.main(["--count", "5", "--nodes", "150", "--margin", "100000",
+                                  "--seed", "7", "--jobs", "1", "--extend",
+                                  "--out", str(suite)]) == 0
+    lines = suite.read_text(encoding="utf-8").splitlines()
+    assert lines[:len(header)] == header and "Extended to 5" in lines[len(header)]
+    body = [line for line in lines if not line.startswith("#")]
+    assert body[:3] == kept and len(body) == 5
+    positions = set()
+    for moves in load_openings(suite):
+        game = CamelotBoard()
+        for text in moves:
+            game.play(text)
+        positions.add(game.position_text())
+    assert len(positions) == 5   # no new opening repeats a kept one
+
+
 def test_a_game_at_the_ply_cap_is_a_draw():
     class First:
         def best_move(self, moves):

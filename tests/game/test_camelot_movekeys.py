@@ -29,6 +29,10 @@ def path_keys(pos: Position, squares=None, captures_only: bool = False) -> set:
 
 def check_fast_paths(pos: Position) -> None:
     """Every fast answer about ``pos`` against the slow one; the position unchanged."""
+    # The knights' bitboards that push and pop keep (the capture listings look
+    # at no other piece for charges) are those of the board.
+    assert pos.knights == [sum(BIT[sq] for sq, v in enumerate(pos.board) if v == code)
+                           for code in (KNIGHT, -KNIGHT)], pos.text()
     before = (pos.state(), list(pos.bits), pos.key)
     side = pos.side
     squares = sorted(pos.pieces[side])
