@@ -558,14 +558,19 @@ def report(args, out: dict) -> int:
     if "Traceback" in server_errors:
         errors.append("the server printed a traceback")
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:20]))
-    if args.sample and Path(args.sample).exists():
-        print(f"the server's time by function (the play only, sampled; {args.sample}):")
-        print("".join(Path(args.sample).read_text(encoding="utf-8").splitlines(True)[:41]), end="")
-    if args.profile and Path(args.profile).exists():
-        import pstats
-        print(f"the server's profile (the play only; {args.profile}):")
-        pstats.Stats(args.profile, stream=sys.stdout).sort_stats("tottime").print_stats(25)
+    print_profile(args.profile, args.sample, "the server")
     return len(errors)
+
+
+def print_profile(profile: str | None, sample: str | None, whose: str, rows: int = 25) -> None:
+    """What ``--profile`` or ``--sample`` wrote (a server stopped with its profiler)."""
+    if sample and Path(sample).exists():
+        print(f"{whose}'s time by function (the play only, sampled; {sample}):")
+        print("".join(Path(sample).read_text(encoding="utf-8").splitlines(True)[:41]), end="")
+    if profile and Path(profile).exists():
+        import pstats
+        print(f"{whose}'s profile (the play only; {profile}):")
+        pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(rows)
 
 
 if __name__ == "__main__":
