@@ -173,7 +173,9 @@ class Player:
             try:
                 await self.turn()
             except (*BROKEN, Resync) as exc:
-                self.tally.error(type(exc).__name__)
+                waiting = "for my move's answer" if self.pending_since else "for the other's move"
+                late = ", after the end" if time.monotonic() > self.end else ""
+                self.tally.error(f"{type(exc).__name__} ({waiting}{late})")
                 while time.monotonic() < self.end:
                     try:
                         await self.resume()
@@ -292,7 +294,8 @@ def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
     """A game per line on the servers at ``urls`` for ``seconds``, played by
     ``processes`` client processes; ``kill()`` at ``kill_at`` seconds into play.
     ``batch`` games are set up at once (shared among the processes); a game whose
-    set-up fails is left out (counted); ``playing()`` is called as play begins. Returns the merged tally, when ``kill()`` ran
+    set-up fails is left out (counted); ``playing(True)`` is called as play begins,
+    ``playing(False)`` as it ends (before the clients close). Returns the merged tally, when ``kill()`` ran
     (monotonic) and the set-up's seconds."""
     games = len(lines)
     processes = max(1, min(processes, games))
@@ -319,11 +322,14 @@ def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
             set_up_seconds = time.monotonic() - setting_up
         else:
             if playing is not None:
-                playing()
+                playing(True)
             if kill is not None:
                 time.sleep(max(0.0, began.value + kill_at - time.monotonic()))
                 kill()
                 killed = time.monotonic()
+            if playing is not None:
+                time.sleep(max(0.0, began.value + seconds - time.monotonic()))
+                playing(False)
         for _ in workers:
             try:
                 tally.merge(results.get(timeout=seconds + 120 + REPLY_SECONDS))

@@ -184,12 +184,12 @@ def main() -> int:
         lines = lines_for(args.games, args.seconds, args.think)
         cpu0 = [sum(server_cpu_seconds(p.pid)) for p in procs]
         commits0, wall0 = commits(dsn), time.monotonic()
-        at_play: list[list[float]] = []
+        at_play: list[list[float]] = []       # the nodes' CPU as the play begins and ends
 
-        def playing() -> None:
+        def playing(begins: bool) -> None:
             at_play.append([sum(server_cpu_seconds(p.pid)) for p in procs])
             if args.profile or args.sample:
-                procs[-1].send_signal(signal.SIGUSR1)
+                procs[-1].send_signal(signal.SIGUSR1 if begins else signal.SIGUSR2)
 
         def kill() -> None:
             procs[0].send_signal(signal.SIGKILL)
@@ -197,8 +197,6 @@ def main() -> int:
             urls, lines, args.seconds, args.think, kill if args.kill_at > 0 else None,
             args.kill_at, args.setup_batch, processes_for(args.games, args.client_processes),
             playing)
-        if args.profile or args.sample:
-            procs[-1].send_signal(signal.SIGUSR2)
         wall = time.monotonic() - wall0
         cpu1 = [sum(server_cpu_seconds(p.pid)) for p in procs]
         cpu = [c1 - c0 for c1, c0 in zip(cpu1, cpu0)]
@@ -220,8 +218,8 @@ def main() -> int:
             for i, c in enumerate(cpu)) + f"; the bench's clients {tally.cpu / wall * 100:.0f} %"
             f"; PostgreSQL commits/s: {rate:.0f}; set-up {set_up:.0f} s; the nodes' clean "
             f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s")
-        if at_play and tally.moves:
-            during = [c1 - c0 for c1, c0 in zip(cpu1, at_play[0])]
+        if len(at_play) == 2 and tally.moves:
+            during = [c1 - c0 for c1, c0 in zip(at_play[1], at_play[0])]
             print("  the nodes' CPU over the play, per acknowledged move: " + ", ".join(
                 f"n{i + 1} {c / tally.moves * 1000:.2f} ms" for i, c in enumerate(during))
                 + f"; all together {sum(during) / tally.moves * 1000:.2f} ms")

@@ -45,13 +45,13 @@ from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
 from .node_members import SharedMembers
+from .node_news import TABLES, TableNews, _number
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
 from .records import AccountRecord
 from .replica import RemoteSocket, Replica
 from .storage import Conflict, StorageError, TableRecord
 from .table import Table
 
-TABLES = "tables"                  # the bus channel every node hears: look, taken, chat, closed
 RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: sent again
 GIVE_UP = 12.0                     # ... and refused after this long (no node could take the table)
 HOUSEKEEPING_EVERY = 0.5
@@ -88,14 +88,11 @@ class Forward:
     quiet: bool = False        # a re-attachment: the client is not told "seated" again
 
 
-def _number(table_id: str) -> int:
-    return int(table_id[1:])
-
-
-class NodeServer(SharedMembers, GameServer):
+class NodeServer(SharedMembers, TableNews, GameServer):
     def __init__(self, storage: LeasedStorage, bus, node: str, *, ttl: float = TTL,
                  every: float = EVERY, **options) -> None:
         self.node = node
+        self._news_init()
         super().__init__(storage, **options)
         self.bus = bus
         self._share_limits()
@@ -144,6 +141,7 @@ class NodeServer(SharedMembers, GameServer):
             self.keeper.release_all()           # the other nodes take the tables at once
         except StorageError as exc:             # they lapse by themselves
             log(f"node {self.node}: could not release the leases: {exc}")
+        self._send_looks()
         try:
             await asyncio.wait_for(self.bus.close(), BUS_CLOSE_SECONDS)
         except asyncio.TimeoutError:
@@ -198,7 +196,7 @@ class NodeServer(SharedMembers, GameServer):
             self._load(tid, taken=True)
         except (StorageUnavailable, StorageFailure):
             self.stale.add(tid)                  # read again once the database answers
-        self.bus.publish(TABLES, {"k": "taken", "table": number})
+        self._tell({"k": "taken", "table": number})
         # After the handler that may be running now (a takeover can happen inside one).
         asyncio.get_running_loop().call_soon(self._reattach, tid)
 
@@ -309,7 +307,7 @@ class NodeServer(SharedMembers, GameServer):
             look = {"k": "look", "table": record.id, "ply": len(record.moves)}
             if name == "add_move" and record.status == "playing":
                 look["move"] = record.moves[-1]        # the one change: no need to read
-            self.bus.publish(TABLES, look)
+            self._note_look(look)
 
     def _guarded(self, conn: Connection, kind: str, re_id, work) -> list[dict]:
         """As one server's, and a database that cannot be reached is the client's
@@ -414,9 +412,9 @@ class NodeServer(SharedMembers, GameServer):
         conn = forward.conn
         who = self._who(conn)
         seat = self.attached.get(forward.message["table"], {}).get(conn)
-        self.bus.publish(_channel(forward.node), {"k": "fwd", "seq": seq, "who": who,
-                                                  "m": forward.message, "quiet": forward.quiet,
-                                                  "seat": seat})
+        self._to_node(forward.node, {"k": "fwd", "seq": seq, "who": who,
+                                     "m": forward.message, "quiet": forward.quiet,
+                                     "seat": seat})
 
     def _retry_forwards(self) -> None:
         """Messages whose referee did not answer: sent again to the table's referee
@@ -516,7 +514,7 @@ class NodeServer(SharedMembers, GameServer):
                 self.handled[key] = done
                 while len(self.handled) > REMEMBERED:
                     self.handled.popitem(last=False)
-        self.bus.publish(_channel(origin), done)
+        self._to_node(origin, done)
 
     def _seat_again(self, conn: Connection, message: dict, token: str | None) -> None:
         """A client its node saw seated (with ``token``), whose message came here
@@ -571,7 +569,7 @@ class NodeServer(SharedMembers, GameServer):
         cid = getattr(conn, "cid", None)
         if cid is not None:
             del self.by_cid[cid]
-            self.bus.publish(TABLES, {"k": "closed", "cid": cid})
+            self._tell({"k": "closed", "cid": cid})
 
     def _broadcast(self, targets, text: str) -> None:
         local, elsewhere = [], {}
@@ -583,12 +581,12 @@ class NodeServer(SharedMembers, GameServer):
         if local:
             super()._broadcast(local, text)
         for node, cids in elsewhere.items():
-            self.bus.publish(_channel(node), {"k": "out", "cids": cids, "text": text})
+            self._to_node(node, {"k": "out", "cids": cids, "text": text})
 
     def _on_lobby_chat(self, conn, m, now):
         super()._on_lobby_chat(conn, m, now)
-        self.bus.publish(TABLES, {"k": "chat", "from": conn.name, "key": conn.key,
-                                  "text": m["text"]})
+        self._tell({"k": "chat", "from": conn.name, "key": conn.key,
+                    "text": m["text"]})
 
     # --- the bus -------------------------------------------------------------------------
     async def _hear(self) -> None:
@@ -619,7 +617,9 @@ class NodeServer(SharedMembers, GameServer):
         if event.channel == TABLES:
             if sender == self.node:
                 return
-            if kind == "look":
+            if kind == "looks":
+                self._heard_looks(sender, body)
+            elif kind == "look":                 # one at a time (a node before looks)
                 self._look(body["table"], body.get("ply"), body.get("move"))
             elif kind == "taken":
                 self.referee_of[body["table"]] = sender
@@ -638,7 +638,10 @@ class NodeServer(SharedMembers, GameServer):
                 self._heard_moderation(body)
             elif kind == "owner":
                 self._heard_owner(body)
-        elif kind == "fwd":
+            return
+        if "looks" in body:                      # what the sender's news here follows
+            self._heard_looks(sender, body)
+        if kind == "fwd":
             self._on_forwarded(sender, body)
         elif kind == "out":
             targets = [self.by_cid[c].ws for c in body["cids"] if c in self.by_cid]
@@ -647,49 +650,6 @@ class NodeServer(SharedMembers, GameServer):
             self._on_done(body)
         elif kind == "paired":
             self._paired(body)
-
-    def _look(self, number: int, ply: int | None = None, move: str | None = None) -> None:
-        """Another node changed a table: read it from the store (the truth) — unless
-        the change was only the next move of a game this node has up to the one
-        before (the referee's news comes in its order; a gap means reading all)."""
-        if number in self.keeper.held:
-            return
-        tid = f"T{number}"
-        replica = self.tables.get(tid)
-        if move is not None and isinstance(replica, Replica) and tid not in self.stale \
-                and replica.record.status == "playing" and len(replica.record.moves) == ply - 1:
-            replica.record.moves.append(move)
-            replica._game = None             # made again from the moves if a page asks
-            self._lobby_changed()
-            return
-        try:
-            record = self.storage.load_table(number)
-        except StorageUnavailable:
-            self.stale.add(tid)
-            return
-        self.stale.discard(tid)
-        if record is None or record.status == "finished":
-            self.tables.pop(tid, None)
-        else:
-            self._replica(record)
-        self._lobby_changed()
-
-    def _read_replicas(self) -> None:
-        """Every table another node referees, read again from the store at once."""
-        try:
-            records = self.storage.open_tables()
-        except StorageUnavailable:
-            self.stale.update(t for t in self.tables if _number(t) not in self.keeper.held)
-            return
-        open_now = {r.table_id for r in records}
-        for tid in [t for t in self.tables if t not in open_now]:
-            if _number(tid) not in self.keeper.held:
-                del self.tables[tid]
-        for record in records:
-            if record.id not in self.keeper.held:
-                self._replica(record)
-                self.stale.discard(record.table_id)
-        self._lobby_changed()
 
     # --- every half second ---------------------------------------------------------------
     async def _housekeeping(self) -> None:
