@@ -22,12 +22,15 @@ from then on is missed.
 Claims (a guest's name, a seek being paired, a banned address): ``rt:claim:KEY``
 holding its owner, set by a Lua script (read and set in one step) with an expiry.
 Presence: a set per node (``rt:presence:NODE``) that expires unless refreshed,
-and the set of node names that ever reported (``rt:presence:nodes``). Counters:
+with a version mark beside it (``rt:presence-mark:NODE``, new whenever the set
+changes, so that the others read only the sets that changed), and the set of node
+names that ever reported (``rt:presence:nodes``). Counters:
 ``INCRBY`` and ``PEXPIRE … NX`` in one transaction (a fixed window).
 """
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Iterable
 
@@ -49,13 +52,19 @@ BATCH = 1000                   # messages sent in one pipeline at most
 _HOME = PREFIX + "home"        # every subscription listens here, so its connection exists
 _NODES = PREFIX + "presence:nodes"
 _ERRORS = (RedisError, OSError)
-# A claim: held (or renewed) for its owner unless another holds it; the holder answered.
-_CLAIM = """local held = redis.call('GET', KEYS[1])
-if not held or held == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return ARGV[1]
+# Claims: each held (or renewed) for its owner unless another holds it; the holders answered.
+_CLAIM = """local out, ms = {}, ARGV[#ARGV]
+for i, key in ipairs(KEYS) do
+  local held = redis.call('GET', key)
+  if not held or held == ARGV[i] then
+    redis.call('SET', key, ARGV[i], 'PX', ms)
+    out[i] = ARGV[i]
+  else
+    out[i] = held
+  end
 end
-return held"""
+return out"""
+CLAIMS_AT_ONCE = 500           # claims per script call (a node renews all its guests' names)
 _RELEASE = """if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0"""
 
@@ -200,6 +209,8 @@ class RedisBus(Bus):
         self._lost: set[str] = set()        # channels whose messages were dropped
         self._last_try = 0.0
         self._subscriptions: list[RedisSubscription] = []
+        self._presence_written: list[str] | None = None      # this node's set as last written
+        self._presence_read: dict[str, tuple[bytes, frozenset[str]]] = {}   # node → mark, set
 
     # --- publishing ------------------------------------------------------------
     def publish(self, channel: str, body: dict) -> None:
@@ -278,23 +289,51 @@ class RedisBus(Bus):
             raise BusUnavailable(f"the bus is unavailable ({what}): {_one_line(error)}") from None
 
     async def set_presence(self, members: Iterable[str], ttl: float) -> None:
-        key, members = f"{PREFIX}presence:{self.node}", sorted(set(members))
+        """The set, and a new version mark beside it, written when it changed; the same
+        set only has its time renewed (unless it vanished: Redis restarted)."""
+        key, mark = f"{PREFIX}presence:{self.node}", f"{PREFIX}presence-mark:{self.node}"
+        members, ms = sorted(set(members)), max(1, int(ttl * 1000))
+        if members and members == self._presence_written:
+            kept = await self._call("presence", lambda pipe: (
+                pipe.pexpire(key, ms), pipe.pexpire(mark, ms), pipe.sadd(_NODES, self.node)))
+            if kept[0] and kept[1]:
+                return
 
         def steps(pipe):
-            pipe.delete(key)
+            pipe.delete(key, mark)
             if members:
                 pipe.sadd(key, *members)
-                pipe.pexpire(key, max(1, int(ttl * 1000)))
+                pipe.pexpire(key, ms)
+                pipe.set(mark, secrets.token_hex(8), px=ms)
             pipe.sadd(_NODES, self.node)
         await self._call("presence", steps)
+        self._presence_written = members
 
     async def presence(self) -> dict[str, frozenset[str]]:
+        """Every node's set; a set whose version mark is the one read last time is not
+        read again (a set without a mark, always)."""
         (nodes,) = await self._call("presence", lambda pipe: pipe.smembers(_NODES))
         names = sorted(n.decode() for n in nodes)
+        if not names:
+            return {}
+        (marks,) = await self._call("presence", lambda pipe: pipe.mget(
+            [f"{PREFIX}presence-mark:{n}" for n in names]))
+        unread = [n for n, mark in zip(names, marks)
+                  if mark is None or self._presence_read.get(n, (None,))[0] != mark]
         found = await self._call("presence", lambda pipe: [
-            pipe.smembers(f"{PREFIX}presence:{n}") for n in names]) if names else []
-        return {n: frozenset(m.decode() for m in members)
-                for n, members in zip(names, found) if members}
+            pipe.smembers(f"{PREFIX}presence:{n}") for n in unread]) if unread else []
+        fresh = dict(zip(unread, found))
+        everyone = {}
+        for name, mark in zip(names, marks):
+            if name in fresh:
+                members = frozenset(m.decode() for m in fresh[name])
+                if mark is not None:
+                    self._presence_read[name] = (mark, members)
+            else:
+                members = self._presence_read[name][1]
+            if members:
+                everyone[name] = members
+        return everyone
 
     async def incr(self, key: str, ttl: float, by: int = 1) -> int:
         name = f"{PREFIX}count:{key}"
@@ -307,9 +346,12 @@ class RedisBus(Bus):
 
     async def claim(self, claims: dict[str, str], ttl: float) -> dict[str, str]:
         keys, ms = list(claims), max(1, int(ttl * 1000))
+        chunks = [keys[i:i + CLAIMS_AT_ONCE] for i in range(0, len(keys), CLAIMS_AT_ONCE)]
         found = await self._call("claim", lambda pipe: [
-            pipe.eval(_CLAIM, 1, f"{PREFIX}claim:{key}", claims[key], ms) for key in keys])
-        return {key: holder.decode() for key, holder in zip(keys, found)}
+            pipe.eval(_CLAIM, len(chunk), *(f"{PREFIX}claim:{key}" for key in chunk),
+                      *(claims[key] for key in chunk), ms) for chunk in chunks])
+        return {key: holder.decode()
+                for key, holder in zip(keys, (h for held in found for h in held))}
 
     async def release(self, key: str, owner: str) -> None:
         await self._call("claim", lambda pipe: pipe.eval(_RELEASE, 1, f"{PREFIX}claim:{key}",

@@ -19,6 +19,14 @@ import hiredis
 READ_BYTES = 1 << 16
 
 
+if hasattr(asyncio, "timeout"):            # Python 3.11: no task per wait, as wait_for makes
+    async def _within(awaitable, seconds: float | None):
+        async with asyncio.timeout(seconds):
+            return await awaitable
+else:                                     # pragma: no cover (3.10)
+    _within = asyncio.wait_for
+
+
 class WireError(ConnectionError):
     """The connection broke, or Redis answered with an error."""
 
@@ -76,7 +84,7 @@ class Wire:
         if replies:
             return replies
         try:
-            data = await asyncio.wait_for(self._reader.read(READ_BYTES), timeout)
+            data = await _within(self._reader.read(READ_BYTES), timeout)
         except asyncio.TimeoutError:
             return []
         except OSError as exc:
