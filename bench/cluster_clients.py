@@ -26,6 +26,7 @@ from websockets.exceptions import WebSocketException
 
 from bench.server_load import address, server_memory
 from game.net.client import Client, ConnectionLost, ServerRefused
+from game.server.node_cli import run_event_loop
 
 # A lost connection, or a node that closed it mid-handshake (it was being killed).
 BROKEN = (ConnectionLost, WebSocketException, OSError, asyncio.TimeoutError)
@@ -186,7 +187,15 @@ class Player:
     async def turn(self) -> None:
         mine = (len(self.moves) % 2 == 0) == (self.color == "white")
         if not mine:
-            self.take(await self.client.next(REPLY_SECONDS))
+            # Once the run is over the other side may not move again: waited for only
+            # as long as its last thinking and an answer can take.
+            last_chance = self.end + 1.5 * self.think + 5.0 - time.monotonic()
+            try:
+                self.take(await self.client.next(min(REPLY_SECONDS, max(0.1, last_chance))))
+            except asyncio.TimeoutError:
+                if time.monotonic() <= self.end or last_chance >= REPLY_SECONDS:
+                    raise
+                self.over = True                 # the run ended with the other's turn
             return
         ply = len(self.moves) + 1
         if ply > len(self.line):
@@ -275,7 +284,7 @@ async def play_share(plan: Plan, lines: list, barrier, began) -> Tally:
 def _client_process(plan: Plan, lines: list, barrier, began, results) -> None:
     tally = Tally()
     try:
-        tally = asyncio.run(play_share(plan, lines, barrier, began))
+        tally = run_event_loop(play_share(plan, lines, barrier, began))
     except BaseException as exc:          # told to the coordinator, which reports it
         tally.failures.append(f"client process {os.getpid()}: {exc!r}")
         barrier.abort()
