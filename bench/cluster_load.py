@@ -82,6 +82,26 @@ def start_server(args: list[str], env: dict, launch: list[str] = ("-m", "game")
     return proc, f"ws://127.0.0.1:{match.group(1)}"
 
 
+def family_cpu_seconds(leader: int) -> float:
+    """CPU seconds of a process and its children (PostgreSQL's server and its
+    backends), the children it has waited for included."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue                               # ended meanwhile
+        if int(entry) == leader or int(fields[1]) == leader:      # it, or a child
+            used = int(fields[11]) + int(fields[12])
+            if int(entry) == leader:
+                used += int(fields[13]) + int(fields[14])
+            total += used / tick
+    return total
+
+
 def lines_for(games: int, seconds: float, think: float) -> list[list[str]]:
     """Each game's scripted line, as long as a run of ``seconds`` can play (a side
     waits at least half of ``think`` before each move)."""
@@ -183,7 +203,9 @@ def main() -> int:
         urls = [u for _, u in started]
         lines = lines_for(args.games, args.seconds, args.think)
         cpu0 = [sum(server_cpu_seconds(p.pid)) for p in procs]
-        commits0, wall0 = commits(dsn), time.monotonic()
+        services = lambda: (family_cpu_seconds(postgres.proc.pid),  # noqa: E731
+                            sum(server_cpu_seconds(redis.proc.pid)))
+        commits0, wall0, services0 = commits(dsn), time.monotonic(), services()
         at_play: list[list[float]] = []       # the nodes' CPU as the play begins and ends
 
         def playing(begins: bool) -> None:
@@ -199,6 +221,7 @@ def main() -> int:
             playing)
         wall = time.monotonic() - wall0
         cpu1 = [sum(server_cpu_seconds(p.pid)) for p in procs]
+        postgres_cpu, redis_cpu = (b - a for a, b in zip(services0, services()))
         cpu = [c1 - c0 for c1, c0 in zip(cpu1, cpu0)]
         stop_seconds = []
         for p in procs:          # a stopped node's backends flush their statistics
@@ -216,6 +239,7 @@ def main() -> int:
         print("  CPU (share of one core over the set-up and the run): " + ", ".join(
             f"n{i + 1} {c / wall * 100:.0f} %" + (" (killed)" if i == 0 and killed else "")
             for i, c in enumerate(cpu)) + f"; the bench's clients {tally.cpu / wall * 100:.0f} %"
+            f"; PostgreSQL {postgres_cpu / wall * 100:.0f} %, Redis {redis_cpu / wall * 100:.0f} %"
             f"; PostgreSQL commits/s: {rate:.0f}; set-up {set_up:.0f} s; the nodes' clean "
             f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s")
         if len(at_play) == 2 and tally.moves:
