@@ -26,6 +26,7 @@ from websockets.exceptions import WebSocketException
 
 from bench.server_load import address, server_memory
 from game.net.client import Client, ConnectionLost, ServerRefused
+from game.server.game_server import tune_garbage_collector
 from game.server.node_cli import run_event_loop
 
 # A lost connection, or a node that closed it mid-handshake (it was being killed).
@@ -262,6 +263,7 @@ async def play_share(plan: Plan, lines: list, barrier, began) -> Tally:
             else:
                 players += pair
     tally.games = len(players) // 2
+    tune_garbage_collector()          # the players' objects live to the end: no full scans
     # Waited on off the loop: the clients answer the nodes' pings meanwhile.
     await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
     start = began.value
