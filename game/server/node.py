@@ -418,8 +418,12 @@ class NodeServer(SharedMembers, TableNews, GameServer):
 
     def _retry_forwards(self) -> None:
         """Messages whose referee did not answer: sent again to the table's referee
-        now (the same node again is harmless: it recognises them), refused at last."""
+        now (the same node again is harmless: it recognises them), refused at last.
+        The store is asked once per table a round (a failover leaves hundreds of
+        messages waiting on a few hundred tables), and not at all where news of a new
+        referee came meanwhile."""
         now = time.monotonic()
+        asked: dict[int, str | None] = {}
         for seq, forward in list(self.forwards.items()):
             if now - forward.first > GIVE_UP:
                 del self.forwards[seq]
@@ -428,20 +432,33 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                     "table_unavailable", f"no server answers for {m['table']} now: "
                                          f"try again in a moment", m.get("id"), m["type"]))
                 continue
-            if now - forward.sent < RETRY_AFTER:
-                continue
-            self.referee_of.pop(forward.number, None)
-            try:
-                node = self._referee(forward.number)
-            except StorageUnavailable:
-                continue
-            forward.sent = now
-            if node == self.node:
-                del self.forwards[seq]
-                self._run_as(forward.conn, forward.message, forward.quiet)
-            elif node is not None:
-                forward.node = node
-                self._send_forward(seq, forward)
+            if now - forward.sent >= RETRY_AFTER:
+                self._resend(seq, forward, now, asked)
+
+    def _resend(self, seq: int, forward: Forward, now: float, asked: dict,
+                not_to: str | None = None) -> None:
+        """``forward`` to its table's referee as now known (``asked``: this round's
+        answers per table); not to ``not_to``, which just said it is not (again at the
+        next round)."""
+        number = forward.number
+        if number not in asked:
+            known = self.referee_of.get(number)
+            if known is not None and known != forward.node and known != not_to:
+                asked[number] = known               # told meanwhile ("taken")
+            else:
+                self.referee_of.pop(number, None)
+                try:
+                    asked[number] = self._referee(number)
+                except StorageUnavailable:
+                    asked[number] = None
+        node = asked[number]
+        forward.sent = now
+        if node == self.node:
+            del self.forwards[seq]
+            self._run_as(forward.conn, forward.message, forward.quiet)
+        elif node is not None and node != not_to:
+            forward.node = node
+            self._send_forward(seq, forward)
 
     def _reply(self, conn: Connection, message: dict) -> None:
         self._broadcast([conn.ws], encode(message))
@@ -546,9 +563,8 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             return                               # a repeat
         if body.get("elsewhere"):                # its referee changed: ask the new one
             self.referee_of.pop(forward.number, None)
-            forward.sent = 0.0
             self.forwards[body["seq"]] = forward
-            self._retry_forwards()
+            self._resend(body["seq"], forward, time.monotonic(), {}, not_to=forward.node)
             return
         conn, message = forward.conn, forward.message
         if conn not in self.connections:
