@@ -36,6 +36,7 @@ REPLY_SECONDS = 20.0
 KEPT_MESSAGES = 50            # a bench client's own record of what it received
 FAILOVER_WINDOW = 10.0        # seconds after the kill left out of "outside the failover"
 GAMES_PER_PROCESS = 250       # the default share of one client process
+SLOT = 5.0                    # the round trips' p99 is also told for each 5 s of play
 SMALLEST = 1e-4               # the histogram's first bucket: 0.1 ms ...
 GROWTH = 1.02                 # ... each bucket 2 % wider than the one before
 BUCKETS = int(math.log(1000.0 / SMALLEST, GROWTH)) + 1     # ... up to 1,000 s
@@ -76,6 +77,7 @@ class Tally:
     calm: Histogram = field(default_factory=Histogram)      # outside the failover window
     whole: Histogram = field(default_factory=Histogram)
     longest: float = 0.0
+    slots: dict = field(default_factory=dict)               # SLOT seconds of play → Histogram
     acked: dict = field(default_factory=dict)               # game → ply → move
     tables: dict = field(default_factory=dict)              # game → table id
     errors: Counter = field(default_factory=Counter)
@@ -96,6 +98,8 @@ class Tally:
         self.calm.merge(other.calm)
         self.whole.merge(other.whole)
         self.longest = max(self.longest, other.longest)
+        for slot, histogram in other.slots.items():
+            self.slots.setdefault(slot, Histogram()).merge(histogram)
         self.acked.update(other.acked)
         self.tables.update(other.tables)
         self.errors.update(other.errors)
@@ -129,6 +133,7 @@ class Player:
         self.urls, self.think = urls, think
         self.end = 0.0
         self.calm = lambda sent: True            # whether a move sent then counts as calm
+        self.start = 0.0                             # of play (monotonic)
         self.name = f"{color[0].upper()}{game}"
         self.client: Client | None = None
         self.table = self.token = None
@@ -180,7 +185,9 @@ class Player:
                 self.tally.error(f"{type(exc).__name__} ({waiting}{late})")
                 while time.monotonic() < self.end:
                     try:
-                        await self.resume()
+                        # A resume begun before the end ends soon after it, whatever happens.
+                        await asyncio.wait_for(self.resume(),
+                                               max(1.0, self.end + 5.0 - time.monotonic()))
                         break
                     except (*BROKEN, ServerRefused):
                         await asyncio.sleep(0.3)
@@ -208,8 +215,10 @@ class Player:
         notation = self.line[ply - 1]
         sent = await self.client.send({"type": "move", "table": self.table, "token": self.token,
                                        "move": notation})
+        answer_by = time.monotonic() + REPLY_SECONDS
         while len(self.moves) < ply:
-            message = await self.client.next(REPLY_SECONDS)
+            # Other news may keep coming; the answer must still come in time.
+            message = await self.client.next(max(0.0, answer_by - time.monotonic()))
             if message.get("type") == "error" and message.get("re") == sent:
                 self.tally.error(message["code"])
                 if message["code"] in RETRYABLE:
@@ -222,6 +231,8 @@ class Player:
             self.tally.whole.add(wait)
             if self.calm(self.pending_since):
                 self.tally.calm.add(wait)
+            slot = int((self.pending_since - self.start) // SLOT)
+            self.tally.slots.setdefault(slot, Histogram()).add(wait)
             self.tally.longest = max(self.tally.longest, wait)
             self.tally.acked.setdefault(self.game, {})[ply] = notation
         self.pending_since = None
@@ -272,7 +283,7 @@ async def play_share(plan: Plan, lines: list, barrier, began) -> Tally:
     def calm(sent: float) -> bool:
         return killed is None or not killed - 1 <= sent <= killed + FAILOVER_WINDOW
     for p in players:
-        p.end, p.calm = start + plan.seconds, calm
+        p.start, p.end, p.calm = start, start + plan.seconds, calm
     await asyncio.gather(*(p.play() for p in players))
     # All at once: one at a time, a busy node's closing handshakes add up to minutes.
     closing = [p.client.close() for p in players if p.client is not None]
@@ -331,6 +342,7 @@ def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
         except threading.BrokenBarrierError:
             set_up_seconds = time.monotonic() - setting_up
         else:
+            print(f"  set up in {set_up_seconds:.0f} s; playing {seconds:g} s", flush=True)
             if playing is not None:
                 playing(True)
             if kill is not None:

@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.cluster_clients import GAMES_PER_PROCESS, Tally, load  # noqa: E402
+from bench.cluster_clients import GAMES_PER_PROCESS, SLOT, Tally, load  # noqa: E402
 from bench.server_load import (PROFILED_SERVE, SAMPLED_SERVE, print_profile,  # noqa: E402
                                scripted_lines, server_cpu_seconds)
 from tests.services import PostgresServer, RedisServer  # noqa: E402
@@ -80,6 +80,18 @@ def start_server(args: list[str], env: dict, launch: list[str] = ("-m", "game")
         proc.kill()
         raise SystemExit(f"a server did not start: {line!r}")
     return proc, f"ws://127.0.0.1:{match.group(1)}"
+
+
+def bus_gaps(url: str) -> str:
+    """A live node's count of bus gaps (each answered by reading its tables again)."""
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url.replace("ws://", "http://") + "/metrics", timeout=5) as r:
+            text = r.read().decode()
+    except OSError:
+        return "?"
+    match = re.search(r"^roundtable_bus_gaps_total (\S+)", text, re.M)
+    return match.group(1) if match else "?"
 
 
 def family_cpu_seconds(leader: int) -> float:
@@ -145,6 +157,9 @@ def report(title: str, tally: Tally, seconds: float, killed: float | None, lost:
           f"{ms(tally.longest)}")
     print(f"  moves lost: {lost}; games whose stored moves leave their line: {wrong}; "
           f"reconnections: {tally.reconnections}; errors: {dict(tally.errors) or 'none'}")
+    print("  p99 by 5 s of play: " + ", ".join(
+        f"{slot * SLOT:.0f}+ {tally.slots[slot].percentile(0.99) * 1000:.0f}"
+        for slot in sorted(tally.slots)) + " ms")
     peaks = tally.peak_rss or [0]
     print(f"  client processes: {len(tally.peak_rss)}, peak RSS {max(peaks) / 1024:.0f} MiB "
           f"the largest, {sum(peaks) / 1024:.0f} MiB together")
@@ -222,6 +237,7 @@ def main() -> int:
         wall = time.monotonic() - wall0
         cpu1 = [sum(server_cpu_seconds(p.pid)) for p in procs]
         postgres_cpu, redis_cpu = (b - a for a, b in zip(services0, services()))
+        gaps = [bus_gaps(u) if p.poll() is None else "-" for p, u in zip(procs, urls)]
         cpu = [c1 - c0 for c1, c0 in zip(cpu1, cpu0)]
         stop_seconds = []
         for p in procs:          # a stopped node's backends flush their statistics
@@ -241,7 +257,8 @@ def main() -> int:
             for i, c in enumerate(cpu)) + f"; the bench's clients {tally.cpu / wall * 100:.0f} %"
             f"; PostgreSQL {postgres_cpu / wall * 100:.0f} %, Redis {redis_cpu / wall * 100:.0f} %"
             f"; PostgreSQL commits/s: {rate:.0f}; set-up {set_up:.0f} s; the nodes' clean "
-            f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s")
+            f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s; bus gaps "
+            + ", ".join(gaps))
         if len(at_play) == 2 and tally.moves:
             during = [c1 - c0 for c1, c0 in zip(at_play[1], at_play[0])]
             print("  the nodes' CPU over the play, per acknowledged move: " + ", ".join(

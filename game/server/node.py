@@ -547,12 +547,17 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             table.watchers.add(conn)
             self._note_presence(table)
 
-    def _drop_stand_in(self, origin: str, cid: int) -> None:
-        self._forget_remote_seek(origin, cid)
-        conn = self.remote.pop((origin, cid), None)
-        if conn is not None:
+    def _drop_stand_ins(self, origin: str, cids) -> None:
+        """Another node's clients gone (one closed, or the node dead: all of them)."""
+        conns = set()
+        for cid in cids:
+            self._forget_remote_seek(origin, cid)
+            conn = self.remote.pop((origin, cid), None)
+            if conn is not None:
+                conns.add(conn)
+        if conns:
             try:
-                self._leave_tables(conn)
+                self._leave_tables_of(conns)
             except StorageFailure:
                 pass
 
@@ -647,7 +652,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                 self._broadcast([c.ws for c in listeners], encode(
                     {"type": "lobby_chat", "from": body["from"], "text": body["text"]}))
             elif kind == "closed":
-                self._drop_stand_in(sender, body["cid"])
+                self._drop_stand_ins(sender, [body["cid"]])
             elif kind in ("seek", "unseek"):
                 self._heard_seek(sender, body)
             elif kind == "mod":
@@ -714,6 +719,6 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             if origin in everyone:
                 self.missing_since.pop(origin, None)
             elif now - self.missing_since.setdefault(origin, now) > PRESENCE_TTL:
-                for node, cid in [k for k in self.remote if k[0] == origin]:
-                    self._drop_stand_in(node, cid)
+                self._drop_stand_ins(origin, [cid for node, cid in self.remote
+                                              if node == origin])
                 self.missing_since.pop(origin, None)

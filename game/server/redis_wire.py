@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 import hiredis
 
 READ_BYTES = 1 << 16
+LATE_TIMER_GRACE = 0.05        # seconds: a read timed out is tried once more this long
 
 
 if hasattr(asyncio, "timeout"):            # Python 3.11: no task per wait, as wait_for makes
@@ -78,21 +79,29 @@ class Wire:
         self._writer.write(data)
 
     async def read(self, timeout: float | None = None) -> list:
-        """Every reply that has come (at least one; waits up to ``timeout``, then []).
-        A reply that is an error raises."""
+        """Every reply that has come (at least one whole reply: a long one is read on
+        as long as its bytes come); [] after ``timeout`` seconds without a byte. A
+        reply that is an error raises."""
         replies = self._parsed()
-        if replies:
-            return replies
-        try:
-            data = await _within(self._reader.read(READ_BYTES), timeout)
-        except asyncio.TimeoutError:
-            return []
-        except OSError as exc:
-            raise WireError(str(exc)) from None
-        if not data:
-            raise WireError("Redis closed the connection")
-        self._parser.feed(data)
-        return self._parsed()
+        while not replies:
+            try:
+                data = await _within(self._reader.read(READ_BYTES), timeout)
+            except asyncio.TimeoutError:
+                # A busy loop runs a late timer in the same turn as the data it waited
+                # for: what has come is taken now, so that only true silence is silence.
+                try:
+                    data = await _within(self._reader.read(READ_BYTES), LATE_TIMER_GRACE)
+                except asyncio.TimeoutError:
+                    return []
+                except OSError as exc:
+                    raise WireError(str(exc)) from None
+            except OSError as exc:
+                raise WireError(str(exc)) from None
+            if not data:
+                raise WireError("Redis closed the connection")
+            self._parser.feed(data)
+            replies = self._parsed()
+        return replies
 
     async def replies(self, count: int) -> list:
         """The next ``count`` replies (within the timeout)."""
