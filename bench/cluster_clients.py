@@ -120,6 +120,7 @@ class Plan:
     seconds: float
     batch: int                      # games set up at once in this process
     kill_at: float | None           # seconds into play (None: no kill)
+    spread: bool = False            # a reconnection goes to another node at random
 
 
 class Resync(Exception):
@@ -131,6 +132,7 @@ class Player:
                  think: float) -> None:
         self.tally, self.game, self.color, self.line = tally, game, color, line
         self.urls, self.think = urls, think
+        self.spread = False                          # reconnect to a node at random
         self.end = 0.0
         self.calm = lambda sent: True            # whether a move sent then counts as calm
         self.start = 0.0                             # of play (monotonic)
@@ -168,7 +170,12 @@ class Player:
             self.over = True
 
     async def resume(self) -> None:
-        self.urls = self.urls[1:] + self.urls[:1]         # the next node first
+        if self.spread:            # as a balancer would: another node, at random
+            others = self.urls[1:]
+            first = random.choice(others)
+            self.urls = [first] + [u for u in self.urls if u != first]
+        else:
+            self.urls = self.urls[1:] + self.urls[:1]     # the next node first
         await self.connect()
         self.tally.reconnections += 1
         await self.client.request({"type": "resume", "table": self.table, "token": self.token},
@@ -284,6 +291,7 @@ async def play_share(plan: Plan, lines: list, barrier, began) -> Tally:
         return killed is None or not killed - 1 <= sent <= killed + FAILOVER_WINDOW
     for p in players:
         p.start, p.end, p.calm = start, start + plan.seconds, calm
+        p.spread = plan.spread
     await asyncio.gather(*(p.play() for p in players))
     # All at once: one at a time, a busy node's closing handshakes add up to minutes.
     closing = [p.client.close() for p in players if p.client is not None]
@@ -311,7 +319,8 @@ def _stamp(began) -> None:
 
 def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
          kill=None, kill_at: float | None = None, batch: int = 25,
-         processes: int = 1, playing=None) -> tuple[Tally, float | None, float]:
+         processes: int = 1, playing=None, spread: bool = False
+         ) -> tuple[Tally, float | None, float]:
     """A game per line on the servers at ``urls`` for ``seconds``, played by
     ``processes`` client processes; ``kill()`` at ``kill_at`` seconds into play.
     ``batch`` games are set up at once (shared among the processes); a game whose
@@ -328,7 +337,7 @@ def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
               for i in range(processes)]
     each = max(1, batch // processes)
     workers = [context.Process(target=_client_process, daemon=True, args=(
-        Plan(share, urls, think, seconds, each, kill_at if kill else None),
+        Plan(share, urls, think, seconds, each, kill_at if kill else None, spread),
         lines, barrier, began, results)) for share in shares]
     setting_up = time.monotonic()
     for worker in workers:

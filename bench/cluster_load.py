@@ -187,6 +187,9 @@ def main() -> int:
                         help="games set up at once (larger: a quicker set-up, more at once)")
     parser.add_argument("--client-processes", type=int, default=0,
                         help=f"processes playing the games (0: one per {GAMES_PER_PROCESS} games)")
+    parser.add_argument("--spread-reconnections", action="store_true",
+                        help="a client reconnects to another node at random (as a balancer "
+                             "would), not to its next address")
     profilers = parser.add_mutually_exclusive_group()
     profilers.add_argument("--profile", metavar="FILE",
                            help="cProfile the last node over the play; its stats written there")
@@ -233,7 +236,7 @@ def main() -> int:
         tally, killed, set_up = load(
             urls, lines, args.seconds, args.think, kill if args.kill_at > 0 else None,
             args.kill_at, args.setup_batch, processes_for(args.games, args.client_processes),
-            playing)
+            playing, args.spread_reconnections)
         wall = time.monotonic() - wall0
         cpu1 = [sum(server_cpu_seconds(p.pid)) for p in procs]
         postgres_cpu, redis_cpu = (b - a for a, b in zip(services0, services()))
