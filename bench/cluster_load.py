@@ -2,7 +2,8 @@
 
     python bench/cluster_load.py [--nodes 3] [--games 100] [--seconds 30] [--think 1.0]
                                  [--kill-at 12] [--durable] [--compare-games 40]
-                                 [--client-processes K] [--profile FILE | --sample FILE]
+                                 [--client-processes K] [--spread-reconnections]
+                                 [--profile FILE | --sample FILE]
 
 Starts PostgreSQL and Redis from their binaries in temporary folders (as the tests
 do, tests/services.py), ``--nodes`` processes of ``python -m game serve --store …
@@ -11,7 +12,8 @@ and Black on the next (so half the moves are forwarded between nodes); each
 client is given every node's address, its own first. Each side plays a scripted
 line of legal moves, waiting ``--think`` seconds (± 50 %) after the opponent's
 move. At ``--kill-at`` seconds the first node is killed (SIGKILL): its players
-reconnect to the next node and resume their seats, its tables are taken over.
+reconnect to the next node (``--spread-reconnections``: to another node at random,
+as a balancer would) and resume their seats, its tables are taken over.
 
 Prints moves per second, a move's round trip (sent → its ``moved`` back) p50 and
 p99 outside the failover window and over the whole run, the longest wait for a
