@@ -2,6 +2,8 @@
 
     python bench/cluster_load.py [--nodes 3] [--games 100] [--seconds 30] [--think 1.0]
                                  [--kill-at 12] [--durable] [--compare-games 40]
+                                 [--client-processes K] [--spread-reconnections]
+                                 [--profile FILE | --sample FILE]
 
 Starts PostgreSQL and Redis from their binaries in temporary folders (as the tests
 do, tests/services.py), ``--nodes`` processes of ``python -m game serve --store …
@@ -10,7 +12,8 @@ and Black on the next (so half the moves are forwarded between nodes); each
 client is given every node's address, its own first. Each side plays a scripted
 line of legal moves, waiting ``--think`` seconds (± 50 %) after the opponent's
 move. At ``--kill-at`` seconds the first node is killed (SIGKILL): its players
-reconnect to the next node and resume their seats, its tables are taken over.
+reconnect to the next node (``--spread-reconnections``: to another node at random,
+as a balancer would) and resume their seats, its tables are taken over.
 
 Prints moves per second, a move's round trip (sent → its ``moved`` back) p50 and
 p99 outside the failover window and over the whole run, the longest wait for a
@@ -19,6 +22,12 @@ CPU, PostgreSQL's commits per second, and **moves lost**: moves a client saw
 acknowledged that the database does not hold at the end (must be 0); and moves
 stored twice or out of line (must be 0: the database's moves of each game are
 checked against its scripted line).
+
+The players run in ``--client-processes`` processes (by default one per 250 games;
+bench/cluster_clients.py), each keeping only counts and a fixed histogram of round
+trips, merged at the end; their peak memory is printed. The nodes' CPU over the play
+is also given per acknowledged move. ``--profile FILE`` (cProfile) or ``--sample
+FILE`` (the stack sampled, no cost per call) watch the last node over the play.
 
 Then (unless ``--compare-games 0``) one node on PostgreSQL + Redis beside one
 server on SQLite, the same short load on each, one after the other.
@@ -29,33 +38,22 @@ what this two-core machine carries.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import random
 import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.server_load import address, percentile, scripted_lines, server_cpu_seconds  # noqa: E402
-from websockets.exceptions import WebSocketException  # noqa: E402
-
-from game.net.client import Client, ConnectionLost, ServerRefused  # noqa: E402
+from bench.cluster_clients import GAMES_PER_PROCESS, SLOT, Tally, load  # noqa: E402
+from bench.server_load import (PROFILED_SERVE, SAMPLED_SERVE, print_profile,  # noqa: E402
+                               scripted_lines, server_cpu_seconds)
 from tests.services import PostgresServer, RedisServer  # noqa: E402
-
-# A lost connection, or a node that closed it mid-handshake (it was being killed).
-BROKEN = (ConnectionLost, WebSocketException, OSError, asyncio.TimeoutError)
-RETRYABLE = ("storage_unavailable", "table_moved", "table_unavailable", "offline")
-REPLY_SECONDS = 20.0
-KEPT_MESSAGES = 50            # a bench client's own record of what it received
-FAILOVER_WINDOW = 10.0        # seconds after the kill left out of "outside the failover"
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -70,8 +68,10 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait(15)
 
 
-def start_server(args: list[str], env: dict) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "game", "serve", "--host", "127.0.0.1",
+def start_server(args: list[str], env: dict, launch: list[str] = ("-m", "game")
+                 ) -> tuple[subprocess.Popen, str]:
+    """``serve`` with ``args`` (``launch``: how Python runs it, a profiler's script)."""
+    proc = subprocess.Popen([sys.executable, *launch, "serve", "--host", "127.0.0.1",
                              "--port", "0", "--connections-per-address", "100000",
                              "--tables-per-player", "1000", *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -84,124 +84,36 @@ def start_server(args: list[str], env: dict) -> tuple[subprocess.Popen, str]:
     return proc, f"ws://127.0.0.1:{match.group(1)}"
 
 
-class Run:
-    """What the players measured."""
-
-    def __init__(self) -> None:
-        self.round_trips: list[tuple[float, float]] = []     # (sent at, seconds)
-        self.acked: dict[int, dict[int, str]] = {}            # game → ply → move
-        self.errors: dict[str, int] = {}
-        self.reconnections = 0
-        self.set_up = 0.0                                      # seconds to seat every game
-        self.games = 0                                         # games set up
-
-    def error(self, what: str) -> None:
-        self.errors[what] = self.errors.get(what, 0) + 1
+def bus_gaps(url: str) -> str:
+    """A live node's count of bus gaps (each answered by reading its tables again)."""
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url.replace("ws://", "http://") + "/metrics", timeout=5) as r:
+            text = r.read().decode()
+    except OSError:
+        return "?"
+    match = re.search(r"^roundtable_bus_gaps_total (\S+)", text, re.M)
+    return match.group(1) if match else "?"
 
 
-class Resync(Exception):
-    """The player's view of its game is wrong: resume to read it again."""
-
-
-class Player:
-    def __init__(self, run: Run, game: int, color: str, line: list[str], urls: list[str],
-                 think: float, end: float) -> None:
-        self.run, self.game, self.color, self.line = run, game, color, line
-        self.urls, self.think, self.end = urls, think, end
-        self.name = f"{color[0].upper()}{game}"
-        self.client: Client | None = None
-        self.table = self.token = None
-        self.moves: list[str] = []
-        self.pending_since: float | None = None      # my next move, first sent at
-        self.over = False
-
-    async def connect(self) -> None:
-        self.client = await Client.connect(",".join(self.urls), self.name,
-                                           local_addr=address(self.game), timeout=REPLY_SECONDS)
-        # The player reads its messages as they come; the client's list of every one
-        # (lobby pages during the set-up: gigabytes over 4,000 clients) is not kept.
-        self.client.received = deque(self.client.received, maxlen=KEPT_MESSAGES)
-
-    def take(self, message: dict) -> None:
-        if message.get("table") != self.table:
-            return
-        if message["type"] == "table":
-            self.moves = list(message["moves"])
-            self.over = message["status"] == "finished"
-        elif message["type"] == "moved" and message["ply"] == len(self.moves) + 1:
-            self.moves.append(message["move"])
-        elif message["type"] == "game_over":
-            self.over = True
-
-    async def resume(self) -> None:
-        self.urls = self.urls[1:] + self.urls[:1]         # the next node first
-        await self.connect()
-        self.run.reconnections += 1
-        await self.client.request({"type": "resume", "table": self.table, "token": self.token},
-                                  "seated", timeout=REPLY_SECONDS, direct=True)
-        self.take(await self.client.expect("table", REPLY_SECONDS, table=self.table))
-
-    async def play(self) -> None:
-        while not self.over and time.monotonic() < self.end:
-            try:
-                await self.turn()
-            except (*BROKEN, Resync) as exc:
-                self.run.error(type(exc).__name__)
-                while time.monotonic() < self.end:
-                    try:
-                        await self.resume()
-                        break
-                    except (*BROKEN, ServerRefused):
-                        await asyncio.sleep(0.3)
-
-    async def turn(self) -> None:
-        mine = (len(self.moves) % 2 == 0) == (self.color == "white")
-        if not mine:
-            self.take(await self.client.next(REPLY_SECONDS))
-            return
-        ply = len(self.moves) + 1
-        if ply > len(self.line):
-            self.over = True
-            return
-        if self.pending_since is None:
-            await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
-            self.pending_since = time.monotonic()
-        notation = self.line[ply - 1]
-        sent = await self.client.send({"type": "move", "table": self.table, "token": self.token,
-                                       "move": notation})
-        while len(self.moves) < ply:
-            message = await self.client.next(REPLY_SECONDS)
-            if message.get("type") == "error" and message.get("re") == sent:
-                self.run.error(message["code"])
-                if message["code"] in RETRYABLE:
-                    await asyncio.sleep(0.3)
-                    return
-                raise Resync(message["code"])
-            self.take(message)
-        if self.moves[ply - 1] == notation:
-            now = time.monotonic()
-            self.run.round_trips.append((self.pending_since, now - self.pending_since))
-            self.run.acked.setdefault(self.game, {})[ply] = notation
-        self.pending_since = None
-
-
-async def set_up(game: int, urls: list[str], white_node: int, nodes: int, line, run: Run,
-                 think: float, end: float) -> tuple[Player, Player]:
-    def order(first: int) -> list[str]:
-        return urls[first:] + urls[:first]
-    white = Player(run, game, "white", line, order(white_node), think, end)
-    black = Player(run, game, "black", line, order((white_node + 1) % nodes), think, end)
-    await white.connect()
-    await black.connect()
-    white.table = black.table = (await white.client.create_table())["table"]
-    white.token = await white.client.sit(white.table, "white")
-    black.token = await black.client.request({"type": "sit", "table": black.table,
-                                              "color": "black"}, "seated",
-                                             timeout=REPLY_SECONDS, direct=True)
-    black.token = black.token["token"]
-    black.client.tokens[black.table] = ("black", black.token)
-    await white.client.start(white.table)
-    return white, black
+def family_cpu_seconds(leader: int) -> float:
+    """CPU seconds of a process and its children (PostgreSQL's server and its
+    backends), the children it has waited for included."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue                               # ended meanwhile
+        if int(entry) == leader or int(fields[1]) == leader:      # it, or a child
+            used = int(fields[11]) + int(fields[12])
+            if int(entry) == leader:
+                used += int(fields[13]) + int(fields[14])
+            total += used / tick
+    return total
 
 
 def lines_for(games: int, seconds: float, think: float) -> list[list[str]]:
@@ -210,48 +122,7 @@ def lines_for(games: int, seconds: float, think: float) -> list[list[str]]:
     return scripted_lines(games, seed=7, plies=int(seconds / max(0.05, think / 2)) + 10)
 
 
-async def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
-               kill=None, kill_at: float | None = None,
-               batch: int = 25) -> tuple[Run, dict, float]:
-    """A game per line on the servers at ``urls`` for ``seconds``; ``kill()`` at
-    ``kill_at``. Games are set up ``batch`` at a time; one whose set-up fails is left
-    out (counted)."""
-    run, games = Run(), len(lines)
-    players: list[Player] = []
-    setting_up = time.monotonic()
-    for start in range(0, games, batch):
-        pairs = await asyncio.gather(*(
-            set_up(g, urls, g % len(urls), len(urls), lines[g], run, think, 0.0)
-            for g in range(start, min(games, start + batch))), return_exceptions=True)
-        for pair in pairs:
-            if isinstance(pair, BaseException):
-                run.error(f"set-up {type(pair).__name__}")
-            else:
-                players += pair
-        if (start + batch) % 500 == 0:
-            print(f"  {start + batch} games set up in {time.monotonic() - setting_up:.0f} s")
-    run.games = len(players) // 2
-    began = time.monotonic()
-    run.set_up = began - setting_up
-    for p in players:
-        p.end = began + seconds
-    killer = None
-    if kill is not None:
-        async def killing():
-            await asyncio.sleep(kill_at)
-            kill()
-            return time.monotonic()
-        killer = asyncio.create_task(killing())
-    await asyncio.gather(*(p.play() for p in players))
-    killed = await killer if killer else None
-    for p in players:
-        if p.client is not None:
-            await p.client.close()
-    tables = {p.game: p.table for p in players}
-    return run, tables, killed
-
-
-def check_store(dsn_or_db: str, tables: dict, run: Run, lines) -> tuple[int, int]:
+def check_store(dsn_or_db: str, tables: dict, tally: Tally, lines) -> tuple[int, int]:
     """(acknowledged moves the store lacks, games whose stored moves leave their line)."""
     if dsn_or_db.startswith("postgresql://"):
         from game.server.pg_storage import PostgresStorage
@@ -264,7 +135,7 @@ def check_store(dsn_or_db: str, tables: dict, run: Run, lines) -> tuple[int, int
         for game, table in tables.items():
             stored = store.load_table(int(table[1:])).moves
             wrong += stored != lines[game][:len(stored)]
-            lost += sum(1 for ply, move in run.acked.get(game, {}).items()
+            lost += sum(1 for ply, move in tally.acked.get(game, {}).items()
                         if ply > len(stored) or stored[ply - 1] != move)
     finally:
         store.close()
@@ -278,19 +149,28 @@ def commits(dsn: str) -> int:
                           " WHERE datname = current_database()").fetchone()[0]
 
 
-def report(title: str, run: Run, seconds: float, killed: float | None, lost: int, wrong: int):
-    trips = run.round_trips
-    moves = len(trips)
-    calm = [t for at, t in trips
-            if killed is None or not killed - 1 <= at <= killed + FAILOVER_WINDOW]
+def report(title: str, tally: Tally, seconds: float, killed: float | None, lost: int,
+           wrong: int) -> None:
     ms = lambda v: f"{v * 1000:.1f} ms"  # noqa: E731
-    print(f"{title}: {moves} moves in {seconds:.0f} s = {moves / seconds:.1f} moves/s; "
-          f"round trip p50 {ms(percentile(calm, 0.5))}, p99 {ms(percentile(calm, 0.99))}"
-          f"{' outside the failover window' if killed else ''}; whole run p99 "
-          f"{ms(percentile([t for _, t in trips], 0.99))}, longest wait "
-          f"{ms(max((t for _, t in trips), default=0))}")
+    print(f"{title}: {tally.moves} moves in {seconds:.0f} s = {tally.moves / seconds:.1f} "
+          f"moves/s; round trip p50 {ms(tally.calm.percentile(0.5))}, p99 "
+          f"{ms(tally.calm.percentile(0.99))}{' outside the failover window' if killed else ''}"
+          f"; whole run p99 {ms(tally.whole.percentile(0.99))}, longest wait "
+          f"{ms(tally.longest)}")
     print(f"  moves lost: {lost}; games whose stored moves leave their line: {wrong}; "
-          f"reconnections: {run.reconnections}; errors: {run.errors or 'none'}")
+          f"reconnections: {tally.reconnections}; errors: {dict(tally.errors) or 'none'}")
+    print("  p99 by 5 s of play: " + ", ".join(
+        f"{slot * SLOT:.0f}+ {tally.slots[slot].percentile(0.99) * 1000:.0f}"
+        for slot in sorted(tally.slots)) + " ms")
+    peaks = tally.peak_rss or [0]
+    print(f"  client processes: {len(tally.peak_rss)}, peak RSS {max(peaks) / 1024:.0f} MiB "
+          f"the largest, {sum(peaks) / 1024:.0f} MiB together")
+    for failure in tally.failures:
+        print(f"  FAILED: {failure}")
+
+
+def processes_for(games: int, asked: int) -> int:
+    return asked or max(1, -(-games // GAMES_PER_PROCESS))
 
 
 def main() -> int:
@@ -307,6 +187,17 @@ def main() -> int:
     parser.add_argument("--compare-seconds", type=float, default=12.0)
     parser.add_argument("--setup-batch", type=int, default=25,
                         help="games set up at once (larger: a quicker set-up, more at once)")
+    parser.add_argument("--client-processes", type=int, default=0,
+                        help=f"processes playing the games (0: one per {GAMES_PER_PROCESS} games)")
+    parser.add_argument("--spread-reconnections", action="store_true",
+                        help="a client reconnects to another node at random (as a balancer "
+                             "would), not to its next address")
+    profilers = parser.add_mutually_exclusive_group()
+    profilers.add_argument("--profile", metavar="FILE",
+                           help="cProfile the last node over the play; its stats written there")
+    profilers.add_argument("--sample", metavar="FILE",
+                           help="sample the last node's stack over the play (each function's "
+                                "share written there)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     # Stopped (timeout, kill): its servers are stopped too, not left running.
@@ -323,22 +214,36 @@ def main() -> int:
         dsn = postgres.create_database("cluster_load")
         migrate_store(dsn)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        started = [start_server(["--store", dsn, "--bus", redis.url, "--node", f"n{i + 1}"], env)
+        profiled = (["-c", PROFILED_SERVE, args.profile] if args.profile else
+                    ["-c", SAMPLED_SERVE, args.sample] if args.sample else ["-m", "game"])
+        started = [start_server(["--store", dsn, "--bus", redis.url, "--node", f"n{i + 1}"], env,
+                                profiled if i == args.nodes - 1 else ["-m", "game"])
                    for i in range(args.nodes)]
         procs = [p for p, _ in started]
         urls = [u for _, u in started]
         lines = lines_for(args.games, args.seconds, args.think)
         cpu0 = [sum(server_cpu_seconds(p.pid)) for p in procs]
-        commits0, wall0, client0 = commits(dsn), time.monotonic(), time.process_time()
+        services = lambda: (family_cpu_seconds(postgres.proc.pid),  # noqa: E731
+                            sum(server_cpu_seconds(redis.proc.pid)))
+        commits0, wall0, services0 = commits(dsn), time.monotonic(), services()
+        at_play: list[list[float]] = []       # the nodes' CPU as the play begins and ends
 
-        def kill():
+        def playing(begins: bool) -> None:
+            at_play.append([sum(server_cpu_seconds(p.pid)) for p in procs])
+            if args.profile or args.sample:
+                procs[-1].send_signal(signal.SIGUSR1 if begins else signal.SIGUSR2)
+
+        def kill() -> None:
             procs[0].send_signal(signal.SIGKILL)
-        run, tables, killed = asyncio.run(load(
-            urls, lines, args.seconds, args.think,
-            kill if args.kill_at > 0 else None, args.kill_at, args.setup_batch))
+        tally, killed, set_up = load(
+            urls, lines, args.seconds, args.think, kill if args.kill_at > 0 else None,
+            args.kill_at, args.setup_batch, processes_for(args.games, args.client_processes),
+            playing, args.spread_reconnections)
         wall = time.monotonic() - wall0
-        client = time.process_time() - client0
-        cpu = [sum(server_cpu_seconds(p.pid)) - c for p, c in zip(procs, cpu0)]
+        cpu1 = [sum(server_cpu_seconds(p.pid)) for p in procs]
+        postgres_cpu, redis_cpu = (b - a for a, b in zip(services0, services()))
+        gaps = [bus_gaps(u) if p.poll() is None else "-" for p, u in zip(procs, urls)]
+        cpu = [c1 - c0 for c1, c0 in zip(cpu1, cpu0)]
         stop_seconds = []
         for p in procs:          # a stopped node's backends flush their statistics
             stopped = time.monotonic()
@@ -346,17 +251,24 @@ def main() -> int:
             stop_seconds.append(time.monotonic() - stopped)
         time.sleep(1.0)
         rate = (commits(dsn) - commits0) / wall
-        lost, wrong = check_store(dsn, tables, run, lines)
+        lost, wrong = check_store(dsn, tally.tables, tally, lines)
         mode = "fsync and synchronous_commit on" if args.durable else "fsync off (as the tests)"
         killing = f", n1 killed at {args.kill_at:g} s" if killed else ""
-        report(f"{args.nodes} nodes, {run.games} games set up of {args.games} "
-               f"({2 * run.games} connections), "
-               f"PostgreSQL with {mode}{killing}", run, args.seconds, killed, lost, wrong)
+        report(f"{args.nodes} nodes, {tally.games} games set up of {args.games} "
+               f"({2 * tally.games} connections), "
+               f"PostgreSQL with {mode}{killing}", tally, args.seconds, killed, lost, wrong)
         print("  CPU (share of one core over the set-up and the run): " + ", ".join(
             f"n{i + 1} {c / wall * 100:.0f} %" + (" (killed)" if i == 0 and killed else "")
-            for i, c in enumerate(cpu)) + f"; this bench's clients {client / wall * 100:.0f} %"
-            f"; PostgreSQL commits/s: {rate:.0f}; set-up {run.set_up:.0f} s; the nodes' clean "
-            f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s")
+            for i, c in enumerate(cpu)) + f"; the bench's clients {tally.cpu / wall * 100:.0f} %"
+            f"; PostgreSQL {postgres_cpu / wall * 100:.0f} %, Redis {redis_cpu / wall * 100:.0f} %"
+            f"; PostgreSQL commits/s: {rate:.0f}; set-up {set_up:.0f} s; the nodes' clean "
+            f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s; bus gaps "
+            + ", ".join(gaps))
+        if len(at_play) == 2 and tally.moves:
+            during = [c1 - c0 for c1, c0 in zip(at_play[1], at_play[0])]
+            print("  the nodes' CPU over the play, per acknowledged move: " + ", ".join(
+                f"n{i + 1} {c / tally.moves * 1000:.2f} ms" for i, c in enumerate(during))
+                + f"; all together {sum(during) / tally.moves * 1000:.2f} ms")
         if args.compare_games:
             compare(args, postgres, redis, env)
     finally:
@@ -365,6 +277,7 @@ def main() -> int:
                 p.kill()
         postgres.remove()
         redis.remove()
+    print_profile(args.profile, args.sample, "the last node", rows=30)
     print(f"load after: {os.getloadavg()[0]:.1f}")
     return 0
 
@@ -384,12 +297,14 @@ def compare(args, postgres: PostgresServer, redis: RedisServer, env: dict) -> No
         proc, url = start_server(options, env)
         try:
             cpu0 = sum(server_cpu_seconds(proc.pid))
-            run, tables, _ = asyncio.run(load([url], lines, args.compare_seconds, args.think))
+            tally, _, _ = load([url], lines, args.compare_seconds, args.think,
+                               processes=processes_for(args.compare_games,
+                                                       args.client_processes))
             cpu = sum(server_cpu_seconds(proc.pid)) - cpu0
         finally:
             stop(proc)
-        lost, wrong = check_store(where, tables, run, lines)
-        report(f"{title}, {args.compare_games} games", run, args.compare_seconds, None, lost,
+        lost, wrong = check_store(where, tally.tables, tally, lines)
+        report(f"{title}, {args.compare_games} games", tally, args.compare_seconds, None, lost,
                wrong)
         print(f"  CPU: {cpu / args.compare_seconds * 100:.0f} % of one core")
 

@@ -358,27 +358,33 @@ runpy.run_module("game", run_name="__main__", alter_sys=True)
 
 # ``serve`` with a sampling profiler, on from SIGUSR1 to SIGUSR2: every 1 ms of the
 # process's CPU (the kernel's tick, 4 ms here, in practice) the stack is noted, and at
-# the end each function's share of the samples (itself and what it called) is written
-# to argv[1]. No cost per call, so many small calls weigh what they cost (cProfile's
+# the end each function's share of the samples (itself and what it called, then itself
+# alone) is written to argv[1]. No cost per call, so many small calls weigh what they
+# cost (cProfile's
 # own cost per call inflates them).
 SAMPLED_SERVE = """
 import atexit, collections, os, runpy, signal, sys
 out, sys.argv = sys.argv[1], ["game", *sys.argv[2:]]
 root, within, total = os.getcwd() + os.sep, collections.Counter(), [0]
+itself = collections.Counter()
+def name(code):
+    return f"{code.co_filename.replace(root, '')}:{code.co_firstlineno}({code.co_name})"
 def sample(_, frame):
     total[0] += 1
+    itself[name(frame.f_code)] += 1
     seen = set()
     while frame is not None:
-        code = frame.f_code
-        seen.add(f"{code.co_filename.replace(root, '')}:{code.co_firstlineno}({code.co_name})")
+        seen.add(name(frame.f_code))
         frame = frame.f_back
     within.update(seen)
 def write():
     signal.setitimer(signal.ITIMER_PROF, 0)
+    share = lambda n: f"{100 * n / max(1, total[0]):5.1f} %"
     with open(out, "w", encoding="utf-8") as f:
         f.write(f"{total[0]} samples; the share of them in each function and its callees:\\n")
-        f.writelines(f"{100 * n / max(1, total[0]):5.1f} % {name}\\n"
-                     for name, n in within.most_common())
+        f.writelines(f"{share(n)} {name}\\n" for name, n in within.most_common())
+        f.write("\\nthe share of them in each function itself (the innermost Python frame):\\n")
+        f.writelines(f"{share(n)} {name}\\n" for name, n in itself.most_common())
 signal.signal(signal.SIGPROF, sample)
 signal.signal(signal.SIGUSR1, lambda *_: signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001))
 signal.signal(signal.SIGUSR2, lambda *_: signal.setitimer(signal.ITIMER_PROF, 0))
@@ -558,14 +564,19 @@ def report(args, out: dict) -> int:
     if "Traceback" in server_errors:
         errors.append("the server printed a traceback")
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:20]))
-    if args.sample and Path(args.sample).exists():
-        print(f"the server's time by function (the play only, sampled; {args.sample}):")
-        print("".join(Path(args.sample).read_text(encoding="utf-8").splitlines(True)[:41]), end="")
-    if args.profile and Path(args.profile).exists():
-        import pstats
-        print(f"the server's profile (the play only; {args.profile}):")
-        pstats.Stats(args.profile, stream=sys.stdout).sort_stats("tottime").print_stats(25)
+    print_profile(args.profile, args.sample, "the server")
     return len(errors)
+
+
+def print_profile(profile: str | None, sample: str | None, whose: str, rows: int = 25) -> None:
+    """What ``--profile`` or ``--sample`` wrote (a server stopped with its profiler)."""
+    if sample and Path(sample).exists():
+        print(f"{whose}'s time by function (the play only, sampled; {sample}):")
+        print("".join(Path(sample).read_text(encoding="utf-8").splitlines(True)[:41]), end="")
+    if profile and Path(profile).exists():
+        import pstats
+        print(f"{whose}'s profile (the play only; {profile}):")
+        pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(rows)
 
 
 if __name__ == "__main__":

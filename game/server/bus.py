@@ -62,7 +62,22 @@ def encode_gap(sender: str, reason: str) -> str:
 
 
 def decode(channel: str, payload: str | bytes) -> Message | Gap:
+    return _event(channel, json.loads(payload))
+
+
+def encode_run(payloads: list[str]) -> str:
+    """Several encoded messages for one channel as one payload (in their order)."""
+    return payloads[0] if len(payloads) == 1 else "[" + ",".join(payloads) + "]"
+
+
+def decode_run(channel: str, payload: str | bytes) -> list[Message | Gap]:
+    """The events of a payload made by :func:`encode_run` (or :func:`encode`)."""
     data = json.loads(payload)
+    return [_event(channel, one) for one in data] if isinstance(data, list) \
+        else [_event(channel, data)]
+
+
+def _event(channel: str, data: dict) -> Message | Gap:
     if "gap" in data:
         return Gap(channel, f"{data['gap']} (node {data['s']})")
     return Message(channel, data["b"], data["s"], data["t"])

@@ -283,10 +283,17 @@ class GameServer(Members):
 
     def _leave_tables(self, conn: Connection) -> None:
         """A connection is gone: the seats it held become absent, it watches no more."""
+        self._leave_tables_of({conn})
+
+    def _leave_tables_of(self, conns: set) -> None:
+        """Connections gone (a node's, all at once): one pass over the tables."""
         now = time.monotonic()
         for table in list(self.tables.values()):
-            if conn in table.watchers or conn in table.seat_conn.values():
-                table.drop(conn, now)
+            gone = table.watchers & conns
+            gone.update(c for c in table.seat_conn.values() if c in conns)
+            if gone:
+                for conn in gone:
+                    table.drop(conn, now)
                 try:
                     self._note_presence(table)
                 except StorageFailure:

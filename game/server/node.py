@@ -45,13 +45,13 @@ from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
 from .node_members import SharedMembers
+from .node_news import TABLES, TableNews, _number
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
 from .records import AccountRecord
 from .replica import RemoteSocket, Replica
 from .storage import Conflict, StorageError, TableRecord
 from .table import Table
 
-TABLES = "tables"                  # the bus channel every node hears: look, taken, chat, closed
 RETRY_AFTER = 1.0                  # a forwarded message unanswered this long: sent again
 GIVE_UP = 12.0                     # ... and refused after this long (no node could take the table)
 HOUSEKEEPING_EVERY = 0.5
@@ -88,14 +88,11 @@ class Forward:
     quiet: bool = False        # a re-attachment: the client is not told "seated" again
 
 
-def _number(table_id: str) -> int:
-    return int(table_id[1:])
-
-
-class NodeServer(SharedMembers, GameServer):
+class NodeServer(SharedMembers, TableNews, GameServer):
     def __init__(self, storage: LeasedStorage, bus, node: str, *, ttl: float = TTL,
                  every: float = EVERY, **options) -> None:
         self.node = node
+        self._news_init()
         super().__init__(storage, **options)
         self.bus = bus
         self._share_limits()
@@ -144,6 +141,7 @@ class NodeServer(SharedMembers, GameServer):
             self.keeper.release_all()           # the other nodes take the tables at once
         except StorageError as exc:             # they lapse by themselves
             log(f"node {self.node}: could not release the leases: {exc}")
+        self._send_looks()
         try:
             await asyncio.wait_for(self.bus.close(), BUS_CLOSE_SECONDS)
         except asyncio.TimeoutError:
@@ -198,7 +196,7 @@ class NodeServer(SharedMembers, GameServer):
             self._load(tid, taken=True)
         except (StorageUnavailable, StorageFailure):
             self.stale.add(tid)                  # read again once the database answers
-        self.bus.publish(TABLES, {"k": "taken", "table": number})
+        self._tell({"k": "taken", "table": number})
         # After the handler that may be running now (a takeover can happen inside one).
         asyncio.get_running_loop().call_soon(self._reattach, tid)
 
@@ -309,7 +307,7 @@ class NodeServer(SharedMembers, GameServer):
             look = {"k": "look", "table": record.id, "ply": len(record.moves)}
             if name == "add_move" and record.status == "playing":
                 look["move"] = record.moves[-1]        # the one change: no need to read
-            self.bus.publish(TABLES, look)
+            self._note_look(look)
 
     def _guarded(self, conn: Connection, kind: str, re_id, work) -> list[dict]:
         """As one server's, and a database that cannot be reached is the client's
@@ -414,14 +412,18 @@ class NodeServer(SharedMembers, GameServer):
         conn = forward.conn
         who = self._who(conn)
         seat = self.attached.get(forward.message["table"], {}).get(conn)
-        self.bus.publish(_channel(forward.node), {"k": "fwd", "seq": seq, "who": who,
-                                                  "m": forward.message, "quiet": forward.quiet,
-                                                  "seat": seat})
+        self._to_node(forward.node, {"k": "fwd", "seq": seq, "who": who,
+                                     "m": forward.message, "quiet": forward.quiet,
+                                     "seat": seat})
 
     def _retry_forwards(self) -> None:
         """Messages whose referee did not answer: sent again to the table's referee
-        now (the same node again is harmless: it recognises them), refused at last."""
+        now (the same node again is harmless: it recognises them), refused at last.
+        The store is asked once per table a round (a failover leaves hundreds of
+        messages waiting on a few hundred tables), and not at all where news of a new
+        referee came meanwhile."""
         now = time.monotonic()
+        asked: dict[int, str | None] = {}
         for seq, forward in list(self.forwards.items()):
             if now - forward.first > GIVE_UP:
                 del self.forwards[seq]
@@ -430,20 +432,33 @@ class NodeServer(SharedMembers, GameServer):
                     "table_unavailable", f"no server answers for {m['table']} now: "
                                          f"try again in a moment", m.get("id"), m["type"]))
                 continue
-            if now - forward.sent < RETRY_AFTER:
-                continue
-            self.referee_of.pop(forward.number, None)
-            try:
-                node = self._referee(forward.number)
-            except StorageUnavailable:
-                continue
-            forward.sent = now
-            if node == self.node:
-                del self.forwards[seq]
-                self._run_as(forward.conn, forward.message, forward.quiet)
-            elif node is not None:
-                forward.node = node
-                self._send_forward(seq, forward)
+            if now - forward.sent >= RETRY_AFTER:
+                self._resend(seq, forward, now, asked)
+
+    def _resend(self, seq: int, forward: Forward, now: float, asked: dict,
+                not_to: str | None = None) -> None:
+        """``forward`` to its table's referee as now known (``asked``: this round's
+        answers per table); not to ``not_to``, which just said it is not (again at the
+        next round)."""
+        number = forward.number
+        if number not in asked:
+            known = self.referee_of.get(number)
+            if known is not None and known != forward.node and known != not_to:
+                asked[number] = known               # told meanwhile ("taken")
+            else:
+                self.referee_of.pop(number, None)
+                try:
+                    asked[number] = self._referee(number)
+                except StorageUnavailable:
+                    asked[number] = None
+        node = asked[number]
+        forward.sent = now
+        if node == self.node:
+            del self.forwards[seq]
+            self._run_as(forward.conn, forward.message, forward.quiet)
+        elif node is not None and node != not_to:
+            forward.node = node
+            self._send_forward(seq, forward)
 
     def _reply(self, conn: Connection, message: dict) -> None:
         self._broadcast([conn.ws], encode(message))
@@ -516,7 +531,7 @@ class NodeServer(SharedMembers, GameServer):
                 self.handled[key] = done
                 while len(self.handled) > REMEMBERED:
                     self.handled.popitem(last=False)
-        self.bus.publish(_channel(origin), done)
+        self._to_node(origin, done)
 
     def _seat_again(self, conn: Connection, message: dict, token: str | None) -> None:
         """A client its node saw seated (with ``token``), whose message came here
@@ -532,12 +547,17 @@ class NodeServer(SharedMembers, GameServer):
             table.watchers.add(conn)
             self._note_presence(table)
 
-    def _drop_stand_in(self, origin: str, cid: int) -> None:
-        self._forget_remote_seek(origin, cid)
-        conn = self.remote.pop((origin, cid), None)
-        if conn is not None:
+    def _drop_stand_ins(self, origin: str, cids) -> None:
+        """Another node's clients gone (one closed, or the node dead: all of them)."""
+        conns = set()
+        for cid in cids:
+            self._forget_remote_seek(origin, cid)
+            conn = self.remote.pop((origin, cid), None)
+            if conn is not None:
+                conns.add(conn)
+        if conns:
             try:
-                self._leave_tables(conn)
+                self._leave_tables_of(conns)
             except StorageFailure:
                 pass
 
@@ -548,9 +568,8 @@ class NodeServer(SharedMembers, GameServer):
             return                               # a repeat
         if body.get("elsewhere"):                # its referee changed: ask the new one
             self.referee_of.pop(forward.number, None)
-            forward.sent = 0.0
             self.forwards[body["seq"]] = forward
-            self._retry_forwards()
+            self._resend(body["seq"], forward, time.monotonic(), {}, not_to=forward.node)
             return
         conn, message = forward.conn, forward.message
         if conn not in self.connections:
@@ -571,7 +590,7 @@ class NodeServer(SharedMembers, GameServer):
         cid = getattr(conn, "cid", None)
         if cid is not None:
             del self.by_cid[cid]
-            self.bus.publish(TABLES, {"k": "closed", "cid": cid})
+            self._tell({"k": "closed", "cid": cid})
 
     def _broadcast(self, targets, text: str) -> None:
         local, elsewhere = [], {}
@@ -583,12 +602,12 @@ class NodeServer(SharedMembers, GameServer):
         if local:
             super()._broadcast(local, text)
         for node, cids in elsewhere.items():
-            self.bus.publish(_channel(node), {"k": "out", "cids": cids, "text": text})
+            self._to_node(node, {"k": "out", "cids": cids, "text": text})
 
     def _on_lobby_chat(self, conn, m, now):
         super()._on_lobby_chat(conn, m, now)
-        self.bus.publish(TABLES, {"k": "chat", "from": conn.name, "key": conn.key,
-                                  "text": m["text"]})
+        self._tell({"k": "chat", "from": conn.name, "key": conn.key,
+                    "text": m["text"]})
 
     # --- the bus -------------------------------------------------------------------------
     async def _hear(self) -> None:
@@ -619,7 +638,9 @@ class NodeServer(SharedMembers, GameServer):
         if event.channel == TABLES:
             if sender == self.node:
                 return
-            if kind == "look":
+            if kind == "looks":
+                self._heard_looks(sender, body)
+            elif kind == "look":                 # one at a time (a node before looks)
                 self._look(body["table"], body.get("ply"), body.get("move"))
             elif kind == "taken":
                 self.referee_of[body["table"]] = sender
@@ -631,14 +652,17 @@ class NodeServer(SharedMembers, GameServer):
                 self._broadcast([c.ws for c in listeners], encode(
                     {"type": "lobby_chat", "from": body["from"], "text": body["text"]}))
             elif kind == "closed":
-                self._drop_stand_in(sender, body["cid"])
+                self._drop_stand_ins(sender, [body["cid"]])
             elif kind in ("seek", "unseek"):
                 self._heard_seek(sender, body)
             elif kind == "mod":
                 self._heard_moderation(body)
             elif kind == "owner":
                 self._heard_owner(body)
-        elif kind == "fwd":
+            return
+        if "looks" in body:                      # what the sender's news here follows
+            self._heard_looks(sender, body)
+        if kind == "fwd":
             self._on_forwarded(sender, body)
         elif kind == "out":
             targets = [self.by_cid[c].ws for c in body["cids"] if c in self.by_cid]
@@ -647,49 +671,6 @@ class NodeServer(SharedMembers, GameServer):
             self._on_done(body)
         elif kind == "paired":
             self._paired(body)
-
-    def _look(self, number: int, ply: int | None = None, move: str | None = None) -> None:
-        """Another node changed a table: read it from the store (the truth) — unless
-        the change was only the next move of a game this node has up to the one
-        before (the referee's news comes in its order; a gap means reading all)."""
-        if number in self.keeper.held:
-            return
-        tid = f"T{number}"
-        replica = self.tables.get(tid)
-        if move is not None and isinstance(replica, Replica) and tid not in self.stale \
-                and replica.record.status == "playing" and len(replica.record.moves) == ply - 1:
-            replica.record.moves.append(move)
-            replica._game = None             # made again from the moves if a page asks
-            self._lobby_changed()
-            return
-        try:
-            record = self.storage.load_table(number)
-        except StorageUnavailable:
-            self.stale.add(tid)
-            return
-        self.stale.discard(tid)
-        if record is None or record.status == "finished":
-            self.tables.pop(tid, None)
-        else:
-            self._replica(record)
-        self._lobby_changed()
-
-    def _read_replicas(self) -> None:
-        """Every table another node referees, read again from the store at once."""
-        try:
-            records = self.storage.open_tables()
-        except StorageUnavailable:
-            self.stale.update(t for t in self.tables if _number(t) not in self.keeper.held)
-            return
-        open_now = {r.table_id for r in records}
-        for tid in [t for t in self.tables if t not in open_now]:
-            if _number(tid) not in self.keeper.held:
-                del self.tables[tid]
-        for record in records:
-            if record.id not in self.keeper.held:
-                self._replica(record)
-                self.stale.discard(record.table_id)
-        self._lobby_changed()
 
     # --- every half second ---------------------------------------------------------------
     async def _housekeeping(self) -> None:
@@ -738,6 +719,6 @@ class NodeServer(SharedMembers, GameServer):
             if origin in everyone:
                 self.missing_since.pop(origin, None)
             elif now - self.missing_since.setdefault(origin, now) > PRESENCE_TTL:
-                for node, cid in [k for k in self.remote if k[0] == origin]:
-                    self._drop_stand_in(node, cid)
+                self._drop_stand_ins(origin, [cid for node, cid in self.remote
+                                              if node == origin])
                 self.missing_since.pop(origin, None)

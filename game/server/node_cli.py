@@ -61,6 +61,16 @@ def cmd_node(args, limits) -> int:
         print(f"error: --node: {exc}", file=sys.stderr)
         return 2
     try:
-        return asyncio.run(run_node(args, limits, node))
+        return run_event_loop(run_node(args, limits, node))
     except KeyboardInterrupt:
         return 0
+
+
+def run_event_loop(main):
+    """uvloop where it is installed (the server extra, not on Windows): a node spends
+    much of its time in the event loop's own work, which uvloop does in C."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)

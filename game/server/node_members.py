@@ -39,7 +39,6 @@ NAME_RENEW_EVERY = 5.0     # ... which it is this often (one pipeline for all of
 BAN_SECONDS = 24 * 3600.0  # a guest's address ban (one server's lasts until it restarts)
 BAN_CHECK_SECONDS = 1.0    # a connection waits this long at most for the bus's answer
 SEEK_SECONDS = 30.0        # a seek's claim (it is gone once the game is made)
-TABLES = "tables"
 
 
 class SharedMembers:
@@ -140,14 +139,14 @@ class SharedMembers:
         self._later(self.bus.claim({f"ban:{address}": "banned"}, BAN_SECONDS))
 
     def _moderated(self, action: str, name: str, until: float | None = None) -> None:
-        self.bus.publish(TABLES, {"k": "mod", "action": action, "key": name_key(name),
-                                  "until": until})
+        self._tell({"k": "mod", "action": action, "key": name_key(name),
+                    "until": until})
 
     def _welcome(self, conn, name: str, account=None, session: str | None = None) -> list:
         replies = super()._welcome(conn, name, account, session)
         if account is not None:         # as on one server: the account's older connection goes
-            self.bus.publish(TABLES, {"k": "mod", "action": "signed_in", "key": conn.key,
-                                      "account": account.id})
+            self._tell({"k": "mod", "action": "signed_in", "key": conn.key,
+                        "account": account.id})
         return replies
 
     def _heard_moderation(self, body: dict) -> None:
@@ -168,8 +167,8 @@ class SharedMembers:
     # --- waiting tables --------------------------------------------------------------------
     def _on_create_table(self, conn, m, now):
         replies = super()._on_create_table(conn, m, now)
-        self.bus.publish(TABLES, {"k": "owner", "table": replies[0]["table"],
-                                  "address": conn.address})
+        self._tell({"k": "owner", "table": replies[0]["table"],
+                    "address": conn.address})
         return replies
 
     def _replica_owner(self, replica, old=None) -> None:
@@ -240,13 +239,13 @@ class SharedMembers:
         return replies
 
     def _announce_seek(self, seek: Seek) -> None:
-        self.bus.publish(TABLES, {"k": "seek", "who": self._who(seek.conn), "time": seek.time,
-                                  "rated": seek.rated, "low": seek.low, "high": seek.high,
-                                  "rating": seek.rating})
+        self._tell({"k": "seek", "who": self._who(seek.conn), "time": seek.time,
+                    "rated": seek.rated, "low": seek.low, "high": seek.high,
+                    "rating": seek.rating})
 
     def _drop_seek(self, conn) -> None:
         if conn.seek is not None and not isinstance(conn.ws, RemoteSocket):
-            self.bus.publish(TABLES, {"k": "unseek", "cid": self._cid(conn)})
+            self._tell({"k": "unseek", "cid": self._cid(conn)})
         super()._drop_seek(conn)
 
     def _heard_seek(self, sender: str, body: dict) -> None:
@@ -269,9 +268,8 @@ class SharedMembers:
         table, tokens = super()._start_game(white, black, *args)
         for color, conn in (("white", white), ("black", black)):
             if isinstance(conn.ws, RemoteSocket):
-                self.bus.publish(f"node:{conn.ws.node}", {"k": "paired", "cid": conn.ws.cid,
-                                                          "table": table.id,
-                                                          "token": tokens[color]})
+                self._to_node(conn.ws.node, {"k": "paired", "cid": conn.ws.cid,
+                                             "table": table.id, "token": tokens[color]})
             else:
                 self._note_attached(conn, table.id, True, tokens[color])
         return table, tokens

@@ -1,15 +1,20 @@
 """The bus between server nodes on Redis (redis-py's asyncio client, pub/sub).
 
 Every name this bus uses in Redis starts with ``rt:`` (a Redis may be shared).
+Publishing and subscribing use plain connections read with hiredis
+(game/server/redis_wire.py: a batch of commands in one write, every message that
+has come in one read); presence, counters and claims, redis-py's client.
 Publishing goes through one queue and one task per node, so a node's messages
 keep their order and a handler never waits for Redis; what piled up meanwhile
-goes in one pipeline. redis-py retries a command whose connection broke, so after
-such a blip some messages can arrive a second time, in their order again (bodies
-carry their ply: a repeat is recognised and dropped). While Redis cannot be
+goes in one write, consecutive messages for one channel in one ``PUBLISH`` (a JSON
+list, read back as the messages it holds). A batch that fails is dropped, not sent
+again (part of it may have gone: a subscriber may hear a message twice after a gap
+notice; bodies carry their ply, so a repeat is recognised). While Redis cannot be
 reached the sender drops what it is given and remembers the channels; once Redis
 answers again it publishes a gap notice on each, so a subscriber whose own
 connection never broke still learns that it missed something. A subscription
-whose connection breaks connects again (every 0.2 s), subscribes to all its
+whose connection breaks (or that hears nothing, not even the answer to a ping, for
+twice :data:`HEALTH_SECONDS`) connects again (every 0.2 s), subscribes to all its
 channels again, and reports a :class:`~game.server.bus.Gap` on each once Redis has
 confirmed it — after which the subscriber reads the store, and nothing published
 from then on is missed.
@@ -17,36 +22,49 @@ from then on is missed.
 Claims (a guest's name, a seek being paired, a banned address): ``rt:claim:KEY``
 holding its owner, set by a Lua script (read and set in one step) with an expiry.
 Presence: a set per node (``rt:presence:NODE``) that expires unless refreshed,
-and the set of node names that ever reported (``rt:presence:nodes``). Counters:
+with a version mark beside it (``rt:presence-mark:NODE``, new whenever the set
+changes, so that the others read only the sets that changed), and the set of node
+names that ever reported (``rt:presence:nodes``). Counters:
 ``INCRBY`` and ``PEXPIRE … NX`` in one transaction (a fixed window).
 """
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Iterable
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
-from .bus import Bus, BusUnavailable, Gap, Subscription, decode, encode, encode_gap
+from .bus import (Bus, BusUnavailable, Gap, Subscription, decode_run, encode, encode_gap,
+                  encode_run)
+from .redis_wire import Wire, WireError, command
 
 PREFIX = "rt:"
 RECONNECT_EVERY = 0.2          # seconds between attempts to reach Redis again
 CONFIRM_SECONDS = 2.0          # how long subscribe() waits for Redis to confirm
+HEALTH_SECONDS = 5.0           # a subscription silent this long pings Redis, and drops
+                               # the connection if the next as long brings nothing
 BATCH = 1000                   # messages sent in one pipeline at most
 _HOME = PREFIX + "home"        # every subscription listens here, so its connection exists
 _NODES = PREFIX + "presence:nodes"
 _ERRORS = (RedisError, OSError)
-# A claim: held (or renewed) for its owner unless another holds it; the holder answered.
-_CLAIM = """local held = redis.call('GET', KEYS[1])
-if not held or held == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return ARGV[1]
+# Claims: each held (or renewed) for its owner unless another holds it; the holders answered.
+_CLAIM = """local out, ms = {}, ARGV[#ARGV]
+for i, key in ipairs(KEYS) do
+  local held = redis.call('GET', key)
+  if not held or held == ARGV[i] then
+    redis.call('SET', key, ARGV[i], 'PX', ms)
+    out[i] = ARGV[i]
+  else
+    out[i] = held
+  end
 end
-return held"""
+return out"""
+CLAIMS_AT_ONCE = 500           # claims per script call (a node renews all its guests' names)
 _RELEASE = """if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0"""
 
@@ -56,18 +74,29 @@ def _one_line(error: Exception) -> str:
     return text[0] if text else type(error).__name__
 
 
+def _runs(batch: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The batch with each run of messages for one channel in one payload: in the same
+    order, fewer messages for Redis to pass and for the subscribers to read."""
+    runs: list[tuple[str, list[str]]] = []
+    for channel, payload in batch:
+        if runs and runs[-1][0] == channel:
+            runs[-1][1].append(payload)
+        else:
+            runs.append((channel, [payload]))
+    return [(channel, encode_run(payloads)) for channel, payloads in runs]
+
+
 class RedisSubscription(Subscription):
+    """Its own connection in subscribe mode (:class:`~game.server.redis_wire.Wire`):
+    each read hands over every message that has come."""
+
     def __init__(self, url: str, timeout: float) -> None:
         super().__init__()
-        # No retries inside redis-py: a broken connection is this class's to mend,
-        # because mending it means reporting gaps.
-        self._client = aioredis.Redis.from_url(
-            url, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0),
-            health_check_interval=5)
-        self._pubsub = None
+        self._wire = Wire(url, timeout)
         self._confirmed: dict[str, asyncio.Event] = {}
         self._gap_when_confirmed: set[str] = set()
         self._reader: asyncio.Task | None = None
+        self._pinged = False
 
     async def start(self, channels: Iterable[str]) -> None:
         """Connect, subscribe, and return once Redis has confirmed (or, if it cannot
@@ -85,9 +114,7 @@ class RedisSubscription(Subscription):
         new = sorted(set(channels) - self.channels)
         await super().add(*new)
         try:
-            if self._pubsub is None:
-                raise ConnectionError("not connected")
-            await self._pubsub.subscribe(*(PREFIX + c for c in new))
+            self._wire.send(command("SUBSCRIBE", *(PREFIX + c for c in new)))
         except _ERRORS:
             self._gap_when_confirmed.update(new)     # the mended connection subscribes them
             return
@@ -106,28 +133,18 @@ class RedisSubscription(Subscription):
         for channel in channels:
             self._confirmed.pop(channel, None)
             self._gap_when_confirmed.discard(channel)
-        if self._pubsub is not None:
-            try:
-                await self._pubsub.unsubscribe(*(PREFIX + c for c in channels))
-            except _ERRORS:
-                pass                  # the next connection subscribes only to what is left
+        try:
+            self._wire.send(command("UNSUBSCRIBE", *(PREFIX + c for c in channels)))
+        except _ERRORS:
+            pass                      # the next connection subscribes only to what is left
 
     async def _connect(self) -> None:
-        pubsub = self._client.pubsub()
-        try:
-            await pubsub.subscribe(_HOME, *(PREFIX + c for c in self.channels))
-        except BaseException:
-            await pubsub.aclose()
-            raise
-        self._pubsub = pubsub
+        await self._wire.connect()
+        self._pinged = False
+        self._wire.send(command("SUBSCRIBE", _HOME, *(PREFIX + c for c in sorted(self.channels))))
 
     async def _drop(self) -> None:
-        if self._pubsub is not None:
-            pubsub, self._pubsub = self._pubsub, None
-            try:
-                await pubsub.aclose()
-            except _ERRORS:
-                pass
+        await self._wire.close()
         for event in self._confirmed.values():
             event.clear()
         self._gap_when_confirmed.update(self.channels)
@@ -135,24 +152,34 @@ class RedisSubscription(Subscription):
     async def _read(self) -> None:
         while not self._closed:
             try:
-                if self._pubsub is None:
+                if not self._wire.connected:
                     await self._connect()
-                message = await self._pubsub.get_message(timeout=1.0)
+                replies = await self._wire.read(HEALTH_SECONDS)
+                if not replies:       # silent: a ping must be answered, or the link is dead
+                    if self._pinged:
+                        raise WireError("Redis did not answer a ping")
+                    self._wire.send(command("PING"))
+                    self._pinged = True
+                    continue
+                self._pinged = False
             except _ERRORS:
                 await self._drop()
                 await asyncio.sleep(RECONNECT_EVERY)
                 continue
-            if message is not None:
-                self._take(message)
+            for reply in replies:
+                self._take(reply)
 
-    def _take(self, message: dict) -> None:
-        name = (message.get("channel") or b"").decode()
+    def _take(self, reply) -> None:
+        if not isinstance(reply, list) or len(reply) < 3:
+            return                    # the answer to a ping
+        kind, name = reply[0], reply[1].decode()
         if not name.startswith(PREFIX) or name == _HOME:
-            return                    # health-check answers, the home channel
+            return                    # the home channel
         channel = name[len(PREFIX):]
-        if message["type"] == "message":
-            self._deliver(decode(channel, message["data"]))
-        elif message["type"] == "subscribe" and channel in self.channels:
+        if kind == b"message":
+            for event in decode_run(channel, reply[2]):
+                self._deliver(event)
+        elif kind == b"subscribe" and channel in self.channels:
             self._confirmed.setdefault(channel, asyncio.Event()).set()
             if channel in self._gap_when_confirmed:
                 self._gap_when_confirmed.discard(channel)
@@ -167,7 +194,6 @@ class RedisSubscription(Subscription):
             except asyncio.CancelledError:
                 pass
         await self._drop()
-        await self._client.aclose()
 
 
 class RedisBus(Bus):
@@ -177,11 +203,14 @@ class RedisBus(Bus):
         self._redis = aioredis.Redis.from_url(
             url, socket_connect_timeout=timeout, socket_timeout=timeout,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 2))
+        self._wire = Wire(url, timeout)     # the stream of PUBLISH commands
         self._outbox: asyncio.Queue | None = None
         self._sender: asyncio.Task | None = None
         self._lost: set[str] = set()        # channels whose messages were dropped
         self._last_try = 0.0
         self._subscriptions: list[RedisSubscription] = []
+        self._presence_written: list[str] | None = None      # this node's set as last written
+        self._presence_read: dict[str, tuple[bytes, frozenset[str]]] = {}   # node → mark, set
 
     # --- publishing ------------------------------------------------------------
     def publish(self, channel: str, body: dict) -> None:
@@ -216,15 +245,21 @@ class RedisBus(Bus):
                 if self._lost:
                     self._lost.update(channel for channel, _ in batch)
                 elif batch:
-                    async with self._redis.pipeline(transaction=False) as pipe:
-                        for channel, payload in batch:
-                            pipe.publish(PREFIX + channel, payload)
-                        await pipe.execute()
+                    await self._publish(_runs(batch))
             except _ERRORS:
                 self._lost.update(channel for channel, _ in batch)
+                await self._wire.close()          # the next batch connects again
             finally:
                 for _ in batch:
                     self._outbox.task_done()
+
+    async def _publish(self, runs: list[tuple[str, str]]) -> None:
+        """One write of the commands, one wait for their answers."""
+        if not self._wire.connected:
+            await self._wire.connect()
+        self._wire.send(b"".join(command("PUBLISH", PREFIX + channel, payload)
+                                 for channel, payload in runs))
+        await self._wire.replies(len(runs))
 
     async def _announce_gaps(self) -> None:
         """Once Redis answers again: a gap notice on every channel that lost a message."""
@@ -254,23 +289,51 @@ class RedisBus(Bus):
             raise BusUnavailable(f"the bus is unavailable ({what}): {_one_line(error)}") from None
 
     async def set_presence(self, members: Iterable[str], ttl: float) -> None:
-        key, members = f"{PREFIX}presence:{self.node}", sorted(set(members))
+        """The set, and a new version mark beside it, written when it changed; the same
+        set only has its time renewed (unless it vanished: Redis restarted)."""
+        key, mark = f"{PREFIX}presence:{self.node}", f"{PREFIX}presence-mark:{self.node}"
+        members, ms = sorted(set(members)), max(1, int(ttl * 1000))
+        if members and members == self._presence_written:
+            kept = await self._call("presence", lambda pipe: (
+                pipe.pexpire(key, ms), pipe.pexpire(mark, ms), pipe.sadd(_NODES, self.node)))
+            if kept[0] and kept[1]:
+                return
 
         def steps(pipe):
-            pipe.delete(key)
+            pipe.delete(key, mark)
             if members:
                 pipe.sadd(key, *members)
-                pipe.pexpire(key, max(1, int(ttl * 1000)))
+                pipe.pexpire(key, ms)
+                pipe.set(mark, secrets.token_hex(8), px=ms)
             pipe.sadd(_NODES, self.node)
         await self._call("presence", steps)
+        self._presence_written = members
 
     async def presence(self) -> dict[str, frozenset[str]]:
+        """Every node's set; a set whose version mark is the one read last time is not
+        read again (a set without a mark, always)."""
         (nodes,) = await self._call("presence", lambda pipe: pipe.smembers(_NODES))
         names = sorted(n.decode() for n in nodes)
+        if not names:
+            return {}
+        (marks,) = await self._call("presence", lambda pipe: pipe.mget(
+            [f"{PREFIX}presence-mark:{n}" for n in names]))
+        unread = [n for n, mark in zip(names, marks)
+                  if mark is None or self._presence_read.get(n, (None,))[0] != mark]
         found = await self._call("presence", lambda pipe: [
-            pipe.smembers(f"{PREFIX}presence:{n}") for n in names]) if names else []
-        return {n: frozenset(m.decode() for m in members)
-                for n, members in zip(names, found) if members}
+            pipe.smembers(f"{PREFIX}presence:{n}") for n in unread]) if unread else []
+        fresh = dict(zip(unread, found))
+        everyone = {}
+        for name, mark in zip(names, marks):
+            if name in fresh:
+                members = frozenset(m.decode() for m in fresh[name])
+                if mark is not None:
+                    self._presence_read[name] = (mark, members)
+            else:
+                members = self._presence_read[name][1]
+            if members:
+                everyone[name] = members
+        return everyone
 
     async def incr(self, key: str, ttl: float, by: int = 1) -> int:
         name = f"{PREFIX}count:{key}"
@@ -283,9 +346,12 @@ class RedisBus(Bus):
 
     async def claim(self, claims: dict[str, str], ttl: float) -> dict[str, str]:
         keys, ms = list(claims), max(1, int(ttl * 1000))
+        chunks = [keys[i:i + CLAIMS_AT_ONCE] for i in range(0, len(keys), CLAIMS_AT_ONCE)]
         found = await self._call("claim", lambda pipe: [
-            pipe.eval(_CLAIM, 1, f"{PREFIX}claim:{key}", claims[key], ms) for key in keys])
-        return {key: holder.decode() for key, holder in zip(keys, found)}
+            pipe.eval(_CLAIM, len(chunk), *(f"{PREFIX}claim:{key}" for key in chunk),
+                      *(claims[key] for key in chunk), ms) for chunk in chunks])
+        return {key: holder.decode()
+                for key, holder in zip(keys, (h for held in found for h in held))}
 
     async def release(self, key: str, owner: str) -> None:
         await self._call("claim", lambda pipe: pipe.eval(_RELEASE, 1, f"{PREFIX}claim:{key}",
@@ -298,6 +364,7 @@ class RedisBus(Bus):
     async def close(self) -> None:
         if self._sender is not None:
             self._sender.cancel()
+        await self._wire.close()
         for subscription in self._subscriptions:
             await subscription.close()
         try:
