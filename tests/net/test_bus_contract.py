@@ -82,6 +82,27 @@ def test_a_node_s_messages_arrive_in_the_order_it_published_them(make_bus):
     run(scenario())
 
 
+def test_a_burst_larger_than_one_read_arrives_whole_in_order_with_no_gap(make_bus):
+    """A failover's burst of table states (published back to back, run into one
+    PUBLISH on Redis) is far more than one read of the socket: it was once taken
+    for silence, and every reconnection was a gap."""
+    async def scenario():
+        async with nodes(make_bus, "n1", "n2") as (n1, n2):
+            heard = await n2.subscribe("node:n2")
+            states = [{"type": "state", "table": k, "board": "x" * 3000} for k in range(200)]
+            for body in states:                          # some 600 kB in all
+                n1.publish("node:n2", body)
+            await n1.flush()
+            got = []
+            while len(got) < len(states):
+                message = await heard.get(10)
+                assert not isinstance(message, Gap), message
+                got.append(message.body["table"])
+            assert got == list(range(200))
+            assert await quiet(heard)
+    run(scenario())
+
+
 def test_channels_can_be_added_and_removed(make_bus):
     async def scenario():
         async with nodes(make_bus, "n1", "n2") as (n1, n2):
