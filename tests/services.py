@@ -58,10 +58,13 @@ def start_xvfb(screen: str = "1920x1080") -> tuple[subprocess.Popen, str]:
         proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{screen}x24", "-nolisten", "tcp"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(250):
-            if os.path.exists(f"/tmp/.X11-unix/X{number}"):
-                return proc, f":{number}"
             if proc.poll() is not None:
                 break               # the number was taken meanwhile: the next one
+            if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                time.sleep(0.05)    # ours, not a server that took the number first
+                if proc.poll() is None:
+                    return proc, f":{number}"
+                break
             time.sleep(0.02)
         proc.kill()
         proc.wait(5)
