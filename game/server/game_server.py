@@ -43,6 +43,7 @@ from .probe import LoadProbe
 from ..net.protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
 from ..net.protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_client_message
 from .ratings import rate_game
+from .records import table_number
 from .storage import RatingChange, SQLiteStorage, Storage, StorageError, TableRecord
 from .table import Table, hash_token
 from .web import ServerSiteData, WebSite
@@ -741,7 +742,7 @@ class GameServer(Members):
 
     def _on_record(self, conn, m, now):
         table = self.tables.get(m["table"])
-        record = table.record if table else self.storage.load_table(int(m["table"][1:]))
+        record = table.record if table else self.storage.load_table(table_number(m["table"]))
         if record is None:
             raise ProtocolError("no_table", f"there is no table {m['table']}")
         token_hash = hash_token(m["token"]) if "token" in m else None

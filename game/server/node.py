@@ -45,9 +45,9 @@ from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
 from .node_members import SharedMembers
-from .node_news import TABLES, TableNews, _number
+from .node_news import TABLES, TableNews, node_channel
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
-from .records import AccountRecord
+from .records import AccountRecord, table_number
 from .replica import RemoteSocket, Replica
 from .storage import Conflict, StorageError, TableRecord
 from .table import Table
@@ -69,10 +69,6 @@ FENCED = frozenset({"add_move", "save_table", "take_back"})
 class NotStored(ProtocolError, StorageFailure):
     """A write the store refused or could not take: the client is told, the node goes on
     (a StorageFailure too, so that timers and disconnections give up quietly)."""
-
-
-def _channel(node: str) -> str:
-    return f"node:{node}"
 
 
 @dataclass
@@ -116,7 +112,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
 
     # --- life ------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
-        self._subscription = await self.bus.subscribe(TABLES, _channel(self.node))
+        self._subscription = await self.bus.subscribe(TABLES, node_channel(self.node))
         for record in self.storage.open_tables():
             self._replica(record)
         self.keeper.step()           # the lapsed tables (all of them, for the first node)
@@ -213,7 +209,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
     def _load(self, tid: str, taken: bool = False) -> Table | None:
         """Read a table this node referees from the store (after a takeover, or a
         write the store could not take); the connections at it stay at it."""
-        number = _number(tid)
+        number = table_number(tid)
         record = self.storage.load_table(number)
         old = self.tables.get(tid)
         self.stale.discard(tid)
@@ -254,7 +250,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         return replica
 
     def _fresh(self, tid: str) -> None:
-        if tid in self.stale and _number(tid) in self.keeper.held:
+        if tid in self.stale and table_number(tid) in self.keeper.held:
             try:
                 self._load(tid)
             except StorageUnavailable as exc:
@@ -324,7 +320,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         if message["type"] not in ROUTED or isinstance(conn.ws, RemoteSocket):
             return self._local(conn, message, now)
         tid = message["table"]
-        number = _number(tid)
+        number = table_number(tid)
         if tid not in self.tables:              # made on another node a moment ago?
             try:
                 record = self.storage.load_table(number)
@@ -481,7 +477,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                 message = {"type": "watch", "table": tid}
                 if table is not None and table.record.invite:
                     message["invite"] = table.record.invite
-            number = _number(tid)
+            number = table_number(tid)
             node = self.referee_of.get(number)
             if node == self.node:
                 self._run_as(conn, message, quiet=True)
@@ -505,7 +501,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         key = (origin, seq)
         done = self.handled.get(key)
         if done is None:
-            number = _number(message["table"])
+            number = table_number(message["table"])
             if number not in self.keeper.held:
                 done = {"k": "done", "seq": seq, "elsewhere": True}
             else:
@@ -628,7 +624,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                 self.referee_of.clear()
                 self._read_replicas()
             for tid in list(self.attached):      # this node's clients: their tables again
-                if _number(tid) not in self.keeper.held:
+                if table_number(tid) not in self.keeper.held:
                     self._reattach(tid)
             return
         body, sender = event.body, event.sender
@@ -681,10 +677,10 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             try:
                 self._retry_forwards()
                 for tid in sorted(self.stale):
-                    if _number(tid) in self.keeper.held:
+                    if table_number(tid) in self.keeper.held:
                         self._fresh(tid)
                     else:
-                        self._look(_number(tid))
+                        self._look(table_number(tid))
             except (StorageFailure, StorageUnavailable):
                 pass                              # the next round tries again
             except Exception as exc:              # a bug of ours: one line, and it goes on

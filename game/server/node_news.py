@@ -21,14 +21,16 @@ import itertools
 import secrets
 
 from .leases import StorageUnavailable
+from .records import table_number
 from .replica import Replica
 
 TABLES = "tables"                  # the bus channel every node hears: look, taken, chat, closed
 LOOKS_EVERY = 0.1                  # a referee's looks are gathered this long, then sent at once
 
 
-def _number(table_id: str) -> int:
-    return int(table_id[1:])
+def node_channel(node: str) -> str:
+    """The bus channel one node hears its own news on (forwards, replies, reports)."""
+    return f"node:{node}"
 
 
 class TableNews:
@@ -52,7 +54,7 @@ class TableNews:
         """A message for one node, with the looks it has not been sent yet."""
         if self._looks:
             body = {**body, "looks": self._looks.copy(), "start": self._start}
-        self.bus.publish(f"node:{node}", body)
+        self.bus.publish(node_channel(node), body)
 
     def _note_look(self, look: dict) -> None:
         look["n"] = next(self._look_numbers)
@@ -111,11 +113,11 @@ class TableNews:
         try:
             records = self.storage.open_tables()
         except StorageUnavailable:
-            self.stale.update(t for t in self.tables if _number(t) not in self.keeper.held)
+            self.stale.update(t for t in self.tables if table_number(t) not in self.keeper.held)
             return
         open_now = {r.table_id for r in records}
         for tid in [t for t in self.tables if t not in open_now]:
-            if _number(tid) not in self.keeper.held:
+            if table_number(tid) not in self.keeper.held:
                 del self.tables[tid]
         for record in records:
             if record.id not in self.keeper.held:

@@ -84,10 +84,15 @@ class TableRecord:
 
     @property
     def table_id(self) -> str:
-        return f"T{self.id}"
+        return f"T{self.id}"          # table_number reads it back
 
     @property
     def abandoned(self) -> bool:
         """Closed because nobody came back: over, with no winner, while deserted
         (a draw is agreed or played by players who are there)."""
         return self.status == "finished" and self.winner is None and self.deserted_since is not None
+
+
+def table_number(table_id: str) -> int:
+    """A table's number from its id (``T12`` -> 12, as TableRecord.table_id writes it)."""
+    return int(table_id[1:])
