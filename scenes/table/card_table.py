@@ -478,13 +478,22 @@ class CardTable:
             sprite.static_rect = None if self._animated(sprite) else self.sprite_rect(sprite)
 
     def draw_static(self, surface: pygame.Surface, art: CardArt, clip: pygame.Rect | None = None) -> None:
-        """Cards at rest (into the static layer), only those touching ``clip``."""
-        for sprite in self._draw_order():
-            if self._animated(sprite):
-                continue
+        """Cards at rest (into the static layer), only those touching ``clip``.
+        A card with a card above it in exactly its place shows nothing of its
+        own (a deal's stock: 52 cards in two places), so only its shadow is
+        drawn: at 4K a card is some 0.2 ms of blit."""
+        order = [s for s in self._draw_order() if not self._animated(s)]
+        covered = set()
+        above: set[tuple[int, int]] = set()
+        for sprite in reversed(order):
+            place = (int(sprite.pos[0]), int(sprite.pos[1]))
+            if place in above:
+                covered.add(id(sprite))
+            above.add(place)
+        for sprite in order:
             if clip is not None and not clip.colliderect(sprite.static_rect or self.sprite_rect(sprite)):
                 continue
-            self._draw_sprite(surface, art, sprite)
+            self._draw_sprite(surface, art, sprite, id(sprite) in covered)
 
     def draw_animated(self, surface: pygame.Surface, art: CardArt) -> list[pygame.Rect]:
         """Cards in the air (onto the screen); returns the areas painted."""
@@ -500,7 +509,8 @@ class CardTable:
         self.draw_static(surface, art)
         self.draw_animated(surface, art)
 
-    def _draw_sprite(self, surface: pygame.Surface, art: CardArt, sprite: CardSprite) -> None:
+    def _draw_sprite(self, surface: pygame.Surface, art: CardArt, sprite: CardSprite,
+                     covered: bool = False) -> None:
         w, h = self.card_size
         lift = self._lift()
         x, y = int(sprite.pos[0]), int(sprite.pos[1])
@@ -511,6 +521,8 @@ class CardTable:
         if (flying or sprite.index == 0) and not flipping and not self.celebrating:
             off = lift * (3 if flying else 1)
             surface.blit(art.shadow(), (x + off - lift, y + off))
+        if covered:
+            return
         if sprite.flip is not None and not flipping:   # the turn is still to come
             surface.blit(art.face(sprite.card) if sprite.flip_from else art.back(), (x, y))
         elif flipping:

@@ -394,3 +394,37 @@ def test_the_board_game_lets_the_card_faces_go_and_a_card_game_keeps_its_own():
     open_game(app, "camelot-board", demo=True)
     step(app, 2)
     assert not app.art_cache.get("cards")
+
+
+class _CountingSurface(pygame.Surface):
+    """A surface that counts what is blitted onto it, by picture."""
+
+    def __init__(self, size):
+        super().__init__(size, pygame.SRCALPHA)
+        self.sources: list = []
+
+    def blit(self, source, *args, **kwargs):
+        self.sources.append(source)
+        return super().blit(source, *args, **kwargs)
+
+
+def test_a_stock_of_cards_in_one_place_blits_one_card_picture_and_every_shadow():
+    # Clock as it opens: 52 face-down cards, each already in its hour's pile
+    # but still lying in the centre, waiting to be dealt (one may be on its
+    # way). Only the top card in each place shows; every pile's bottom card
+    # keeps its shadow.
+    from scenes.screens.navigation import open_game
+    app = make_app(size=(1280, 720))
+    open_game(app, "clock", seed=1)
+    step(app, 1)
+    scene = app.scenes.top
+    table, art = scene.table, scene.art
+    resting = [s for s in table.sprites.values() if not table._animated(s)]
+    places = {(int(s.pos[0]), int(s.pos[1])) for s in resting}
+    assert len(resting) >= 50 and len(places) <= 2
+    every = _CountingSurface(app.screen.get_size())
+    table.draw_static(every, art)
+    backs = sum(1 for source in every.sources if source is art.back())
+    shadows = sum(1 for source in every.sources if source is art.shadow())
+    assert backs == len(places)
+    assert shadows == sum(1 for s in resting if s.index == 0) >= 12
