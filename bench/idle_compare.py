@@ -20,9 +20,13 @@ Round Table runs as it is, and with SDL's default presentation
 (``SDL_FRAMEBUFFER_ACCELERATION=1``: the window's picture through OpenGL, in
 software here) to show what the choice saves; and, where it has been built
 (``python tools/build_app.py``), as the installed app ``dist/roundtable/roundtable``
-that a player without Python launches. The app's interpreter reads no ``.pth``
-files of a Python installation: ``main.py`` pays for whatever those import at
-start-up (on the development machine one imports ``certifi``, ~0.1 s per start). Goals (issue 20): still CPU at
+that a player without Python launches; and with ``--venv DIR``, as the README's
+first command installs it (``python3 -m venv DIR && DIR/bin/pip install -e .``,
+done there first if DIR has no ``bin/roundtable``), launched as ``DIR/bin/roundtable``,
+beside a bare pygame window from the same environment. A virtual environment
+reads only its own ``.pth`` files, while ``main.py`` under the machine's Python
+pays for whatever the installation's import at start-up (on the development
+machine one imports ``certifi``: 67 ms of every Python start). Goals (issue 20): still CPU at
 most 2 % of a core, painted within Aisleriot's time, peak within 1.5× Aisleriot's.
 """
 from __future__ import annotations
@@ -203,6 +207,15 @@ def launch(name: str, command: list[str], env: dict, x: X, settle: float, still:
     return {"painted": painted, "cpu": cpu, "peak": main_peak / 1024, "workers": workers_peak / 1024}
 
 
+def readme_venv(venv: Path) -> Path:
+    """The README's install, made once in ``venv`` (its commands, to the letter)."""
+    if not (venv / "bin" / "roundtable").exists():
+        print(f"making {venv} as the README does (python3 -m venv, pip install -e .)", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "-e", str(ROOT)], check=True)
+    return venv
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--screen", default="1920x1080", help="Xvfb's screen size")
@@ -216,6 +229,8 @@ def main() -> None:
                              "that launch filled (a player's usual launch, not the first)")
     parser.add_argument("--built", default=str(ROOT / "dist" / "roundtable" / "roundtable"),
                         help="the installed app, run too where it exists")
+    parser.add_argument("--venv", help="also launch Round Table as the README installs it, "
+                                       "from this virtual environment (made there if missing)")
     args = parser.parse_args()
     if not shutil.which("Xvfb"):
         raise SystemExit("needs Xvfb (apt-get install xvfb)")
@@ -242,6 +257,12 @@ def main() -> None:
         # The floor pygame itself sets: a bare window, presented as the app presents.
         runs["a bare pygame window"] = ([sys.executable, "-c", BARE_WINDOW],
                                         {**env, "SDL_FRAMEBUFFER_ACCELERATION": "0"})
+        if args.venv:
+            venv = readme_venv(Path(args.venv))
+            runs["Round Table, README's venv"] = ([str(venv / "bin" / "roundtable"),
+                                                   *args.app_args.split()], env)
+            runs["bare window, same venv"] = ([str(venv / "bin" / "python"), "-c", BARE_WINDOW],
+                                              {**env, "SDL_FRAMEBUFFER_ACCELERATION": "0"})
         homes = {name: None for name in runs}
         if args.kept_home:
             for name, (command, run_env) in runs.items():
@@ -257,7 +278,7 @@ def main() -> None:
         med = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in found.items()}
         ref = med["Aisleriot"]
         for name, m in med.items():
-            print(f"{name:22} painted {m['painted']:.3f} s ({m['painted'] / ref['painted']:.2f}x)   "
+            print(f"{name:26} painted {m['painted']:.3f} s ({m['painted'] / ref['painted']:.2f}x)   "
                   f"still CPU {m['cpu']:.2f} s in {args.still:g} s "
                   f"({100 * m['cpu'] / args.still:.1f} % of a core)   "
                   f"peak {m['peak']:.0f} MiB ({m['peak'] / ref['peak']:.2f}x)"
