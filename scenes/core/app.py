@@ -23,6 +23,7 @@ from typing import Callable
 import pygame
 
 from .actions import Action, InputEvent
+from . import kept_pictures
 from .announcer import Announcer, announce, install as install_announcer
 from .input import InputMapper
 from .navigator import Navigator
@@ -452,7 +453,15 @@ class App:
         return len(events)
 
     def step(self, dt: float) -> None:
-        """One frame: input, update, draw, and present what changed."""
+        """One frame: input, update, draw, and present what changed. Pictures
+        drawn for the first time are written to the cache once it is shown."""
+        kept_pictures.hold_writes()
+        try:
+            self._step(dt)
+        finally:
+            kept_pictures.write_held()
+
+    def _step(self, dt: float) -> None:
         happened = self.pump()
         for action in self.input.update(dt):
             self.dispatch(action)
@@ -602,7 +611,8 @@ class App:
         if service is not None:          # loaded after the first frame, if at all
             service.shutdown()
         for thread in threading.enumerate():
-            if thread.name in DRAWING_THREADS and thread is not threading.current_thread():
+            if (thread.name in DRAWING_THREADS + (kept_pictures.WRITER_THREAD,)
+                    and thread is not threading.current_thread()):
                 thread.join(max(0.0, end - time.monotonic()))
 
     def frame_report(self) -> dict:

@@ -10,11 +10,18 @@ draws it, the fonts shipped, pygame's and SDL's versions. A file that does not
 read back as it should (gone, cut short, another format) is drawn again and
 written anew: the cache only ever makes things quicker, never different. At
 most ``KEPT_FILES`` pictures are kept (the least recently used go).
+
+While the app draws a frame it holds the writing back (:func:`hold_writes`):
+what a frame draws for the first time is written after the frame is on
+screen, by a thread of its own (:func:`write_held`), and found in memory
+until then. A launch with an empty cache shows its first frame that much
+sooner (the menu's some 20 lines of text).
 """
 from __future__ import annotations
 
 import os
 import struct
+import threading
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,7 +38,12 @@ MAGIC = b"RTPIC2\n"
 HEADER = struct.Struct("<7sIII")      # the magic line, width, height, the key's length; the key, BGRA pixels
 SUFFIX = ".pic"
 KEPT_FILES = 96                       # at 4K a card is some 0.5 MB: at most ~50 MB kept
+WRITER_THREAD = "kept-pictures"       # the app waits for it before pygame.quit() (App.close)
 _fingerprints: dict[tuple, str] = {}
+_holding = False
+_held: dict[str, tuple[pygame.Surface, bytes]] = {}    # path -> (the picture, its file), to write
+_lock = threading.Lock()
+_writer: threading.Thread | None = None
 
 
 def folder() -> Path:
@@ -74,11 +86,49 @@ def kept_picture(name: str, options: tuple, source_print: str,
     ``source_print`` is :func:`fingerprint` of the code that draws it."""
     key = repr((name, options, source_print)).encode("utf-8", "backslashreplace")
     path = os.path.join(where or folder(), f"{name}-{_digest(key)}{SUFFIX}")
+    held = _held.get(path)
+    if held is not None and held[1][HEADER.size:HEADER.size + len(key)] == key:
+        return held[0]                # drawn this run, its file still to be written
     surf = _read(path, key)
     if surf is None:
         surf = draw()
         _write(path, key, surf)
     return surf
+
+
+def hold_writes() -> None:
+    """From now on pictures drawn are written by :func:`write_held`, not at once."""
+    global _holding
+    _holding = True
+
+
+def write_held() -> threading.Thread | None:
+    """Stop holding; the pictures held are written by a thread (the one
+    already writing, if any, takes them too), which is returned."""
+    global _holding, _writer
+    _holding = False
+    with _lock:
+        if _held and _writer is None:
+            _writer = threading.Thread(target=_write_all_held, name=WRITER_THREAD)
+            _writer.start()
+        return _writer
+
+
+def _write_all_held() -> None:
+    global _writer
+    folders = set()
+    while True:
+        with _lock:
+            if not _held:
+                _writer = None        # what is held after this starts a writer of its own
+                break
+            path, (_, data) = next(iter(_held.items()))
+        if _store(path, data):
+            folders.add(os.path.dirname(path))
+        with _lock:
+            _held.pop(path, None)     # on disk now (or nowhere to keep it)
+    for where in folders:
+        _prune_quietly(where)
 
 
 @contextmanager
@@ -121,11 +171,29 @@ def _read(path: str, key: bytes) -> pygame.Surface | None:
 def _write(path: str, key: bytes, surf: pygame.Surface) -> None:
     w, h = surf.get_size()
     try:
-        write_bytes_atomic(Path(path), HEADER.pack(MAGIC, w, h, len(key)) + key + pygame.image.tobytes(surf, "BGRA"),
-                           durable=False)
-        _prune(os.path.dirname(path))
-    except (OSError, ValueError, pygame.error):
-        pass            # nowhere to keep it: drawn again next time
+        data = HEADER.pack(MAGIC, w, h, len(key)) + key + pygame.image.tobytes(surf, "BGRA")
+    except (ValueError, pygame.error):
+        return
+    if _holding:
+        with _lock:
+            _held[path] = (surf, data)
+    elif _store(path, data):
+        _prune_quietly(os.path.dirname(path))
+
+
+def _store(path: str, data: bytes) -> bool:
+    try:
+        write_bytes_atomic(Path(path), data, durable=False)
+        return True
+    except OSError:
+        return False            # nowhere to keep it: drawn again next time
+
+
+def _prune_quietly(where: str) -> None:
+    try:
+        _prune(where)
+    except OSError:
+        pass
 
 
 def _prune(where: str) -> None:
@@ -146,4 +214,5 @@ def _prune(where: str) -> None:
     clean_stale_temps(Path(where), ("",))
 
 
-__all__ = ["KEPT_FILES", "fingerprint", "folder", "kept_lines", "kept_picture"]
+__all__ = ["KEPT_FILES", "WRITER_THREAD", "fingerprint", "folder", "hold_writes", "kept_lines",
+           "kept_picture", "write_held"]

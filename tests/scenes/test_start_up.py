@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pygame
@@ -165,3 +166,41 @@ def test_the_menus_first_frame_reads_its_lines_from_the_cache_at_the_next_launch
     assert len(rendered) < len(first) // 3      # the lines came from the cache
     assert frames[0] == frames[1]
     assert ui.FONTS.keep is None                # only the first frame's lines go through it
+
+
+def test_a_picture_drawn_while_writes_are_held_is_found_in_memory_then_written_by_a_thread():
+    make_app()
+    calls: list = []
+    kept_pictures.hold_writes()
+    try:
+        first = kept_picture("test-card", (7,), "v", drawn_picture(calls))
+        assert not list(folder().glob("test-card-*.pic"))       # not yet written
+        again = kept_picture("test-card", (7,), "v", drawn_picture(calls))
+        assert again is first and calls == [1]
+    finally:
+        writer = kept_pictures.write_held()
+    assert writer is not None and writer.name == kept_pictures.WRITER_THREAD
+    writer.join(10)
+    (path,) = folder().glob("test-card-*.pic")
+    read = kept_picture("test-card", (7,), "v", drawn_picture(calls))
+    assert calls == [1] and read is not first
+    assert pygame.image.tobytes(read, "RGBA") == pygame.image.tobytes(first, "RGBA")
+
+
+def test_the_menus_first_frame_is_on_screen_before_its_lines_are_written(monkeypatch):
+    from scenes.core import ui
+    from scenes.screens.navigation import open_menu
+    ui.FONTS._text.clear()
+    ui.FONTS._bytes = 0
+    app = make_app(size=(1280, 720))
+    open_menu(app)
+    kept_at_present = []
+    flip = pygame.display.flip
+    monkeypatch.setattr(pygame.display, "flip",
+                        lambda: (kept_at_present.append(len(list(folder().glob("line-*.pic")))), flip()))
+    step(app)
+    for thread in threading.enumerate():
+        if thread.name == kept_pictures.WRITER_THREAD:
+            thread.join(10)
+    assert kept_at_present[0] == 0
+    assert len(list(folder().glob("line-*.pic"))) >= 10
