@@ -836,7 +836,7 @@ class CardArt:
             if label and label not in SUITS:      # a letter over the kept outline: quicker drawn than read
                 surf = self._draw_placeholder(label)
             else:
-                surf = self._kept("card-place", label, lambda: self._draw_placeholder(label))
+                surf = _finish(self._kept("card-place", label, lambda: self._draw_placeholder(label)))
             self._placeholders[label] = surf
         return surf
 

@@ -18,6 +18,9 @@ DT = 1 / 60
 def make_app(size=(1280, 720), speed="fast") -> App:
     settings = Settings(fullscreen=False, animation_speed=speed, sound=False)
     app = App(AppOptions(size=size, save_settings=False), settings=settings)
+    # Events an earlier test's window left in SDL's queue (a test that sets a
+    # window size of its own leaves a resize) are not this app's.
+    pygame.event.clear()
     install(app)   # the screens' navigator, as the launcher's first screen puts it in
     return app
 
