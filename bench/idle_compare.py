@@ -152,9 +152,12 @@ def peak_kib(pid: int) -> int:
         return 0
 
 
+# The first frame as the app shows it: a borderless window of the desktop's
+# size (full screen follows after it, see App._go_full_screen).
 BARE_WINDOW = """if 1:
     import time, pygame
-    screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+    pygame.display.init()
+    screen = pygame.display.set_mode(pygame.display.get_desktop_sizes()[0], pygame.NOFRAME)
     screen.fill((20, 90, 50))
     for i, colour in enumerate(((200, 40, 40), (40, 40, 200), (230, 230, 230))):
         screen.fill(colour, (100 + 400 * i, 100, 300, 300))
