@@ -41,7 +41,7 @@ KEPT_FILES = 96                       # at 4K a card is some 0.5 MB: at most ~50
 WRITER_THREAD = "kept-pictures"       # the app waits for it before pygame.quit() (App.close)
 _fingerprints: dict[tuple, str] = {}
 _holding = False
-_held: dict[str, tuple[pygame.Surface, bytes]] = {}    # path -> (the picture, its file), to write
+_held: dict[str, tuple[pygame.Surface, bytes]] = {}    # path -> (the picture, its key), to write
 _lock = threading.Lock()
 _writer: threading.Thread | None = None
 
@@ -87,7 +87,7 @@ def kept_picture(name: str, options: tuple, source_print: str,
     key = repr((name, options, source_print)).encode("utf-8", "backslashreplace")
     path = os.path.join(where or folder(), f"{name}-{_digest(key)}{SUFFIX}")
     held = _held.get(path)
-    if held is not None and held[1][HEADER.size:HEADER.size + len(key)] == key:
+    if held is not None and held[1] == key:
         return held[0]                # drawn this run, its file still to be written
     surf = _read(path, key)
     if surf is None:
@@ -122,8 +122,8 @@ def _write_all_held() -> None:
             if not _held:
                 _writer = None        # what is held after this starts a writer of its own
                 break
-            path, (_, data) = next(iter(_held.items()))
-        if _store(path, data):
+            path, (surf, key) = next(iter(_held.items()))
+        if _store(path, key, surf):
             folders.add(os.path.dirname(path))
         with _lock:
             _held.pop(path, None)     # on disk now (or nowhere to keep it)
@@ -169,23 +169,20 @@ def _read(path: str, key: bytes) -> pygame.Surface | None:
 
 
 def _write(path: str, key: bytes, surf: pygame.Surface) -> None:
-    w, h = surf.get_size()
-    try:
-        data = HEADER.pack(MAGIC, w, h, len(key)) + key + pygame.image.tobytes(surf, "BGRA")
-    except (ValueError, pygame.error):
-        return
     if _holding:
         with _lock:
-            _held[path] = (surf, data)
-    elif _store(path, data):
+            _held[path] = (surf, key)
+    elif _store(path, key, surf):
         _prune_quietly(os.path.dirname(path))
 
 
-def _store(path: str, data: bytes) -> bool:
+def _store(path: str, key: bytes, surf: pygame.Surface) -> bool:
+    w, h = surf.get_size()
     try:
-        write_bytes_atomic(Path(path), data, durable=False)
+        write_bytes_atomic(Path(path), HEADER.pack(MAGIC, w, h, len(key)) + key
+                           + pygame.image.tobytes(surf, "BGRA"), durable=False)
         return True
-    except OSError:
+    except (OSError, ValueError, pygame.error):
         return False            # nowhere to keep it: drawn again next time
 
 
