@@ -20,7 +20,7 @@ from ..table.card_art import shared_card_art
 from ..table.card_table import CardTable, Slot
 from ..table.game_scene import GameScene
 from ..table.spoken import focus_line, pile_line
-from ..core.ui import FOCUS, HINT, ILLEGAL, LEGAL, draw_text, glow_rect
+from ..core.ui import FOCUS, HINT, ILLEGAL, LEGAL, glow_rect, text_surfaces
 from ..core.focus import nearest_in_direction
 from ..store.words import _
 
@@ -309,13 +309,28 @@ class ClockScene(GameScene):
         return sprite is not None and sprite.pile == CENTRE and sprite.card == self._centre_top()
 
     def _draw_clock_face(self, surface: pygame.Surface) -> None:
-        s = self.scale
+        # Drawn again under every area repainted (a block under a dealt card):
+        # only what meets the clip is blitted.
+        clip = surface.get_clip()
+        for label, rect in self._face_labels():
+            if rect.colliderect(clip):
+                surface.blit(label, rect)
+        ring = self._face_ring()
+        if self._ring_rect.colliderect(clip):
+            surface.blit(ring, self._ring_rect.topleft)
+
+    def _face_labels(self) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """The hours' numbers and where they go, kept per layout."""
         px = int(self.table.card_size[1] * 0.26)
-        for hour in HOURS:
-            x, y = self._hour_point(hour, 0.6)
-            label = HOUR_LABELS.get(hour, str(hour))
-            draw_text(surface, label, px, (x, y), (200, 230, 205), anchor="center")
-        surface.blit(self._face_ring(), self._ring_rect.topleft)
+        key = (px, self.centre_point, self.radii)
+        if getattr(self, "_labels_key", None) != key:
+            labels = []
+            for hour in HOURS:
+                x, y = self._hour_point(hour, 0.6)
+                label, _ = text_surfaces(HOUR_LABELS.get(hour, str(hour)), px, (200, 230, 205))
+                labels.append((label, label.get_rect(center=(int(x), int(y)))))
+            self._labels_key, self._labels = key, labels
+        return self._labels
 
     def _face_ring(self) -> pygame.Surface:
         """A faint ring for the clock face, drawn once per size."""

@@ -447,8 +447,14 @@ class CardTable:
                 + [pygame.Rect(int(slot.origin[0]), int(slot.origin[1]), w, h) for slot in self.slots.values()])
 
     def draw_placeholders(self, surface: pygame.Surface, art: CardArt) -> None:
+        """The empty piles' places that meet the surface's clip (an area
+        repainted under a moving card meets one or two)."""
+        clip = surface.get_clip()
+        w, h = self.card_size
         for slot in self.slots.values():
-            surface.blit(art.placeholder(slot.label), (int(slot.origin[0]), int(slot.origin[1])))
+            x, y = int(slot.origin[0]), int(slot.origin[1])
+            if clip.colliderect((x, y, w, h)):
+                surface.blit(art.placeholder(slot.label), (x, y))
 
     # The table draws in two layers (see GameScene): cards at rest are kept in a
     # static picture that changes only where a card leaves or lands; cards in the
