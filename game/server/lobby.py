@@ -2,6 +2,8 @@
 and every player's own tables, whatever the page (docs/protocol.md, ``lobby``)."""
 from __future__ import annotations
 
+import time
+
 from .table import Table
 
 
@@ -11,6 +13,7 @@ class LobbyView:
 
     def __init__(self, server) -> None:       # a GameServer
         self.limits = server.limits
+        self.made = time.monotonic()
         self.public: list[Table] = []
         self.owned: dict[str, list[Table]] = {}
         for table in reversed(server.tables.values()):
