@@ -4,15 +4,108 @@ back. (That a takeover loses nothing is test_cluster.py's and test_node_local.py
 from __future__ import annotations
 
 import asyncio
+import time
 
+from game.camelot.board import START_POSITION
 from game.net.client import Client
 from game.server import game_server
+from game.server.backends import migrate_store
+from game.server.bus import InProcessBus, InProcessHub
 from game.server.limits import Limits
 from game.server.lobby import LobbyView
+from game.server.node import NodeServer
+from game.server.storage import TableRecord
 
 from .helpers import run_scenario
+from .stores import TTL, new_table, store, stores  # noqa: F401 - fixtures
 
+TAKEN = 60                  # tables of a dead node
 COMERS = 40                 # clients saying hello at once
+
+
+def test_many_tables_are_read_in_one_call_and_saved_under_their_fences_together(store):
+    mine = [new_table(store) for _ in range(3)]
+    theirs = new_table(store)
+    fences = {r.id: store.acquire_lease(r.id, "n1", TTL) for r in mine}
+    store.acquire_lease(theirs.id, "n1", TTL)
+    store.release_lease(theirs.id, "n1", 1)
+    store.acquire_lease(theirs.id, "n2", TTL)             # fence 2: n1's 1 is stale
+    found = store.load_tables([r.id for r in mine] + [theirs.id, 999_999])
+    assert [r.id if r else None for r in found.values()] == [r.id for r in mine] + [theirs.id, None]
+    for record in mine + [theirs]:
+        record.deserted_since = 1234.5
+    lost = store.save_tables([(r, fences[r.id]) for r in mine] + [(theirs, 1)])
+    assert lost == {theirs.id}            # n2's fence, not n1's: nothing written there
+    after = store.load_tables([r.id for r in mine] + [theirs.id])
+    assert [r.deserted_since for r in after.values()] == [1234.5] * 3 + [None]
+
+
+def counting_store(dsn: str):
+    """A real PostgreSQL store that counts the calls reading or writing whole tables
+    (psycopg is imported only by the tests that have a PostgreSQL)."""
+    from game.server.pg_storage import PostgresStorage
+
+    class CountingStore(PostgresStorage):
+        reads = writes = 0
+
+        def load_table(self, number):
+            self.reads += 1
+            return super().load_table(number)
+
+        def load_tables(self, numbers):
+            self.reads += 1
+            return super().load_tables(numbers)
+
+        def save_table(self, *args, **options):
+            self.writes += 1
+            return super().save_table(*args, **options)
+
+        def save_tables(self, writes):
+            self.writes += 1
+            return super().save_tables(writes)
+    return CountingStore(dsn)
+
+
+def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn):
+    """n1 made 60 tables and died (its leases lapse): n2 and n3 share them out, each
+    reading and storing its share in one call a round (not one per table), and each
+    reading the other's share once on hearing it was taken."""
+    migrate_store(postgres_dsn)
+    from game.server.pg_storage import PostgresStorage
+    setup = PostgresStorage(postgres_dsn)
+    numbers = []
+    for _ in range(TAKEN):
+        record = TableRecord(id=0, private=False, invite=None, start_position=START_POSITION)
+        setup.create_leased_table(record, "n1", 1.0)     # n1's, and n1 never renews
+        numbers.append(record.id)
+
+    async def main():
+        hub = InProcessHub()
+        stores_ = [counting_store(postgres_dsn) for _ in range(2)]
+        nodes = [NodeServer(s, InProcessBus(name, hub), name, ttl=1.0, every=0.2)
+                 for s, name in zip(stores_, ("n2", "n3"))]
+        for node in nodes:
+            await node.start("127.0.0.1", 0)
+        try:
+            for s in stores_:
+                s.reads = s.writes = 0
+            deadline = time.monotonic() + 20
+            while sum(len(n.keeper.held) for n in nodes) < TAKEN \
+                    and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)                     # each hears the other's "taken"
+            return [dict(n.keeper.held) for n in nodes], [(s.reads, s.writes) for s in stores_]
+        finally:
+            for node in nodes:
+                await node.close()
+    held, counts = asyncio.run(main())
+    assert sorted([*held[0], *held[1]]) == numbers         # each table, one referee
+    assert set(held[0].values()) | set(held[1].values()) == {2}     # n1's fence was 1
+    reads, writes = sum(c[0] for c in counts), sum(c[1] for c in counts)
+    assert reads <= 12 and writes <= 6, counts            # one by one: >= 60 of each
+    for number in numbers:                                # the takeover's saves are stored
+        assert setup.load_table(number).deserted_since is not None
+    setup.close()
 
 
 def test_clients_saying_hello_at_once_share_lobby_views_and_the_news_brings_them_up_to_date(
