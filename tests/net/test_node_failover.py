@@ -7,16 +7,17 @@ import asyncio
 import time
 
 from game.camelot.board import START_POSITION
-from game.net.client import Client
+from game.net.client import Client, ServerRefused
 from game.server import game_server
 from game.server.backends import migrate_store
 from game.server.bus import InProcessBus, InProcessHub
+from game.server.leases import SQLiteLeasedStorage
 from game.server.limits import Limits
 from game.server.lobby import LobbyView
 from game.server.node import NodeServer
 from game.server.storage import TableRecord
 
-from .helpers import run_scenario
+from .helpers import FAST_HASH, run_scenario
 from .stores import TTL, new_table, store, stores  # noqa: F401 - fixtures
 
 TAKEN = 60                  # tables of a dead node
@@ -144,3 +145,50 @@ def test_clients_saying_hello_at_once_share_lobby_views_and_the_news_brings_them
                                                         waiting_per_address=50))
     assert views <= COMERS // 4, views                    # one per welcome: 40
     assert len(news["users"]) == COMERS + 1
+
+
+class CountingBus(InProcessBus):
+    """The in-process bus, counting the calls that ask about claims."""
+
+    asked = 0
+
+    async def holder(self, key):
+        self.asked += 1
+        return await super().holder(key)
+
+    async def holders(self, keys):
+        self.asked += 1
+        return {key: await InProcessBus.holder(self, key) for key in keys}
+
+    async def claim(self, claims, ttl):
+        self.asked += 1
+        return await super().claim(claims, ttl)
+
+
+def test_clients_coming_at_once_are_checked_and_named_in_a_few_bus_calls(tmp_path):
+    """40 guests come to a node at once: their addresses' ban checks and their name
+    claims go to the bus together (it was two calls each); of two guests taking one
+    name from two addresses at that moment, one has it."""
+    async def main():
+        hub = InProcessHub()
+        bus = CountingBus("n1", hub)
+        node = NodeServer(SQLiteLeasedStorage(str(tmp_path / "n.sqlite3")), bus, "n1",
+                          limits=Limits(connections_per_address=100,
+                                        scrypt_n=FAST_HASH.scrypt_n))
+        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        try:
+            bus.asked = 0
+            comers = await asyncio.gather(*(Client.connect(url, f"Guest{i}")
+                                            for i in range(COMERS)))
+            asked = bus.asked
+            twins = await asyncio.gather(
+                *(Client.connect(url, "Twin", local_addr=(address, 0))
+                  for address in ("127.0.0.2", "127.0.0.3")), return_exceptions=True)
+            return asked, [c.name for c in comers], twins
+        finally:
+            await node.close()
+    asked, names, twins = asyncio.run(main())
+    assert names == [f"Guest{i}" for i in range(COMERS)]
+    assert asked <= COMERS // 4, asked                    # two each: 80
+    refused = [t for t in twins if isinstance(t, ServerRefused)]
+    assert len(refused) == 1 and refused[0].code == "name_taken"
