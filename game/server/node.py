@@ -95,6 +95,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         self.keeper = LeaseKeeper(storage, node, ttl=ttl, every=every,
                                   on_change=self._lease_changed, share=self._share)
         self.referee_of: dict[int, str] = {}                # table → node, as last heard
+        self.lease_until: dict[int, float] = {}             # ... its lease's end, as the store said
         self.remote: dict[tuple[str, int], Connection] = {}   # (node, cid) → stand-in
         # table → this node's connections at it (wherever refereed), with their seat token
         self.attached: dict[str, dict[Connection, str | None]] = {}
@@ -432,6 +433,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             self._take_waiting()
             return self.node if number in self.keeper.held else None
         self.referee_of[number] = lease.node
+        self.lease_until[number] = lease.expires_at
         return lease.node
 
     def _cid(self, conn: Connection) -> int:
@@ -493,8 +495,13 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         number = forward.number
         if number not in asked:
             known = self.referee_of.get(number)
-            if known is not None and known != forward.node and known != not_to:
-                asked[number] = known               # told meanwhile ("taken")
+            if known is not None and known != not_to and (
+                    known != forward.node or time.time() < self.lease_until.get(number, 0.0)):
+                # Told meanwhile ("taken"); or the referee that has not answered holds
+                # the lease still, as the store said: asked again once it has run out
+                # (a dead node's lease — its taker says "taken" — or a live one's,
+                # renewed). A dead node's clients' resumes wait on a few hundred.
+                asked[number] = known
             else:
                 self.referee_of.pop(number, None)
                 try:
@@ -676,6 +683,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             self.metrics.bus_gaps.inc()
             if event.channel == TABLES:
                 self.referee_of.clear()
+                self.lease_until.clear()
                 self._read_replicas()
             for tid in list(self.attached):      # this node's clients: their tables again
                 if table_number(tid) not in self.keeper.held:
@@ -696,6 +704,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                 numbers = body["tables"]
                 for number in numbers:
                     self.referee_of[number] = sender
+                    self.lease_until.pop(number, None)
                 self._read_tables(numbers)
                 for number in numbers:
                     self._reattach(f"T{number}")

@@ -34,7 +34,7 @@ def node_channel(node: str) -> str:
 
 
 class TableNews:
-    """Needs the node's ``bus``, ``node``, ``keeper``, ``tables``, ``stale``,
+    """Needs the node's ``bus``, ``node``, ``keeper``, ``referee_of``, ``tables``, ``stale``,
     ``storage``, ``_replica`` and ``_lobby_changed``; ``_news_init()`` from its
     ``__init__``."""
 
@@ -82,6 +82,9 @@ class TableNews:
             if look["n"] > last:
                 last = look["n"]
                 number = look["table"]
+                # Its sender referees it (a look follows a fenced write): the node
+                # need not ask the store (a "taken" since says otherwise, and stays).
+                self.referee_of.setdefault(number, sender)
                 if number in to_read or not self._looked_at(number, look.get("ply"),
                                                             look.get("move")):
                     to_read[number] = None

@@ -192,3 +192,40 @@ def test_clients_coming_at_once_are_checked_and_named_in_a_few_bus_calls(tmp_pat
     assert asked <= COMERS // 4, asked                    # two each: 80
     refused = [t for t in twins if isinstance(t, ServerRefused)]
     assert len(refused) == 1 and refused[0].code == "name_taken"
+
+
+class LeaseCountingStore(SQLiteLeasedStorage):
+    """The embedded store with leases, counting the questions "who referees this table?"."""
+
+    asked = 0
+
+    def lease_of(self, table):
+        self.asked += 1
+        return super().lease_of(table)
+
+
+def test_a_node_knows_who_referees_the_tables_whose_news_it_hears(tmp_path):
+    """A node hears every referee's looks: when its clients come to those tables (as a
+    dead node's come back to a survivor) it forwards them without asking the store
+    who referees each (one query each, by the hundred, in a failover)."""
+    async def main():
+        hub, db = InProcessHub(), str(tmp_path / "nodes.sqlite3")
+        stores_ = [LeaseCountingStore(db) for _ in range(2)]
+        nodes = [NodeServer(s, InProcessBus(f"n{i + 1}", hub), f"n{i + 1}",
+                            limits=FAST_HASH) for i, s in enumerate(stores_)]
+        urls = [f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}" for node in nodes]
+        try:
+            alice = await Client.connect(urls[0], "Alice")
+            tables = [(await alice.create_table())["table"] for _ in range(5)]
+            while not all(t in nodes[1].tables for t in tables):     # n2 heard them
+                await asyncio.sleep(0.02)
+            stores_[1].asked = 0
+            carol = await Client.connect(urls[1], "Carol")
+            for table in tables:
+                state = await carol.watch(table)                 # forwarded to n1
+                assert state["table"] == table
+            return stores_[1].asked
+        finally:
+            for node in nodes:
+                await node.close()
+    assert asyncio.run(main()) == 0                              # was one per table
