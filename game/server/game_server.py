@@ -58,6 +58,11 @@ MAX_TIMINGS = 1_000_000
 MAX_BACKLOG_BYTES = 1 << 20   # a client that leaves this much unread is disconnected
 GEN2_EVERY = 100              # middle-generation collections per full one (Python: 10)
 SWEEP_MAX_SECONDS = 60.0      # deserted tables are looked at this often (or 4 times per limit)
+# Connections the kernel holds for the server to accept (it caps this at somaxconn).
+# A node taking a dead node's clients gets thousands at once while its loop is busy;
+# past asyncio's default of 100 the kernel drops their SYNs, and each client waits
+# 1 s for its retry, then 3, 7, 15 s ...
+LISTEN_BACKLOG = 4096
 
 
 def duration(seconds: float) -> str:
@@ -191,7 +196,7 @@ class GameServer(Members):
         self._server = await serve(
             self.web.handler(self._serve_connection), host, port, max_size=MAX_FRAME_BYTES,
             compression=None, logger=_quiet_logger(), ping_interval=20, ping_timeout=20,
-            close_timeout=2, process_request=self.web.process_request)
+            close_timeout=2, process_request=self.web.process_request, backlog=LISTEN_BACKLOG)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 

@@ -4,7 +4,10 @@ back. (That a takeover loses nothing is test_cluster.py's and test_node_local.py
 from __future__ import annotations
 
 import asyncio
+import select
+import socket
 import time
+from pathlib import Path
 
 from game.camelot.board import START_POSITION
 from game.net.client import Client, ServerRefused
@@ -22,6 +25,7 @@ from .stores import TTL, new_table, store, stores  # noqa: F401 - fixtures
 
 TAKEN = 60                  # tables of a dead node
 COMERS = 40                 # clients saying hello at once
+CONNECTING = 400            # connections made while the server's loop stands still
 
 
 def test_many_tables_are_read_in_one_call_and_saved_under_their_fences_together(store):
@@ -229,3 +233,33 @@ def test_a_node_knows_who_referees_the_tables_whose_news_it_hears(tmp_path):
             for node in nodes:
                 await node.close()
     assert asyncio.run(main()) == 0                              # was one per table
+
+
+def test_clients_connecting_while_the_server_is_busy_are_all_held_for_it():
+    """A node taking a dead node's clients gets them all at once while its loop is
+    busy (a takeover): the kernel holds every connection until the server accepts it
+    (asyncio's default queue held 100 and dropped the rest's SYNs, each client then
+    waiting a second and more for its retry). Here the server's loop stands still
+    while 400 connections are made: all are established within half a second (a
+    dropped SYN is sent again after one)."""
+    async def scenario(server, url):
+        port = int(url.rsplit(":", 1)[1])
+        sockets = []
+        try:
+            for _ in range(CONNECTING):       # the loop does not run meanwhile
+                s = socket.socket()
+                s.setblocking(False)
+                s.connect_ex(("127.0.0.1", port))
+                sockets.append(s)
+            deadline, waiting = time.monotonic() + 0.5, set(sockets)
+            while waiting and time.monotonic() < deadline:
+                _, writable, _ = select.select([], list(waiting), [], 0.05)
+                waiting -= {s for s in writable
+                            if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0}
+            return CONNECTING - len(waiting)
+        finally:
+            for s in sockets:
+                s.close()
+    # The kernel caps the queue at net.core.somaxconn (4096 since Linux 5.4).
+    cap = int(Path("/proc/sys/net/core/somaxconn").read_text())
+    assert run_scenario(scenario) >= min(CONNECTING, cap)     # was 101
