@@ -3,7 +3,7 @@
     python bench/cluster_load.py [--nodes 3] [--games 100] [--seconds 30] [--think 1.0]
                                  [--kill-at 12] [--durable] [--compare-games 40]
                                  [--client-processes K] [--spread-reconnections]
-                                 [--profile FILE | --sample FILE]
+                                 [--profile FILE | --sample FILE | --sample-failover FILE]
 
 Starts PostgreSQL and Redis from their binaries in temporary folders (as the tests
 do, tests/services.py), ``--nodes`` processes of ``python -m game serve --store …
@@ -26,8 +26,12 @@ checked against its scripted line).
 The players run in ``--client-processes`` processes (by default one per 250 games;
 bench/cluster_clients.py), each keeping only counts and a fixed histogram of round
 trips, merged at the end; their peak memory is printed. The nodes' CPU over the play
-is also given per acknowledged move. ``--profile FILE`` (cProfile) or ``--sample
-FILE`` (the stack sampled, no cost per call) watch the last node over the play.
+is also given per acknowledged move, and over the failover window (the kill to
+:data:`WINDOW` seconds after it). ``--profile FILE`` (cProfile) or ``--sample FILE``
+(the stack sampled, no cost per call) watch the last node over the play;
+``--sample-failover FILE`` samples the node the killed node's clients go to (n2)
+over the failover window, by the wall clock (a wait on PostgreSQL or Redis in a
+blocking call counts: it stalls the loop as much as work does).
 
 Then (unless ``--compare-games 0``) one node on PostgreSQL + Redis beside one
 server on SQLite, the same short load on each, one after the other.
@@ -44,6 +48,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -54,6 +59,12 @@ from bench.cluster_clients import GAMES_PER_PROCESS, SLOT, Tally, load  # noqa: 
 from bench.server_load import (PROFILED_SERVE, SAMPLED_SERVE, print_profile,  # noqa: E402
                                scripted_lines, server_cpu_seconds)
 from tests.services import PostgresServer, RedisServer  # noqa: E402
+
+WINDOW = 15.0                 # seconds after the kill sampled, and the CPU told, as failover
+# SAMPLED_SERVE by the wall clock: a stack every millisecond of real time, the loop's
+# blocking waits (a store call, a bus call) and its idle moments included.
+WALL_SAMPLED_SERVE = SAMPLED_SERVE.replace("ITIMER_PROF", "ITIMER_REAL").replace(
+    "SIGPROF", "SIGALRM")
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -113,6 +124,27 @@ def family_cpu_seconds(leader: int) -> float:
             if int(entry) == leader:
                 used += int(fields[13]) + int(fields[14])
             total += used / tick
+    return total
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine has spent busy (not idle, not waiting on
+    the disk), from /proc/stat."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds(leaving_out: set[int]) -> float:
+    """CPU seconds of this process's children (the client processes) but those."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in leaving_out:
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid():
+                total += sum(server_cpu_seconds(int(entry)))
     return total
 
 
@@ -198,6 +230,9 @@ def main() -> int:
     profilers.add_argument("--sample", metavar="FILE",
                            help="sample the last node's stack over the play (each function's "
                                 "share written there)")
+    profilers.add_argument("--sample-failover", metavar="FILE",
+                           help=f"sample n2's stack by the wall clock from the kill to "
+                                f"{WINDOW:g} s after it (n2 gets n1's clients)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     # Stopped (timeout, kill): its servers are stopped too, not left running.
@@ -216,8 +251,11 @@ def main() -> int:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         profiled = (["-c", PROFILED_SERVE, args.profile] if args.profile else
                     ["-c", SAMPLED_SERVE, args.sample] if args.sample else ["-m", "game"])
+        watched = args.nodes - 1
+        if args.sample_failover:
+            profiled, watched = ["-c", WALL_SAMPLED_SERVE, args.sample_failover], 1
         started = [start_server(["--store", dsn, "--bus", redis.url, "--node", f"n{i + 1}"], env,
-                                profiled if i == args.nodes - 1 else ["-m", "game"])
+                                profiled if i == watched else ["-m", "game"])
                    for i in range(args.nodes)]
         procs = [p for p, _ in started]
         urls = [u for _, u in started]
@@ -233,8 +271,26 @@ def main() -> int:
             if args.profile or args.sample:
                 procs[-1].send_signal(signal.SIGUSR1 if begins else signal.SIGUSR2)
 
+        # The nodes', PostgreSQL's, Redis's, the clients' (the bench's other children)
+        # and the machine's CPU seconds at the kill and WINDOW s later.
+        in_window: list[list[float]] = []
+
+        def window_cpu() -> list[float]:
+            nodes = [sum(server_cpu_seconds(p.pid)) for p in procs]
+            others = {p.pid for p in procs} | {postgres.proc.pid, redis.proc.pid}
+            return [*nodes, *services(), children_cpu_seconds(others), machine_busy_seconds()]
+
+        def window_over() -> None:
+            in_window.append(window_cpu())
+            if args.sample_failover:
+                procs[watched].send_signal(signal.SIGUSR2)
+
         def kill() -> None:
             procs[0].send_signal(signal.SIGKILL)
+            in_window.append(window_cpu())
+            if args.sample_failover:
+                procs[watched].send_signal(signal.SIGUSR1)
+            threading.Timer(WINDOW, window_over).start()
         tally, killed, set_up = load(
             urls, lines, args.seconds, args.think, kill if args.kill_at > 0 else None,
             args.kill_at, args.setup_batch, processes_for(args.games, args.client_processes),
@@ -264,6 +320,14 @@ def main() -> int:
             f"; PostgreSQL commits/s: {rate:.0f}; set-up {set_up:.0f} s; the nodes' clean "
             f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s; bus gaps "
             + ", ".join(gaps))
+        if len(in_window) == 2:
+            used = [(c1 - c0) / WINDOW * 100 for c0, c1 in zip(*in_window)]
+            print(f"  CPU over the failover window (the kill to {WINDOW:g} s after it, share "
+                  f"of one core): " + ", ".join(f"n{i + 1} {u:.0f} %" for i, u in
+                                               enumerate(used[:len(procs)]) if i)
+                  + f"; PostgreSQL {used[-4]:.0f} %, Redis {used[-3]:.0f} %, the bench's "
+                  f"clients {used[-2]:.0f} %; the machine busy {used[-1]:.0f} % of "
+                  f"{os.cpu_count() * 100} %")
         if len(at_play) == 2 and tally.moves:
             during = [c1 - c0 for c1, c0 in zip(at_play[1], at_play[0])]
             print("  the nodes' CPU over the play, per acknowledged move: " + ", ".join(
@@ -278,6 +342,7 @@ def main() -> int:
         postgres.remove()
         redis.remove()
     print_profile(args.profile, args.sample, "the last node", rows=30)
+    print_profile(None, args.sample_failover, "n2 over the failover window (wall clock)")
     print(f"load after: {os.getloadavg()[0]:.1f}")
     return 0
 

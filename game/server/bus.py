@@ -191,8 +191,63 @@ class Bus(ABC):
     async def holder(self, key: str) -> str | None:
         """Who holds ``key`` now (None: nobody)."""
 
+    async def holders(self, keys: list[str]) -> dict[str, str | None]:
+        """:meth:`holder` of each key, in one call where the bus can."""
+        return {key: await self.holder(key) for key in keys}
+
     async def close(self) -> None:
         """Stop: unsent messages are dropped, subscriptions end."""
+
+
+class Gathered:
+    """One kind of bus call that many clients make at once (a dead node's clients
+    come back by the hundred, each asking about its address and claiming its name),
+    sent as one: the questions asked while one call is out, or in the same turn of
+    the event loop, go together in the next. ``call(questions)``, questions
+    ``{key: value}``, answers ``{key: answer}``; each asker gets its key's answer,
+    or the call's exception."""
+
+    def __init__(self, call) -> None:
+        self._call = call
+        self._questions: dict[str, str] = {}
+        self._askers: list[tuple[str, asyncio.Future]] = []
+        self._out: asyncio.Task | None = None
+        self.calls = 0                                   # made so far (tests count them)
+
+    def ask(self, key: str, value: str = "") -> asyncio.Future:
+        loop = asyncio.get_running_loop()
+        if not self._askers and self._out is None:
+            loop.call_soon(self._send)
+        self._questions[key] = value
+        asker = loop.create_future()
+        self._askers.append((key, asker))
+        return asker
+
+    def _send(self) -> None:
+        if self._out is not None or not self._askers:
+            return
+        questions, askers = self._questions, self._askers
+        self._questions, self._askers = {}, []
+        self.calls += 1
+        self._out = asyncio.get_running_loop().create_task(self._answer(questions, askers))
+
+    async def _answer(self, questions: dict, askers: list) -> None:
+        try:
+            answers = await self._call(questions)
+        except Exception as exc:          # each asker has it (BusUnavailable, mostly)
+            answers, failure = {}, exc
+        else:
+            failure = None
+        finally:
+            self._out = None
+            self._send()                  # what was asked meanwhile
+        for key, asker in askers:
+            if asker.done():              # given up on (a timeout)
+                continue
+            if failure is not None:
+                asker.set_exception(failure)
+            else:
+                asker.set_result(answers.get(key))
 
 
 # --- one process ------------------------------------------------------------------

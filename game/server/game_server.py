@@ -58,6 +58,11 @@ MAX_TIMINGS = 1_000_000
 MAX_BACKLOG_BYTES = 1 << 20   # a client that leaves this much unread is disconnected
 GEN2_EVERY = 100              # middle-generation collections per full one (Python: 10)
 SWEEP_MAX_SECONDS = 60.0      # deserted tables are looked at this often (or 4 times per limit)
+# Connections the kernel holds for the server to accept (it caps this at somaxconn).
+# A node taking a dead node's clients gets thousands at once while its loop is busy;
+# past asyncio's default of 100 the kernel drops their SYNs, and each client waits
+# 1 s for its retry, then 3, 7, 15 s ...
+LISTEN_BACKLOG = 4096
 
 
 def duration(seconds: float) -> str:
@@ -142,6 +147,8 @@ class GameServer(Members):
         self.failure: Exception | None = None
         self.stopped = asyncio.Event()
         self._lobby_pending = False
+        self._view: LobbyView | None = None        # the lobby as last made
+        self.lobby_views = 0                       # made so far (tests count them)
         self._pending: list | None = None     # news made by the handler running now
         self._kind: str | None = None
         self.move_seconds: list[float] = []   # frame in → replies written, per move (bench)
@@ -189,7 +196,7 @@ class GameServer(Members):
         self._server = await serve(
             self.web.handler(self._serve_connection), host, port, max_size=MAX_FRAME_BYTES,
             compression=None, logger=_quiet_logger(), ping_interval=20, ping_timeout=20,
-            close_timeout=2, process_request=self.web.process_request)
+            close_timeout=2, process_request=self.web.process_request, backlog=LISTEN_BACKLOG)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 
@@ -454,7 +461,7 @@ class GameServer(Members):
         listeners = [c for c in self.connections if c.in_lobby]
         if not listeners:
             return
-        view = LobbyView(self)
+        view = self._lobby_view()
         groups: dict[tuple, list] = {}
         for c in listeners:
             mine = tuple(t.id for t in view.own(c))
@@ -462,8 +469,22 @@ class GameServer(Members):
         for (offset, _), group in groups.items():
             self._broadcast([c.ws for c in group], encode(view.page(offset, group[0])))
 
-    def _lobby(self, conn: Connection) -> dict:
-        return LobbyView(self).page(conn.lobby_offset, conn)
+    def _lobby(self, conn: Connection, recent: bool = False) -> dict:
+        """The lobby page ``conn`` looks at. ``recent``: a view made less than
+        LOBBY_DELAY ago will do while lobby news is pending (the news, which every
+        listener gets, brings it up to date) — a welcome's: a node taking a dead
+        node's clients welcomes hundreds a second, and a view is a pass over every
+        table and every name online."""
+        view = self._view
+        if not (recent and self._lobby_pending and view is not None
+                and time.monotonic() - view.made < LOBBY_DELAY):
+            view = self._lobby_view()
+        return view.page(conn.lobby_offset, conn)
+
+    def _lobby_view(self) -> LobbyView:
+        self._view = LobbyView(self)
+        self.lobby_views += 1
+        return self._view
 
     def _store(self, method, *args) -> None:
         try:

@@ -94,6 +94,23 @@ class LeasedStorage(Storage):
         for table, fence in sorted(held.items()):
             self.release_lease(table, node, fence)
 
+    def load_tables(self, numbers: list[int]) -> dict[int, TableRecord | None]:
+        """:meth:`load_table` for many tables (a takeover's), in one read where the
+        store can: number → record (None: no such table)."""
+        return {number: self.load_table(number) for number in numbers}
+
+    def save_tables(self, writes: list[tuple[TableRecord, int]]) -> set[int]:
+        """Fenced :meth:`save_table` of many tables, ``(record, fence)`` each (a
+        takeover's clock charges), sent together where the store can; returns the
+        tables whose fence no longer holds their lease (nothing written for them)."""
+        lost = set()
+        for record, fence in writes:
+            try:
+                self.save_table(record, fence=fence)
+            except LeaseLost:
+                lost.add(record.id)
+        return lost
+
     @abstractmethod
     def lease_of(self, table: int) -> Lease | None:
         """The table's live lease, or None when nobody holds one."""

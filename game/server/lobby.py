@@ -2,6 +2,8 @@
 and every player's own tables, whatever the page (docs/protocol.md, ``lobby``)."""
 from __future__ import annotations
 
+import time
+
 from .table import Table
 
 
@@ -11,20 +13,32 @@ class LobbyView:
 
     def __init__(self, server) -> None:       # a GameServer
         self.limits = server.limits
+        self.made = time.monotonic()
         self.public: list[Table] = []
         self.owned: dict[str, list[Table]] = {}
+        public, owned = self.public, self.owned
+        # One pass, with as little made per table as can be: a node welcoming a dead
+        # node's clients makes a view every LOBBY_DELAY over thousands of tables.
         for table in reversed(server.tables.values()):
             r = table.record
             if r.status == "finished":
                 continue
             if not r.private:
-                self.public.append(table)
+                public.append(table)
             # Who may call it theirs: its creator, the accounts and the people seated.
-            owners = {r.owner} | {f"account:{seat.account}" for seat in r.seats.values()
-                                  if seat.account is not None}
-            owners |= {c.identity for c in table.seat_conn.values() if c is not None}
-            for owner in owners - {None}:
-                self.owned.setdefault(owner, []).append(table)
+            owners = [r.owner] if r.owner is not None else []
+            for seat in r.seats.values():
+                if seat.account is not None and f"account:{seat.account}" not in owners:
+                    owners.append(f"account:{seat.account}")
+            for conn in table.seat_conn.values():
+                if conn is not None and conn.identity not in owners:
+                    owners.append(conn.identity)
+            for owner in owners:
+                mine = owned.get(owner)
+                if mine is None:
+                    owned[owner] = [table]
+                else:
+                    mine.append(table)
         people = server.people_online()
         names = sorted({name for name, _ in people}, key=str.casefold)
         shown = names[:self.limits.lobby_names]

@@ -126,7 +126,7 @@ class Members:
                             "burst": self.burst, "tables_waiting": limits.waiting_per_player,
                             "connections_per_address": limits.connections_per_address,
                             "waiting_table_closes_after": limits.waiting_close}},
-                self._lobby(conn)]
+                self._lobby(conn, recent=True)]
 
     def _not_yet(self, conn) -> None:
         if conn.name is not None:

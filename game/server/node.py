@@ -95,6 +95,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         self.keeper = LeaseKeeper(storage, node, ttl=ttl, every=every,
                                   on_change=self._lease_changed, share=self._share)
         self.referee_of: dict[int, str] = {}                # table → node, as last heard
+        self.lease_until: dict[int, float] = {}             # ... its lease's end, as the store said
         self.remote: dict[tuple[str, int], Connection] = {}   # (node, cid) → stand-in
         # table → this node's connections at it (wherever refereed), with their seat token
         self.attached: dict[str, dict[Connection, str | None]] = {}
@@ -107,6 +108,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         self._seq = itertools.count(1)
         self._cids = itertools.count(1)
         self._tasks: list[asyncio.Task] = []
+        self._taking: list[int] = []                        # taken this round, not loaded yet
         self._stopping = False
         self._subscription = None
 
@@ -115,7 +117,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         self._subscription = await self.bus.subscribe(TABLES, node_channel(self.node))
         for record in self.storage.open_tables():
             self._replica(record)
-        self.keeper.step()           # the lapsed tables (all of them, for the first node)
+        self._keeper_round()         # the lapsed tables (all of them, for the first node)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._hear()), loop.create_task(self._keep()),
                        loop.create_task(self._housekeeping())]
@@ -172,29 +174,42 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         while not self._stopping:
             await asyncio.sleep(self.keeper.every)
             try:
-                self.keeper.step()
+                self._keeper_round()
             except Exception as exc:      # a bug of ours: one line, and the rounds go on
                 log(f"node {self.node}: a lease round failed: {exc!r}")
 
     def _lease_changed(self, change: LeaseChange) -> None:
         self.metrics.lease_changes.inc(change=change.change)
         if change.change == "taken":
-            self._take(change.table)
+            self._taking.append(change.table)      # loaded with the rest of the round's
         elif change.change == "lost":
             self._lose(change.table)
 
-    def _take(self, number: int) -> None:
-        """This node referees the table now: read it, announce it, re-attach the
-        clients here that were at it."""
-        self.referee_of[number] = self.node
-        tid = f"T{number}"
+    def _keeper_round(self) -> None:
+        self.keeper.step()
+        self._take_waiting()
+
+    def _take_waiting(self) -> None:
+        """This node referees the tables just taken (a round's, a claim's): read them
+        in one go, their clock charges stored in one go, announced in one message,
+        the clients here that were at them re-attached. (A dead node's thousand
+        tables were read, stored and announced one by one: the loop stood still
+        for a second while its clients came back.)"""
+        numbers, self._taking = self._taking, []
+        if not numbers:
+            return
+        for number in numbers:
+            self.referee_of[number] = self.node
+        tids = [f"T{number}" for number in numbers]
         try:
-            self._load(tid, taken=True)
+            self._load_many(numbers, taken=True)
         except (StorageUnavailable, StorageFailure):
-            self.stale.add(tid)                  # read again once the database answers
-        self._tell({"k": "taken", "table": number})
+            self.stale.update(tids)              # read again once the database answers
+        self._tell({"k": "taken", "tables": numbers})
         # After the handler that may be running now (a takeover can happen inside one).
-        asyncio.get_running_loop().call_soon(self._reattach, tid)
+        loop = asyncio.get_running_loop()
+        for tid in tids:
+            loop.call_soon(self._reattach, tid)
 
     def _lose(self, number: int) -> None:
         tid = f"T{number}"
@@ -206,38 +221,77 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             self._replica(table.record)                   # other nodes' clients: theirs
             self.stale.add(tid)                           # re-attach them to the new one
 
-    def _load(self, tid: str, taken: bool = False) -> Table | None:
-        """Read a table this node referees from the store (after a takeover, or a
-        write the store could not take); the connections at it stay at it."""
-        number = table_number(tid)
-        record = self.storage.load_table(number)
-        old = self.tables.get(tid)
-        self.stale.discard(tid)
-        if record is None or record.status == "finished" and not (old and old.watchers):
-            self.tables.pop(tid, None)
-            return None
+    def _load(self, tid: str) -> None:
+        """Read a table this node referees from the store again (a write the store
+        could not take); the connections at it stay at it."""
+        self._load_many([table_number(tid)])
+
+    def _load_many(self, numbers: list[int], taken: bool = False) -> None:
+        """Tables this node referees, read from the store in one go (``taken``: just
+        taken over, their clocks charged); those whose record changed are stored in
+        one go."""
+        found = self.storage.load_tables(numbers)
         now, wall = time.monotonic(), time.time()
-        used, charged = 0.0, False
-        if taken and record.status == "playing" and record.turn_wall is not None:
-            # As after a restart: the side to move is charged what it had used up to
-            # its old referee's last sign of life (a lease renewal, at least ``ttl``
-            # before it lapsed); the time the table had no referee, to nobody.
-            alive = wall - self.keeper.ttl
-            used = max(0.0, min(alive, wall) - record.turn_wall)
-            record.turn_wall, charged = wall - used, True
-        table = Table(record, now, used)
-        if old is not None and not isinstance(old, Replica):
-            table.watchers, table.seat_conn = old.watchers, old.seat_conn
-            table.absent_since, table.owner_address = old.absent_since, old.owner_address
-            if old.timer is not None:
-                old.timer.cancel()
-        self.tables[tid] = table
-        self._load_ratings(table)
-        if table.note_presence(wall) or charged:
-            self._store(self.storage.save_table, table.record)
-        self._schedule_flag(table)
+        changed = []
+        for number, record in found.items():
+            tid = f"T{number}"
+            old = self.tables.get(tid)
+            self.stale.discard(tid)
+            if record is None or record.status == "finished" and not (old and old.watchers):
+                self.tables.pop(tid, None)
+                continue
+            used, charged = 0.0, False
+            if taken and record.status == "playing" and record.turn_wall is not None:
+                # As after a restart: the side to move is charged what it had used up
+                # to its old referee's last sign of life (a lease renewal, at least
+                # ``ttl`` before it lapsed); the time the table had no referee, to nobody.
+                alive = wall - self.keeper.ttl
+                used = max(0.0, min(alive, wall) - record.turn_wall)
+                record.turn_wall, charged = wall - used, True
+            table = Table(record, now, used)
+            if old is not None and not isinstance(old, Replica):
+                table.watchers, table.seat_conn = old.watchers, old.seat_conn
+                table.absent_since, table.owner_address = old.absent_since, old.owner_address
+                if old.timer is not None:
+                    old.timer.cancel()
+            self.tables[tid] = table
+            self._load_ratings(table)
+            if table.note_presence(wall) or charged:
+                changed.append(table)
+            else:
+                self._schedule_flag(table)
         self._lobby_changed()
-        return table
+        # The takeover's "taken" makes the other nodes read these: no look for them.
+        lost = self._store_tables([t.record for t in changed], looks=not taken)
+        for table in changed:
+            if table.record.id not in lost:
+                self._schedule_flag(table)
+        if lost and not taken:
+            tid = f"T{min(lost)}"
+            raise NotStored("table_moved", f"{tid} is refereed by another node now: "
+                                           f"send that again")
+
+    def _store_tables(self, records: list[TableRecord], looks: bool = True) -> set[int]:
+        """``save_table`` of tables this node referees, fenced, in one go; the ones
+        whose lease was lost meanwhile (nothing stored for them) are dropped and
+        returned."""
+        writes = [(r, self.keeper.held[r.id]) for r in records if r.id in self.keeper.held]
+        lost = {r.id for r in records if r.id not in self.keeper.held}
+        try:
+            lost |= self.storage.save_tables(writes)
+        except StorageUnavailable as exc:
+            self.stale.update(r.table_id for r in records)
+            raise self._unavailable(exc) from None
+        except (StorageError, OSError) as exc:
+            self._fail(exc)
+            raise StorageFailure from exc
+        for record in records:
+            if record.id in lost:
+                self.keeper.held.pop(record.id, None)
+                self._lose(record.id)
+            elif looks:
+                self._note_look({"k": "look", "table": record.id, "ply": len(record.moves)})
+        return lost
 
     def _replica(self, record: TableRecord) -> Replica:
         old = self.tables.get(record.table_id)
@@ -376,8 +430,10 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         lease = self.storage.lease_of(number)
         if lease is None:
             self.keeper.claim(number)           # nobody referees it: this node does
+            self._take_waiting()
             return self.node if number in self.keeper.held else None
         self.referee_of[number] = lease.node
+        self.lease_until[number] = lease.expires_at
         return lease.node
 
     def _cid(self, conn: Connection) -> int:
@@ -439,8 +495,13 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         number = forward.number
         if number not in asked:
             known = self.referee_of.get(number)
-            if known is not None and known != forward.node and known != not_to:
-                asked[number] = known               # told meanwhile ("taken")
+            if known is not None and known != not_to and (
+                    known != forward.node or time.time() < self.lease_until.get(number, 0.0)):
+                # Told meanwhile ("taken"); or the referee that has not answered holds
+                # the lease still, as the store said: asked again once it has run out
+                # (a dead node's lease — its taker says "taken" — or a live one's,
+                # renewed). A dead node's clients' resumes wait on a few hundred.
+                asked[number] = known
             else:
                 self.referee_of.pop(number, None)
                 try:
@@ -622,6 +683,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             self.metrics.bus_gaps.inc()
             if event.channel == TABLES:
                 self.referee_of.clear()
+                self.lease_until.clear()
                 self._read_replicas()
             for tid in list(self.attached):      # this node's clients: their tables again
                 if table_number(tid) not in self.keeper.held:
@@ -639,9 +701,13 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             elif kind == "look":                 # one at a time (a node before looks)
                 self._look(body["table"], body.get("ply"), body.get("move"))
             elif kind == "taken":
-                self.referee_of[body["table"]] = sender
-                self._look(body["table"])
-                self._reattach(f"T{body['table']}")
+                numbers = body["tables"]
+                for number in numbers:
+                    self.referee_of[number] = sender
+                    self.lease_until.pop(number, None)
+                self._read_tables(numbers)
+                for number in numbers:
+                    self._reattach(f"T{number}")
             elif kind == "chat":
                 listeners = [c for c in self.connections
                              if c.in_lobby and body["key"] not in c.ignored]
@@ -676,11 +742,13 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             beat += 1
             try:
                 self._retry_forwards()
+                theirs = []
                 for tid in sorted(self.stale):
                     if table_number(tid) in self.keeper.held:
                         self._fresh(tid)
                     else:
-                        self._look(table_number(tid))
+                        theirs.append(table_number(tid))
+                self._read_tables(theirs)
             except (StorageFailure, StorageUnavailable):
                 pass                              # the next round tries again
             except Exception as exc:              # a bug of ours: one line, and it goes on

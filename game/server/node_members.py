@@ -29,7 +29,7 @@ import time
 
 from ..net.protocol import ProtocolError
 from .accounts import name_key
-from .bus import BusUnavailable
+from .bus import BusUnavailable, Gathered
 from .limits import SharedAttempts
 from .members import MAX_SEEKS_SHOWN, Seek, _raised
 from .replica import RemoteSocket
@@ -58,6 +58,10 @@ class SharedMembers:
         self.elsewhere: dict[str, int] = {}        # address → connections on other nodes
         self._background: set[asyncio.Task] = set()
         self._names_renewed = 0.0
+        # A connection's ban check and a guest's name claim: one bus call for all
+        # those asked at once.
+        self.ban_checks = Gathered(lambda keys: self.bus.holders(list(keys)))
+        self.name_claims = Gathered(lambda claims: self.bus.claim(claims, NAME_SECONDS))
 
     def _later(self, job) -> None:
         """Run a bus call in the background (a handler does not wait for it)."""
@@ -72,11 +76,9 @@ class SharedMembers:
 
     # --- guest names -------------------------------------------------------------------
     def _welcome_guest(self, conn, m: dict, name: str):
-        claim = {f"guest:{name_key(name)}": conn.address}
-
         async def claimed():
             try:
-                return (await self.bus.claim(claim, NAME_SECONDS)).popitem()[1]
+                return await self.name_claims.ask(f"guest:{name_key(name)}", conn.address)
             except BusUnavailable:
                 return conn.address         # the bus away: as one server (this node's names)
 
@@ -126,7 +128,7 @@ class SharedMembers:
         why = await super()._refusal(address)
         if why is None:
             try:
-                banned = await asyncio.wait_for(self.bus.holder(f"ban:{address}"),
+                banned = await asyncio.wait_for(self.ban_checks.ask(f"ban:{address}"),
                                                 BAN_CHECK_SECONDS)
             except (BusUnavailable, asyncio.TimeoutError):
                 banned = None                   # the bus away: this node's bans only

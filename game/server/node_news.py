@@ -34,7 +34,7 @@ def node_channel(node: str) -> str:
 
 
 class TableNews:
-    """Needs the node's ``bus``, ``node``, ``keeper``, ``tables``, ``stale``,
+    """Needs the node's ``bus``, ``node``, ``keeper``, ``referee_of``, ``tables``, ``stale``,
     ``storage``, ``_replica`` and ``_lobby_changed``; ``_news_init()`` from its
     ``__init__``."""
 
@@ -73,21 +73,36 @@ class TableNews:
 
     def _heard_looks(self, sender: str, body: dict) -> None:
         """The looks of a ``looks`` message, or carried by a message to this node:
-        each applied once, in the order they were made."""
+        each applied once, in the order they were made; the tables to read, read
+        together at the end (a read gives each its latest state)."""
         key = (sender, body["start"])
         last = self._looked.get(key, 0)
+        to_read: dict[int, None] = {}
         for look in body["looks"]:
             if look["n"] > last:
                 last = look["n"]
-                self._look(look["table"], look.get("ply"), look.get("move"))
+                number = look["table"]
+                # Its sender referees it (a look follows a fenced write): the node
+                # need not ask the store (a "taken" since says otherwise, and stays).
+                self.referee_of.setdefault(number, sender)
+                if number in to_read or not self._looked_at(number, look.get("ply"),
+                                                            look.get("move")):
+                    to_read[number] = None
         self._looked[key] = last
+        self._read_tables(list(to_read))
 
     def _look(self, number: int, ply: int | None = None, move: str | None = None) -> None:
         """Another node changed a table: read it from the store (the truth) — unless
         the change was only the next move of a game this node has up to the one
         before (the referee's news comes in its order; a gap means reading all)."""
+        if not self._looked_at(number, ply, move):
+            self._read_tables([number])
+
+    def _looked_at(self, number: int, ply: int | None, move: str | None) -> bool:
+        """Whether the look needs no read: this node referees the table, or the
+        change was the next move of the game as this node has it (then applied)."""
         if number in self.keeper.held:
-            return
+            return True
         tid = f"T{number}"
         replica = self.tables.get(tid)
         if move is not None and isinstance(replica, Replica) and tid not in self.stale \
@@ -95,17 +110,27 @@ class TableNews:
             replica.record.moves.append(move)
             replica._game = None             # made again from the moves if a page asks
             self._lobby_changed()
+            return True
+        return False
+
+    def _read_tables(self, numbers: list[int]) -> None:
+        """Tables other nodes referee, read from the store in one go (after a
+        takeover's news, a gap, looks that say more than a move)."""
+        numbers = [n for n in numbers if n not in self.keeper.held]
+        if not numbers:
             return
         try:
-            record = self.storage.load_table(number)
+            found = self.storage.load_tables(numbers)
         except StorageUnavailable:
-            self.stale.add(tid)
+            self.stale.update(f"T{n}" for n in numbers)
             return
-        self.stale.discard(tid)
-        if record is None or record.status == "finished":
-            self.tables.pop(tid, None)
-        else:
-            self._replica(record)
+        for number, record in found.items():
+            tid = f"T{number}"
+            self.stale.discard(tid)
+            if record is None or record.status == "finished":
+                self.tables.pop(tid, None)
+            else:
+                self._replica(record)
         self._lobby_changed()
 
     def _read_replicas(self) -> None:

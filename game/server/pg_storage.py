@@ -314,6 +314,21 @@ class PostgresStorage(PostgresAccounts, LeasedStorage):
         found = self._records("id = %s", (number,))
         return found[0] if found else None
 
+    def load_tables(self, numbers: list[int]) -> dict[int, TableRecord | None]:
+        found = {r.id: r for r in self._records("id = ANY(%s)", (sorted(set(numbers)),))}
+        return {number: found.get(number) for number in numbers}
+
+    def save_tables(self, writes: list[tuple[TableRecord, int]]) -> set[int]:
+        """One pipeline: the fenced writes sent at once, their answers read together
+        (one round trip, not one each)."""
+        def run(db):
+            with db.pipeline():
+                cursors = [db.execute(_SAVE, self._state(record, fence))
+                           for record, fence in writes]
+            return {record.id for (record, _), cursor in zip(writes, cursors)
+                    if not cursor.fetchone()[0]}
+        return self._attempt(run) if writes else set()
+
     def close(self) -> None:
         if self._db is not None:
             self._db.close()

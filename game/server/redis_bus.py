@@ -358,8 +358,12 @@ class RedisBus(Bus):
                                                          owner))
 
     async def holder(self, key: str) -> str | None:
-        (found,) = await self._call("claim", lambda pipe: pipe.get(f"{PREFIX}claim:{key}"))
-        return found.decode() if found is not None else None
+        return (await self.holders([key]))[key]
+
+    async def holders(self, keys: list[str]) -> dict[str, str | None]:
+        (found,) = await self._call("claim", lambda pipe: pipe.mget(
+            [f"{PREFIX}claim:{key}" for key in keys]))
+        return {key: h.decode() if h is not None else None for key, h in zip(keys, found)}
 
     async def close(self) -> None:
         if self._sender is not None:

@@ -204,6 +204,16 @@ def test_a_claim_is_held_by_one_owner_renewed_by_it_and_let_go(make_bus):
     run(scenario())
 
 
+def test_the_holders_of_many_keys_are_one_answer(make_bus):
+    async def scenario():
+        async with nodes(make_bus, "n1", "n2") as (n1, n2):
+            await n1.claim({"a": "n1", "b": "n1"}, 60)
+            await n2.claim({"c": "n2"}, 60)
+            assert await n2.holders(["c", "a", "none", "b"]) == {
+                "c": "n2", "a": "n1", "none": None, "b": "n1"}
+    run(scenario())
+
+
 async def _free(bus, key):
     return await bus.holder(key) is None
 
