@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from game.camelot.geometry import bit_squares
 from game.camelot.moves import SQUARE_COORDS
 from game.camelot.position import Position
 
@@ -26,8 +27,8 @@ VALUE = {code: tuple((KNIGHT if abs(code) == 2 else MAN)
 def material_and_advancement(pos: Position) -> int:
     """White's view: pieces (man 100, knight 150) plus 3 per rank advanced."""
     board = pos.board
-    white = sum(VALUE[board[sq]][sq] for sq in pos.pieces[0])
-    return white - sum(VALUE[board[sq]][sq] for sq in pos.pieces[1])
+    white = sum(VALUE[board[sq]][sq] for sq in bit_squares(pos.bits[0]))
+    return white - sum(VALUE[board[sq]][sq] for sq in bit_squares(pos.bits[1]))
 
 
 class PlainSearch:

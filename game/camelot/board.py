@@ -379,7 +379,7 @@ class CamelotBoard(Game[Move]):
 
     @property
     def score(self) -> int:
-        return len(self._pos.pieces[0]) - len(self._pos.pieces[1])
+        return self._pos.count(0) - self._pos.count(1)
 
     def start_json(self) -> dict:
         return {"position": self._start.text()}

@@ -31,6 +31,10 @@ CASTLE_BITS = tuple(BIT[a] | BIT[b] for a, b in CASTLES)
 STEPS = tuple(tuple(tuple(to for to in ADJACENT[sq] if to not in CASTLES[side])
                     for sq in range(160)) for side in (0, 1))
 NEIGHBOURS = tuple(sum(BIT[n] for n in ADJACENT[sq]) for sq in range(160))
+# BEYOND[sq][BIT[over]]: (over, landing square) of the leap from sq over a neighbour.
+BEYOND = tuple({BIT[over]: (over, land) for over, land in LEAPS[sq]} for sq in range(160))
+# A bit walk over the neighbours then meets the leaps in LEAPS' (direction) order.
+assert all(sorted(LEAPS[sq], key=lambda leap: BIT[leap[0]]) == list(LEAPS[sq]) for sq in range(160))
 
 
 def step_targets(bits, side: int) -> int:
@@ -52,12 +56,21 @@ def _jump_keys(board: list[int], sign: int, origin: int, at: int, caps: list,
     the move. ``theirs``: the enemy pieces not yet captured; a landing square
     with none of them next to it ends the chain without another call (most do)."""
     went_on = False
-    for over, land in LEAPS[at]:
-        jumped = board[over]
-        if jumped * sign < 0 and board[land] == 0:
+    near = theirs & NEIGHBOURS[at]
+    beyond = BEYOND[at]
+    while near:
+        # The enemy neighbours in ascending bit order, which is LEAPS' direction order.
+        low = near & -near
+        near ^= low
+        leap = beyond.get(low)
+        if leap is None:
+            continue   # the board ends behind it
+        over, land = leap
+        if board[land] == 0:
             went_on = True
             caps.append(over)
-            left = theirs ^ BIT[over]
+            left = theirs ^ low
+            jumped = board[over]
             board[over] = 0  # captured pieces vanish at once
             if not (left & NEIGHBOURS[land] and land not in stop
                     and _jump_keys(board, sign, origin, land, caps, left, stop, out)):

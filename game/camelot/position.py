@@ -18,6 +18,7 @@ import re
 from .moves import (
     CASTLE_SQUARES, CASTLES, KNIGHT, LETTER_PIECES, NO_CAPTURES, PIECE_LETTERS, SQUARE_NAMES, WHITE,
     BIT, ON_BOARD, colour_bits, generate, leap_sources, rank_span, square)
+from .geometry import bit_squares
 from .movekeys import CASTLE_BITS, move_keys
 from ..errors import BadPositionError
 from ..parsing import parse_int
@@ -41,7 +42,7 @@ WIN, DRAW = "win", "draw"
 class Position:
     """A Camelot position with make/unmake. ``side`` 0 = White, 1 = Black."""
 
-    __slots__ = ("board", "side", "castle_left", "clock", "history", "key", "pieces", "bits",
+    __slots__ = ("board", "side", "castle_left", "clock", "history", "key", "bits",
                  "knights", "_stack", "_capture")
 
     def __init__(self, board: list[int], side: int = WHITE, castle_left=(2, 2),
@@ -51,9 +52,9 @@ class Position:
         self.castle_left = list(castle_left)
         self.clock = clock
         self.history: list[int] = list(history)
-        self.pieces = ({sq for sq, v in enumerate(self.board) if v > 0},
-                       {sq for sq, v in enumerate(self.board) if v < 0})
-        self.bits = list(colour_bits(self.board))  # bitboards, kept in step with board
+        # Bitboards, kept in step with board; they say where each side's pieces
+        # are and how many (no sets to keep up to date as well).
+        self.bits = list(colour_bits(self.board))
         # Each side's knights (a bitboard, kept in step too): a capture listing
         # looks at them alone for charges, never at every man that can canter.
         self.knights = [sum(BIT[sq] for sq, v in enumerate(self.board) if v == code)
@@ -63,6 +64,15 @@ class Position:
         # (key, must_capture(), the squares a piece could jump from) until the
         # next push or pop.
         self._capture: tuple | None = None
+
+    @property
+    def pieces(self) -> tuple[set[int], set[int]]:
+        """The squares of White's pieces and of Black's (read from the bitboards)."""
+        return set(bit_squares(self.bits[0])), set(bit_squares(self.bits[1]))
+
+    def count(self, side: int) -> int:
+        """How many pieces ``side`` has."""
+        return self.bits[side].bit_count()
 
     def compute_key(self) -> int:
         key = ZOBRIST_BLACK if self.side else 0
@@ -85,11 +95,11 @@ class Position:
         """Legal moves: ``{(from, to, captured): paths or None}`` (see generate)."""
         side = self.side
         if want_paths:
-            return generate(self.board, side, self.castle_left[side], sorted(self.pieces[side]),
-                            True, bits=self.bits)
+            return generate(self.board, side, self.castle_left[side],
+                            list(bit_squares(self.bits[side])), True, bits=self.bits)
         self.must_capture()   # (its jump_from, kept, serves the listing)
         return move_keys(self.board, side, self.castle_left[side], self.bits, False, None,
-                         sorted(self.pieces[side]), knights=self.knights[side],
+                         knights=self.knights[side],
                          jump_from=self._capture[2])
 
     def must_capture(self) -> bool:
@@ -134,13 +144,12 @@ class Position:
         key = self.key ^ zobrist[piece][frm] ^ zobrist[piece][to] ^ ZOBRIST_BLACK
         if caps:
             them = 1 - side
-            theirs, their_bits = self.pieces[them], bits[them]
+            their_bits = bits[them]
             taken = []
             for sq in caps:
                 v = board[sq]
                 taken.append((sq, v))
                 board[sq] = 0
-                theirs.discard(sq)
                 their_bits ^= BIT[sq]
                 key ^= zobrist[v][sq]
                 if v == 2 or v == -2:
@@ -148,14 +157,12 @@ class Position:
             bits[them] = their_bits
         else:
             taken = ()
-        bits[side] ^= BIT[frm] ^ BIT[to]  # (a jump chain may end where it began)
+        moved = BIT[frm] ^ BIT[to]   # (0 when a jump chain ends where it began)
+        bits[side] ^= moved
         if piece == 2 or piece == -2:
-            self.knights[side] ^= BIT[frm] ^ BIT[to]
+            self.knights[side] ^= moved
         board[frm] = 0
         board[to] = piece
-        mine = self.pieces[side]
-        mine.discard(frm)
-        mine.add(to)
         castle_move = entered = False
         if to in CASTLE_SQUARES:
             enemy_castle = CASTLES[1 - side]
@@ -196,19 +203,16 @@ class Position:
         piece = board[to]
         board[to] = 0
         board[frm] = piece
-        mine = self.pieces[side]
-        mine.discard(to)
-        mine.add(frm)
         bits = self.bits
-        bits[side] ^= BIT[frm] ^ BIT[to]
+        moved = BIT[frm] ^ BIT[to]
+        bits[side] ^= moved
         if piece == 2 or piece == -2:
-            self.knights[side] ^= BIT[frm] ^ BIT[to]
+            self.knights[side] ^= moved
         if taken:
             them = 1 - side
-            theirs, their_bits = self.pieces[them], bits[them]
+            their_bits = bits[them]
             for sq, v in taken:
                 board[sq] = v
-                theirs.add(sq)
                 their_bits ^= BIT[sq]
                 if v == 2 or v == -2:
                     self.knights[them] ^= BIT[sq]
@@ -232,7 +236,7 @@ class Position:
             castle = CASTLE_BITS[1 - side]
             if bits[side] & castle == castle:
                 return WIN, side, f"{name} occupies {enemy}'s castle"
-        counts = (len(self.pieces[0]), len(self.pieces[1]))
+        counts = (bits[0].bit_count(), bits[1].bit_count())
         names = ("White", "Black")
         for side in (0, 1):
             if counts[1 - side] == 0:
@@ -252,7 +256,7 @@ class Position:
         """The outcome when the side to move has no legal move."""
         names = ("White", "Black")
         winner = 1 - self.side
-        if len(self.pieces[winner]) >= 2:
+        if self.bits[winner].bit_count() >= 2:
             return WIN, winner, f"{names[self.side]} has no legal move"
         return DRAW, None, f"{names[self.side]} has no legal move and " \
             f"{names[winner]} has only one piece"

@@ -316,13 +316,14 @@ class Tablebase:
     def probe(self, pos) -> "Probe | None":
         """The exact value of a three-piece position (two against one) for the
         side to move, or None (more pieces, or no table)."""
-        white, black = pos.pieces
-        if len(white) + len(black) != 3 or not white or not black or not self.tables:
+        white, black = pos.bits
+        if (white | black).bit_count() != 3 or not white or not black or not self.tables:
             return None
         board = pos.board
-        pair_side = 0 if len(white) == 2 else 1
-        pair, (lone,) = sorted(pos.pieces[pair_side], key=lambda sq: (abs(board[sq]), sq)), \
-            pos.pieces[1 - pair_side]
+        pair_side = 0 if white.bit_count() == 2 else 1
+        sides = pos.pieces
+        pair, (lone,) = sorted(sides[pair_side], key=lambda sq: (abs(board[sq]), sq)), \
+            sides[1 - pair_side]
         kinds = (abs(board[pair[0]]), abs(board[pair[1]]))
         a, b, w = pair[0], pair[1], lone
         castles = pos.castle_left
