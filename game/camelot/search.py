@@ -62,12 +62,8 @@ REVERSE_MARGIN = 130   # per ply of depth
 LMR_AFTER = 3          # moves searched in full before late quiet moves are reduced
 # Plies cut from the i-th move at depth d (quiet, not a killer, nothing forced):
 # grows with both, the usual logarithmic shape; PV nodes reduce one ply less.
-# Was 0.75 + ln d ln i / 2.25: this cuts the nodes to depth 7 on the --depths
-# positions from 1,325,410 to 979,115; its match at 3,000 nodes a move (131
-# pairs) was -4 ± 37 Elo, LLR -0.22 of ±2.94 for (-10, +10): no loss shown.
-LMR_BASE, LMR_DIVISOR = 1.0, 2.0
 REDUCTION = tuple(tuple(0 if i < LMR_AFTER or d < 2 else
-                        int(LMR_BASE + math.log(d) * math.log(i) / LMR_DIVISOR)
+                        int(0.75 + math.log(d) * math.log(i) / 2.25)
                         for i in range(64)) for d in range(64))
 LATE_MOVES = (0, 4, 8, 14)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
 ASPIRATION = 60        # half-width of the first window around the last iteration's score
