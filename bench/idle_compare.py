@@ -258,14 +258,13 @@ def main() -> None:
         if os.access(args.built, os.X_OK):
             runs["Round Table, the app"] = ([args.built, *args.app_args.split()], env)
         # The floor pygame itself sets: a bare window, presented as the app presents.
-        runs["a bare pygame window"] = ([sys.executable, "-c", BARE_WINDOW],
-                                        {**env, "SDL_FRAMEBUFFER_ACCELERATION": "0"})
+        plain = {**env, "SDL_FRAMEBUFFER_ACCELERATION": "0"}
+        runs["a bare pygame window"] = ([sys.executable, "-c", BARE_WINDOW], plain)
         if args.venv:
             venv = readme_venv(Path(args.venv))
             runs["Round Table, README's venv"] = ([str(venv / "bin" / "roundtable"),
                                                    *args.app_args.split()], env)
-            runs["bare window, same venv"] = ([str(venv / "bin" / "python"), "-c", BARE_WINDOW],
-                                              {**env, "SDL_FRAMEBUFFER_ACCELERATION": "0"})
+            runs["bare window, same venv"] = ([str(venv / "bin" / "python"), "-c", BARE_WINDOW], plain)
         homes = {name: None for name in runs}
         if args.kept_home:
             for name, (command, run_env) in runs.items():

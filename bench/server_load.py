@@ -360,8 +360,7 @@ runpy.run_module("game", run_name="__main__", alter_sys=True)
 # process's CPU (the kernel's tick, 4 ms here, in practice) the stack is noted, and at
 # the end each function's share of the samples (itself and what it called, then itself
 # alone) is written to argv[1]. No cost per call, so many small calls weigh what they
-# cost (cProfile's
-# own cost per call inflates them).
+# cost (cProfile's own cost per call inflates them).
 SAMPLED_SERVE = """
 import atexit, collections, os, runpy, signal, sys
 out, sys.argv = sys.argv[1], ["game", *sys.argv[2:]]

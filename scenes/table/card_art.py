@@ -864,7 +864,7 @@ class CardArt:
             size = w * 0.44
             parts.append(_pip_el(label, w / 2, h / 2, size, (255, 255, 255), False,
                                  ' fill-opacity="0.26"'))
-        return _finish(self._render(parts))
+        return self._render(parts)       # finished by placeholder(), read or drawn
 
 
 def _rounded_rect_d(x0: float, y0: float, x1: float, y1: float, r: float) -> str:
