@@ -88,6 +88,33 @@ def _wait_until(ready, seconds: float, what: str, proc: subprocess.Popen, log: P
     raise ServiceError(f"{what} not ready after {seconds:.0f} s: {_tail(log)}")
 
 
+def _descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (children first found, then theirs), from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue                          # ended while we looked
+        fields = text[text.rindex(")") + 2:].split()
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, queue = [], [pid]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Still a running process (a zombie waiting for its parent counts as ended)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return text[text.rindex(")") + 2] != "Z"
+
+
 def _tail(log: Path, lines: int = 15) -> str:
     try:
         return " | ".join(log.read_text(errors="replace").splitlines()[-lines:])
@@ -157,15 +184,23 @@ class _Service:
         self._signal(signal.SIGTERM)
 
     def kill(self) -> None:
-        """``kill -9`` of the whole server, as a crash of its machine: every process
-        of its session (PostgreSQL's backends outlive a killed postmaster long enough
-        to answer one more query on a connection already open)."""
-        if self.running:
+        """``kill -9`` of the whole server, as a crash of its machine: the process
+        and every process under it, each waited for. Not the process group:
+        PostgreSQL's backends each lead their own session, and a backend that
+        outlives its postmaster can still run (even commit) a statement already
+        on its socket."""
+        if not self.running:
+            return
+        doomed = [self.proc.pid, *_descendants(self.proc.pid)]
+        for pid in doomed:
             try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        self._signal(signal.SIGKILL)
+        self.proc.wait(STOP_SECONDS)
+        deadline = time.monotonic() + STOP_SECONDS
+        while any(_alive(pid) for pid in doomed[1:]) and time.monotonic() < deadline:
+            time.sleep(0.005)
 
     def restart(self, *, hard: bool = False) -> None:
         if hard:

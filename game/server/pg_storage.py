@@ -20,7 +20,10 @@ connection or a server that is down or restarting: :class:`StorageUnavailable`
 """
 from __future__ import annotations
 
+import select
+
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
 from .leases import Lease, LeasedStorage, LeaseLost, StorageError, StorageUnavailable
@@ -46,6 +49,16 @@ def _connect(dsn: str, timeout: float) -> psycopg.Connection:
         return psycopg.connect(dsn, autocommit=True, connect_timeout=max(1, round(timeout)))
     except psycopg.OperationalError as error:
         raise StorageUnavailable(f"cannot reach the database: {_one_line(error)}") from None
+
+
+def _closed_by_server(db: psycopg.Connection) -> bool:
+    """An idle connection the server has spoken on (its farewell, or the end of
+    the stream when its machine died): no statement of ours is in flight, so it
+    is dropped and the next statement goes on a new one. A poll, no round trip."""
+    if db.closed or db.info.transaction_status != TransactionStatus.IDLE:
+        return False
+    readable, _, _ = select.select([db.fileno()], [], [], 0)
+    return bool(readable)
 
 
 def _applied(db: psycopg.Connection) -> list[int]:
@@ -139,6 +152,8 @@ class PostgresStorage(PostgresAccounts, LeasedStorage):
         server) and the next call connects again; a uniqueness rule broken is
         :class:`Conflict`, nothing written."""
         for attempt in range(2):
+            if self._db is not None and _closed_by_server(self._db):
+                self._db.close()
             if self._db is None or self._db.closed or self._db.broken:
                 self._db = _connect(self._dsn, self._timeout)
             try:

@@ -151,9 +151,10 @@ def test_a_takeover_waits_for_a_fenced_write_in_flight_and_then_sees_it(postgres
 @pytest.mark.parametrize("hard", [False, True], ids=["restart", "kill"])
 def test_a_database_restarted_while_the_node_was_idle_costs_no_refusal(
         postgres_server, postgres_dsn, hard):
-    """PostgreSQL ends an idle connection's session when it stops (and tells it);
-    the statement that finds this out never ran, so it runs once more on a new
-    connection instead of refusing a move the database could take."""
+    """PostgreSQL ends an idle connection's session when it stops (and tells it),
+    or its machine's crash closes the stream: the next statement was never sent on
+    that connection, so it goes on a new one instead of refusing a move the
+    database could take."""
     store, record, fence = _leased_table(postgres_dsn)
     postgres_server.restart(hard=hard)
     record.moves.append("D6-C5")

@@ -22,6 +22,28 @@ def test_postgres_keeps_what_was_committed_through_a_kill_and_a_restart(postgres
         assert db.execute("SELECT x FROM t").fetchall() == [(7,)]
 
 
+def test_a_killed_postgres_takes_its_backends_with_it(postgres_server, postgres_dsn):
+    """A crash of the machine ends every backend at once. Each backend leads its
+    own session, so killing the postmaster's group spared them, and one not yet
+    scheduled could still commit a statement waiting on its socket (seen as a
+    transaction that survived the kill, once in a full run). A stopped backend
+    stands for one that has not run yet."""
+    import os
+    import signal
+
+    import psycopg
+
+    from tests.services import _alive
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        backend = db.execute("SELECT pg_backend_pid()").fetchone()[0]
+        os.kill(backend, signal.SIGSTOP)
+        postgres_server.kill()
+        assert not _alive(backend)
+        with pytest.raises(psycopg.OperationalError):
+            db.execute("SELECT 1")
+    postgres_server.start()
+
+
 def test_redis_restarts_on_its_port_and_empty(redis_server, redis_url):
     import redis
     with redis.Redis.from_url(redis_url) as client:
