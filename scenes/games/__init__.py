@@ -57,14 +57,16 @@ def warm_scene_modules(size: tuple[int, int]) -> threading.Thread:
 
 
 def _load_scene_modules(size: tuple[int, int]) -> None:
-    for game in GAMES.values():
-        for step in (game.scene_class, lambda: game.warm and game.warm(size)):
-            if not threading.main_thread().is_alive():
-                return                  # the app has quit: the rest is not wanted
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - opening that game will raise it, where it is seen
-                pass
+    from ..table.painted_scene import prepare_spare_blocks
+    steps = [step for game in GAMES.values()
+             for step in (game.scene_class, lambda game=game: game.warm and game.warm(size))]
+    for step in steps + [prepare_spare_blocks]:   # then the memory a game's background is kept in
+        if not threading.main_thread().is_alive():
+            return                  # the app has quit: the rest is not wanted
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - opening that game will raise it, where it is seen
+            pass
 
 
 __all__ = ["GAMES", "GameDescriptor", "descriptor", "playable_games", "check_saved_options",

@@ -126,6 +126,7 @@ class BoardScreen(PaintedScene):
         dropped, and the parts let go of the screen (the table's questions, the
         toolbar's commands and the players' callbacks are its methods), so it is
         freed when it is left, not at the next full collection."""
+        super().leave()
         self.forget_moves()
         self.table.release()
         self.players, self.commands, self.parts, self.timers = {}, [], (), []

@@ -27,6 +27,43 @@ BLOCK = 256             # px: the background is kept in blocks this big, ...
 BLOCKS_KEPT = 40        # ... the most recently painted (10 MiB at most): where cards move
 
 
+# Whole blocks no screen keeps now, to keep the next screen's background in.
+# A fresh block costs its page faults (glibc maps each one of its size on its
+# own, see App), ten times the copy: at 4K, keeping 40 blocks in new surfaces
+# took ~18 ms of a game's first frame, in spare ones ~2 ms. At most BLOCKS_KEPT
+# (10 MiB), made on the menu while it waits (prepare_spare_blocks).
+_spare_blocks: list[pygame.Surface] = []
+
+
+def prepare_spare_blocks() -> None:
+    """Fill the spares for the window as it is now (the menu's warm-up thread:
+    the first game opened keeps its background without new memory)."""
+    screen = pygame.display.get_surface()
+    while screen is not None and len(_spare_blocks) < BLOCKS_KEPT:
+        _spare_blocks.append(pygame.Surface((BLOCK, BLOCK), 0, screen))
+
+
+def kept_block(surface: pygame.Surface, area: pygame.Rect) -> pygame.Surface:
+    """What ``surface`` shows in ``area`` (at most a block), kept in a spare
+    block where one of the surface's format is left, else in a new one."""
+    while _spare_blocks:
+        block = _spare_blocks.pop()
+        if block.get_bitsize() == surface.get_bitsize() and block.get_masks() == surface.get_masks():
+            if block.get_size() != area.size:
+                block = block.subsurface((0, 0) + area.size)   # an edge's block
+            block.blit(surface, (0, 0), area)                  # opaque to opaque: a copy
+            return block
+    return surface.subsurface(area).copy()
+
+
+def release_blocks(blocks) -> None:
+    """Blocks a screen no longer keeps become spares (whole ones, up to the limit)."""
+    for block in blocks:
+        whole = block.get_parent() or block
+        if whole.get_size() == (BLOCK, BLOCK) and len(_spare_blocks) < BLOCKS_KEPT:
+            _spare_blocks.append(whole)
+
+
 def blocks_over(area: pygame.Rect, screen: pygame.Rect) -> list[pygame.Rect]:
     """The background blocks (``BLOCK`` px on the screen's grid) ``area`` lies
     on, each clipped to the screen; none for an empty area."""
@@ -296,23 +333,33 @@ class PaintedScene(Scene):
         painted whole, so the first moves (a deal) do not draw it."""
         return []
 
+    def release_background(self) -> None:
+        """The background blocks kept go to the spares (a full repaint, or left)."""
+        release_blocks(self.__dict__.pop("_blocks", {}).values())
+
+    def leave(self) -> None:
+        super().leave()
+        self.release_background()
+
     def _keep_background_blocks(self, surface: pygame.Surface) -> OrderedDict:
         """The background just painted whole, kept in blocks under the busy
-        areas (as many as are kept at all): each a copy of what is on screen."""
+        areas, as many as there are spare blocks for: each a copy of what is on
+        screen. The others are kept when first repainted (:meth:`_paint_area`):
+        new memory is not worth its page faults in the frame that opens a game."""
         blocks: OrderedDict = OrderedDict()
         screen = surface.get_rect()
         for area in self.busy_areas():
             for block in blocks_over(area.clip(screen), screen):
                 if block.topleft not in blocks:
-                    if len(blocks) >= BLOCKS_KEPT:
+                    if not _spare_blocks or len(blocks) >= BLOCKS_KEPT:
                         return blocks
-                    blocks[block.topleft] = surface.subsurface(block).copy()
+                    blocks[block.topleft] = kept_block(surface, block)
         return blocks
 
     def _paint_all(self, surface: pygame.Surface) -> None:
         """Everything at rest, the whole screen."""
         release_felt()        # the menu's felt, if any: a game paints its own
-        self.__dict__.pop("_blocks", None)   # the background may have changed
+        self.release_background()            # the background may have changed
         self.before_full_repaint()
         surface.set_clip(None)
         self.draw_background(surface)
@@ -340,10 +387,10 @@ class PaintedScene(Scene):
             # Drawn on the screen (the cards there are painted again below) and kept.
             surface.set_clip(block)
             self.draw_background(surface)
-            blocks[key] = surface.subsurface(block).copy()
+            blocks[key] = kept_block(surface, block)
             rect = rect.union(block)
             while len(blocks) > BLOCKS_KEPT:
-                blocks.popitem(last=False)
+                release_blocks([blocks.popitem(last=False)[1]])
         surface.set_clip(rect)
         for block in grid:
             kept = blocks.get(block.topleft)

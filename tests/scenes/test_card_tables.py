@@ -195,28 +195,63 @@ def test_a_known_deal_is_won_by_every_kind_of_input(game_id):
     assert dialog.title == "You won!" and scene.table.celebrating and won(scene, dialog)
 
 
+def _background_alone(scene, screen, topleft, block) -> bool:
+    """``block`` (kept at ``topleft``) is the scene's background drawn there alone."""
+    alone = pygame.Surface(screen.get_size(), 0, screen)
+    area = pygame.Rect(topleft, block.get_size())
+    alone.set_clip(area)
+    scene.draw_background(alone)
+    return pygame.image.tobytes(block, "RGB") == pygame.image.tobytes(alone.subsurface(area), "RGB")
+
+
+def _blocks_under_busy_areas(scene, screen) -> set:
+    from scenes.table.game_scene import BLOCK
+    return {(bx * BLOCK, by * BLOCK) for area in scene.busy_areas()
+            for area in [area.clip(screen.get_rect())] if area.w and area.h
+            for by in range(area.top // BLOCK, (area.bottom - 1) // BLOCK + 1)
+            for bx in range(area.left // BLOCK, (area.right - 1) // BLOCK + 1)}
+
+
 @pytest.mark.parametrize("game_id", ["camelot-solitaire", "hamilton", "clock"])
 def test_a_whole_repaint_keeps_the_background_where_things_move_first(game_id):
-    """Painted whole (a game opening), the screen's background is kept in
-    blocks under the cards and their piles, so a deal does not draw it
-    again; each kept block is the background drawn there alone."""
-    from scenes.table.game_scene import BLOCK, BLOCKS_KEPT, GameScene
+    """Painted whole (a game opening) with the spare blocks the menu made, the
+    screen's background is kept in them under the cards and their piles, so a
+    deal does not draw it again; each kept block is the background drawn there
+    alone, and no new block was made for it."""
+    from scenes.table import painted_scene
+    from scenes.table.game_scene import BLOCKS_KEPT, GameScene
     app = make_app((1920, 1080))
+    painted_scene.prepare_spare_blocks()
+    spares = {id(block) for block in painted_scene._spare_blocks}
     open_game(app, game_id, seed=7)
     step(app)
     scene, = [s for s in app.scenes.scenes if isinstance(s, GameScene)]
     kept = scene._blocks
-    under = {(bx * BLOCK, by * BLOCK) for area in scene.busy_areas()
-             for area in [area.clip(app.screen.get_rect())] if area.w and area.h
-             for by in range(area.top // BLOCK, (area.bottom - 1) // BLOCK + 1)
-             for bx in range(area.left // BLOCK, (area.right - 1) // BLOCK + 1)}
+    under = _blocks_under_busy_areas(scene, app.screen)
     assert under and (under <= set(kept) or len(kept) == BLOCKS_KEPT)
-    alone = pygame.Surface(app.screen.get_size(), 0, app.screen)
+    assert all(id(block.get_parent() or block) in spares for block in kept.values())
     for topleft, block in list(kept.items())[:6]:
-        area = pygame.Rect(topleft, block.get_size())
-        alone.set_clip(area)
-        scene.draw_background(alone)
-        assert pygame.image.tobytes(block, "RGB") == pygame.image.tobytes(alone.subsurface(area), "RGB")
+        assert _background_alone(scene, app.screen, topleft, block)
+
+
+@pytest.mark.parametrize("game_id", ["camelot-solitaire", "clock"])
+def test_with_no_spare_blocks_a_game_opens_without_new_ones_and_keeps_them_as_it_repaints(game_id):
+    """Opened before the menu made its spares (at once, or from the command
+    line), the first frame makes no block (fresh memory costs its page faults
+    there); the deal's repaints keep them, each the background drawn alone."""
+    from scenes.table import painted_scene
+    from scenes.table.game_scene import GameScene
+    app = make_app((1920, 1080))
+    painted_scene._spare_blocks.clear()
+    open_game(app, game_id, seed=7)
+    step(app)
+    scene, = [s for s in app.scenes.scenes if isinstance(s, GameScene)]
+    assert scene._blocks == {}
+    step(app, 40)                       # the deal moves cards over the table
+    kept = scene._blocks
+    assert kept and set(kept) & _blocks_under_busy_areas(scene, app.screen)
+    for topleft, block in list(kept.items())[:6]:
+        assert _background_alone(scene, app.screen, topleft, block)
 
 
 @pytest.mark.parametrize("game_id", list(CASES))

@@ -211,6 +211,26 @@ def test_a_game_left_through_its_pause_menu_is_freed_at_once(no_collection, game
     assert game() is None
 
 
+def test_a_game_left_gives_its_background_blocks_to_the_next_and_is_still_freed(no_collection):
+    """The blocks a left game kept its background in are spares for the next
+    game's (their memory in use already: no page faults in its first frame),
+    at most as many as one screen keeps; the game itself is freed."""
+    from scenes.screens.navigation import open_game
+    from scenes.table import painted_scene
+    app = make_app(size=(1280, 720))
+    painted_scene._spare_blocks.clear()
+    open_menu(app)
+    step(app, 2)
+    screen = _left(app, lambda: open_game(app, "hamilton", seed=1), frames=60)
+    assert screen() is None
+    spares = {id(block) for block in painted_scene._spare_blocks}
+    assert 0 < len(spares) <= painted_scene.BLOCKS_KEPT
+    open_game(app, "clock", seed=1)
+    step(app)
+    kept = app.scenes.top._blocks
+    assert kept and all(id(block.get_parent() or block) in spares for block in kept.values())
+
+
 def test_the_menu_and_the_screens_it_opens_are_freed_when_left(no_collection):
     from scenes.screens.navigation import open_game
     from scenes.screens.statistics import StatsScene
