@@ -158,10 +158,14 @@ def _read(path: str, key: bytes) -> pygame.Surface | None:
                 return None
             if f.read(key_length) != key:
                 return None               # another picture under the same name: drawn, and kept instead
-            pixels = f.read(4 * w * h + 1)
-        if len(pixels) != 4 * w * h:
-            return None
-        surf = pygame.image.frombytes(pixels, (w, h), "BGRA")
+            if os.fstat(f.fileno()).st_size != HEADER.size + key_length + 4 * w * h:
+                return None               # cut short, or more than a picture
+            # Read into the memory the picture keeps (frombuffer: no second
+            # copy, whose fresh pages would cost as much as the reading).
+            pixels = bytearray(4 * w * h)
+            if f.readinto(pixels) != len(pixels):
+                return None
+        surf = pygame.image.frombuffer(pixels, (w, h), "BGRA")
         os.utime(path)                            # used: the last to go
         return surf
     except (OSError, ValueError, pygame.error):
