@@ -482,7 +482,7 @@ class CardArt:
         self._blank_face: pygame.Surface | None = None
         self._shadow: pygame.Surface | None = None
         self._outlines: dict[tuple, pygame.Surface] = {}
-        self._placeholders: dict[str | None, pygame.Surface] = {}
+        self._placeholders: dict = {}    # label, or ("letter", label) -> picture
         self._ranks: dict[tuple, pygame.Surface] = {}
         self._warming: threading.Thread | None = None
 
@@ -840,6 +840,33 @@ class CardArt:
             self._placeholders[label] = surf
         return surf
 
+    def draw_placeholder(self, surface: pygame.Surface, pos: tuple[int, int],
+                         label: str | None = None) -> None:
+        """:meth:`placeholder` drawn on ``surface`` at ``pos``; a letter is drawn
+        over the outline there, as pygame would blend it into a copy of the
+        outline (to within a level of rounding): Clock's 13 hour places at 4K
+        are then no 13 copies of the outline (7 MB of fresh memory, whose page
+        faults cost more than the blits, as the game opens)."""
+        if not label or label in SUITS:
+            surface.blit(self.placeholder(label), pos)
+            return
+        surface.blit(self.placeholder(None), pos)
+        letter = self._place_letter(label)
+        w, h = self.size
+        surface.blit(letter, letter.get_rect(center=(pos[0] + w // 2, pos[1] + h // 2)))
+
+    def _place_letter(self, label: str) -> pygame.Surface:
+        """The faint letter of an empty place, cropped to its ink."""
+        letter = self._placeholders.get(("letter", label))
+        if letter is None:
+            w = self.size[0]
+            with _DRAWING:
+                letter = _glyphs(label, w * (0.34 if len(label) == 1 else 0.2), (255, 255, 255))
+            # all white, so pygame's blend onto the translucent fill stays exact
+            letter.set_alpha(160 if self.high_contrast else 72)
+            self._placeholders[("letter", label)] = letter
+        return letter
+
     @_drawn_alone
     def _draw_placeholder(self, label: str | None) -> pygame.Surface:
         w, h = self.size
@@ -847,9 +874,7 @@ class CardArt:
             # the same outline under every letter: rendered once (Clock's 13
             # hour slots cost one SVG render, not 13, when the game opens)
             surf = self.placeholder(None).copy()
-            text = _glyphs(label, w * (0.34 if len(label) == 1 else 0.2), (255, 255, 255))
-            # all white, so pygame's blend onto the translucent fill stays exact
-            text.set_alpha(160 if self.high_contrast else 72)
+            text = self._place_letter(label)
             surf.blit(text, text.get_rect(center=(w // 2, h // 2)))
             return surf
         # high contrast: an empty place is drawn as plainly as a card's edge

@@ -454,7 +454,7 @@ class CardTable:
         for slot in self.slots.values():
             x, y = int(slot.origin[0]), int(slot.origin[1])
             if clip.colliderect((x, y, w, h)):
-                surface.blit(art.placeholder(slot.label), (x, y))
+                art.draw_placeholder(surface, (x, y), slot.label)
 
     # The table draws in two layers (see GameScene): cards at rest are kept in a
     # static picture that changes only where a card leaves or lands; cards in the

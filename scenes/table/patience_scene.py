@@ -720,7 +720,7 @@ class PatienceScene(GameScene):
         super().draw_background(surface)
         for pile, slot in self.table.slots.items():
             if pile not in self.resting_slots:
-                surface.blit(self.art.placeholder(slot.label), (int(slot.origin[0]), int(slot.origin[1])))
+                self.art.draw_placeholder(surface, (int(slot.origin[0]), int(slot.origin[1])), slot.label)
         self.draw_decorations(surface)
 
     def _resting_slot_key(self) -> tuple:
@@ -734,7 +734,7 @@ class PatienceScene(GameScene):
     def draw_resting(self, surface: pygame.Surface, clip) -> None:
         for pile in self.resting_slots:
             slot = self.table.slots[pile]
-            surface.blit(self.art.placeholder(slot.label), (int(slot.origin[0]), int(slot.origin[1])))
+            self.art.draw_placeholder(surface, (int(slot.origin[0]), int(slot.origin[1])), slot.label)
         for spec, _ in self._labels_drawn:
             text, px, pos, anchor, color = spec
             draw_text(surface, text, px, pos, color, anchor=anchor)

@@ -448,3 +448,30 @@ def test_a_stock_of_cards_in_one_place_blits_one_card_picture_and_every_shadow()
     shadows = sum(1 for source in every.sources if source is art.shadow())
     assert backs == len(places)
     assert shadows == sum(1 for s in resting if s.index == 0) >= 12
+
+
+def test_a_lettered_empty_place_is_its_outline_and_letter_drawn_in_place_not_a_copy():
+    """Clock's 13 hour places: the outline and then its letter are drawn on the
+    table, no picture is made per place (at 4K each would be a copy of the
+    outline: fresh memory as the game opens); it looks as the lettered picture
+    blitted whole, to within a level of rounding."""
+    from scenes.table.card_art import CardArt
+    make_app()
+    art = CardArt(120)
+    for label in ("Q", "10"):
+        drawn = pygame.Surface((200, 240))
+        drawn.fill((20, 90, 50))
+        art.draw_placeholder(drawn, (30, 40), label)
+        assert label not in art._placeholders          # no lettered picture was made
+        whole = pygame.Surface((200, 240))
+        whole.fill((20, 90, 50))
+        whole.blit(art.placeholder(label), (30, 40))
+        a, b = pygame.image.tobytes(drawn, "RGB"), pygame.image.tobytes(whole, "RGB")
+        assert a != pygame.image.tobytes(_felt_only(), "RGB")     # something was drawn
+        assert max(abs(x - y) for x, y in zip(a, b)) <= 1
+
+
+def _felt_only() -> pygame.Surface:
+    plain = pygame.Surface((200, 240))
+    plain.fill((20, 90, 50))
+    return plain
