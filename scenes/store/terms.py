@@ -4,6 +4,7 @@ here for translation and looked up where they are drawn (``store.words``)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from game.cards import Card
 
@@ -59,15 +60,22 @@ ENGINE_SENTENCES = (
 )
 _SIDE = r"(?P<side>White|Black)"
 _OTHER = r"(?P<other>White|Black)"
-ENGINE_PATTERNS = (
-    (re.compile(rf"{_SIDE} captured all of {_OTHER}'s pieces"), N_("{side} captured all of {other}'s pieces")),
-    (re.compile(rf"{_SIDE} has no legal move and {_OTHER} has only one piece"),
+ENGINE_SENTENCE_PATTERNS = (
+    (rf"{_SIDE} captured all of {_OTHER}'s pieces", N_("{side} captured all of {other}'s pieces")),
+    (rf"{_SIDE} has no legal move and {_OTHER} has only one piece",
      N_("{side} has no legal move and {other} has only one piece")),
-    (re.compile(rf"{_SIDE} has no legal move"), N_("{side} has no legal move")),
-    (re.compile(rf"{_OTHER} has no pieces left and {_SIDE} has only (?P<n>\d+)"),
+    (rf"{_SIDE} has no legal move", N_("{side} has no legal move")),
+    (rf"{_OTHER} has no pieces left and {_SIDE} has only (?P<n>\d+)",
      N_("{other} has no pieces left and {side} has only {n}")),
-    (re.compile(rf"{_SIDE} occupies {_OTHER}'s castle"), N_("{side} occupies {other}'s castle")),
+    (rf"{_SIDE} occupies {_OTHER}'s castle", N_("{side} occupies {other}'s castle")),
 )
+
+
+@lru_cache(maxsize=1)
+def _engine_patterns() -> tuple:
+    """The board engine's sentences as patterns, compiled when first needed
+    (a patience opened at once does not wait for them)."""
+    return tuple((re.compile(sentence), template) for sentence, template in ENGINE_SENTENCE_PATTERNS)
 
 
 def reason_words(text: str, full_stop: bool = True, places=None) -> str:
@@ -79,7 +87,7 @@ def reason_words(text: str, full_stop: bool = True, places=None) -> str:
     if said is None and text in _KNOWN:
         said = _(text)
     if said is None:
-        for pattern, template in ENGINE_PATTERNS:
+        for pattern, template in _engine_patterns():
             found = pattern.fullmatch(text)
             if found:
                 parts = {k: term(SIDES, v.lower()) if k in ("side", "other") else v
