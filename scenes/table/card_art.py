@@ -773,7 +773,7 @@ class CardArt:
         """A soft translucent shadow, card-sized; blit it at the card's position
         plus ``shadow_offset`` before blitting the card."""
         if self._shadow is None:
-            self._shadow = self._draw_shadow()
+            self._shadow = _finish(self._kept("card-shadow", None, self._draw_shadow))
         return self._shadow
 
     @_drawn_alone
@@ -788,8 +788,7 @@ class CardArt:
         # two box blurs ≈ a gaussian; the result stays within the card's size
         rad = max(1, blur // 2)
         surf = pygame.transform.box_blur(surf, rad)
-        surf = pygame.transform.box_blur(surf, rad)
-        return _finish(surf)
+        return pygame.transform.box_blur(surf, rad)     # finished by shadow(), read or drawn
 
     def outline_thickness(self, thickness: int | None = None) -> int:
         """The ring width ``outline`` uses: ``thickness`` or the default for this size."""
@@ -859,9 +858,13 @@ class CardArt:
         """The faint letter of an empty place, cropped to its ink."""
         letter = self._placeholders.get(("letter", label))
         if letter is None:
-            w = self.size[0]
-            with _DRAWING:
-                letter = _glyphs(label, w * (0.34 if len(label) == 1 else 0.2), (255, 255, 255))
+            cap = self.size[0] * (0.34 if len(label) == 1 else 0.2)
+
+            def draw() -> pygame.Surface:
+                with _DRAWING:
+                    return _glyphs(label, cap, (255, 255, 255))
+            # kept between launches: 13 letters at 4K were some 10 ms of Clock's opening
+            letter = self._kept("place-letter", label, draw)
             # all white, so pygame's blend onto the translucent fill stays exact
             letter.set_alpha(160 if self.high_contrast else 72)
             self._placeholders[("letter", label)] = letter

@@ -85,17 +85,21 @@ def test_a_cache_folder_that_cannot_be_written_only_costs_the_drawing(tmp_path, 
     assert calls == [1, 1]
 
 
-def test_a_clock_opened_a_second_time_reads_its_back_and_its_empty_place_from_the_cache(monkeypatch):
+def test_a_clock_opened_a_second_time_reads_its_pictures_from_the_cache(monkeypatch):
+    """Its back, its empty place, the cards' shadow and the hours' letters."""
     from scenes.screens.navigation import open_game
     from scenes.table import card_art
     drawn: list = []
-    for method in ("_draw_back", "_draw_placeholder"):
+    for method in ("_draw_back", "_draw_placeholder", "_draw_shadow"):
         original = getattr(card_art.CardArt, method)
 
         def counting(self, *args, _original=original, _name=method):
             drawn.append((_name, *args))
             return _original(self, *args)
         monkeypatch.setattr(card_art.CardArt, method, counting)
+    glyphs = card_art._glyphs
+    monkeypatch.setattr(card_art, "_glyphs", lambda text, *rest: drawn.append(("_glyphs", text))
+                        or glyphs(text, *rest))
     frames = []
     for _ in range(2):             # two launches: each app its own card art
         drawn.clear()
@@ -104,8 +108,9 @@ def test_a_clock_opened_a_second_time_reads_its_back_and_its_empty_place_from_th
         step(app)
         frames.append(pygame.image.tobytes(app.screen, "RGB"))
         if len(frames) == 1:
-            assert ("_draw_back",) in drawn and ("_draw_placeholder", None) in drawn
-    assert ("_draw_back",) not in drawn and ("_draw_placeholder", None) not in drawn
+            assert {("_draw_back",), ("_draw_placeholder", None), ("_draw_shadow",),
+                    ("_glyphs", "Q")} <= set(drawn)
+    assert drawn == []
     assert frames[0] == frames[1]          # the same first frame
 
 
