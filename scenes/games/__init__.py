@@ -57,7 +57,7 @@ def warm_scene_modules(size: tuple[int, int]) -> threading.Thread:
 
 
 def _load_scene_modules(size: tuple[int, int]) -> None:
-    from ..table.painted_scene import prepare_spare_blocks
+    from ..table.painted_scene import prepare_spare_blocks  # start-up: loaded behind the menu
     steps = [step for game in GAMES.values()
              for step in (game.scene_class, lambda game=game: game.warm and game.warm(size))]
     for step in steps + [prepare_spare_blocks]:   # then the memory a game's background is kept in
