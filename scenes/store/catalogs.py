@@ -12,14 +12,18 @@ and update them.
 from __future__ import annotations
 
 import ast
-import gettext
 import io
 import os
 import struct
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from .files import shipped, write_bytes_atomic
 from .words import LANGUAGES, set_language
+
+if TYPE_CHECKING:
+    import gettext
 
 DOMAIN = "roundtable"
 PO_MAX_BYTES = 4 << 20
@@ -159,6 +163,7 @@ def compiled(po: Path, cache: Path | None = None) -> Path:
 def translations(code: str, root: Path | None = None) -> gettext.GNUTranslations:
     """The language's messages (CatalogError, OSError when they cannot be had).
     A cache that cannot be written costs nothing but the compiling: in memory."""
+    import gettext  # start-up: English needs no catalog, and most launches are in English
     po = po_path(code, root)
     try:
         path = compiled(po)

@@ -13,9 +13,10 @@ its lines for that.
 """
 from __future__ import annotations
 
-import gettext
-import unicodedata
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
+
+if TYPE_CHECKING:
+    import gettext
 
 # The shipped languages, by code: their own names (as the Settings row shows them).
 LANGUAGES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español", "he": "עברית"}
@@ -28,9 +29,22 @@ class UnknownLanguageError(ValueError):
     """A language code that is not shipped (the command line's --lang)."""
 
 
+class _English:
+    """No catalog: every message as it is written (gettext's NullTranslations,
+    without loading gettext at start-up)."""
+
+    @staticmethod
+    def gettext(message: str) -> str:
+        return message
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+
 class _Door:
     code = "en"
-    catalog: gettext.NullTranslations = gettext.NullTranslations()
+    catalog: gettext.NullTranslations | _English = _English()
     listeners: list[Callable[[str], None]] = []
 
 
@@ -88,11 +102,11 @@ def preferred(locales: Iterable) -> str:
     return "en"
 
 
-def set_language(code: str, catalog: gettext.NullTranslations | None = None) -> None:
+def set_language(code: str, catalog: gettext.NullTranslations | _English | None = None) -> None:
     """Speak ``code`` from now on, in the messages of ``catalog`` (None: English;
     the shipped languages are read by ``store.catalogs.load_language``, a test's
     pseudo-language is given here)."""
-    catalog = catalog or gettext.NullTranslations()
+    catalog = catalog or _English()
     changed = code != _Door.code or catalog is not _Door.catalog
     _Door.code, _Door.catalog = code, catalog
     if changed:
@@ -110,6 +124,7 @@ def _kinds(text: str) -> list[str]:
     """Each character as the bidirectional algorithm sees it, simplified: "R"
     (Hebrew, Arabic), "L" (Latin; a number after Latin counts as Latin: "F11"),
     "EN" (a number among right-to-left words) or "N" (spaces, punctuation)."""
+    import unicodedata  # start-up: only right-to-left lines need it
     kinds, strong = [], "R"            # a right-to-left line starts right to left
     for char in text:
         kind = unicodedata.bidirectional(char)
@@ -130,6 +145,7 @@ def _runs(text: str) -> list[tuple[int, int]]:
     """Where the runs that read left to right are: Latin words with what lies
     between them ("Enter / A"), and numbers with a single separator or sign
     inside or next to them ("12:30", "1.5", "50%")."""
+    import unicodedata  # start-up: as in _kinds
     kinds, runs, i, n = _kinds(text), [], 0, len(text)
     while i < n:
         if kinds[i] == "L":
