@@ -48,6 +48,7 @@ CLOSE_SECONDS = 5.0     # at most, for them and the work service together
 STILL_FRAMES = 3        # frames that showed nothing new before the loop may sleep
 IDLE_POLL = 0.02        # s between looks at the events while still (about a frame at 60 Hz)
 MAX_DT = 0.1            # s: the longest frame step (a stalled machine does not jump the animations)
+WORK_AFTER = 0.25       # s after the first frame before the worker processes start (see App._step)
 # Presenting through OpenGL (SDL's default where it can) is done in software on
 # a machine with no GPU, and costs a still screen several times what X's own
 # shared-memory path does (issue 20: 3.0 s of CPU in 5 s against 0.17 s under
@@ -192,7 +193,8 @@ class App:
         self.frame_times: list[float] = []
         self.frame_cpu_times: list[float] = []  # main-thread CPU time per frame
         self.game_time = 0.0
-        self._work_warmed = False
+        self._start_work: Callable | None = None     # the work service, once the first frame is up
+        self._start_work_at = 0.0
         self._toasts: list[list] = []  # [text, seconds left]
         self._toast_rects: list[pygame.Rect] = []
         self.still_frames = 0            # frames in a row that showed nothing new
@@ -506,13 +508,17 @@ class App:
             # On screen now: the worker warm-up below comes after the first frame.
             self._note_first_frame()
             self._after_first_frame()
-        if not self._work_warmed:
-            # Once the first frame is up, the worker processes start in the
-            # background: a game opened later asks them without waiting.
-            self._work_warmed = True
             # start-up: the process pool's modules load after the first frame
             from ..work.service import work_service
-            work_service()
+            self._start_work, self._start_work_at = work_service, self.game_time + WORK_AFTER
+        if self._start_work is not None and self.game_time >= self._start_work_at:
+            # A moment after the first frame the worker processes start in the
+            # background: a game opened later asks them without waiting, and
+            # one opened at once (or asked from the command line) has the
+            # cores to itself while it opens. A screen that needs them sooner
+            # starts them itself (work_service() is started on first use).
+            self._start_work()
+            self._start_work = None
 
     def _still_looks(self) -> tuple | None:
         """What the scenes that update show while at rest (``Scene.still_look``),

@@ -210,3 +210,23 @@ def test_the_menus_first_frame_is_on_screen_before_its_lines_are_written(monkeyp
             thread.join(10)
     assert kept_at_present[0] == 0
     assert len(list(folder().glob("line-*.pic"))) >= 10
+
+
+def test_the_worker_processes_start_a_moment_after_the_first_frame_not_with_it():
+    """A game opened at once (or from the command line) has the cores to
+    itself while it opens: the work service starts WORK_AFTER seconds after
+    the first frame, in the background."""
+    from scenes.core.app import WORK_AFTER
+    from scenes.screens.navigation import open_game
+    from scenes.work import service
+    service.shutdown()
+    app = make_app()
+    open_game(app, "clock", seed=1)
+    step(app)                                  # the first frame
+    assert service._service is None            # loaded, not started
+    from .harness import DT
+    step(app, int(WORK_AFTER / DT) - 2)
+    assert service._service is None
+    step(app, 3)
+    assert service._service is not None and service._service._starting is not None
+    app.close()
