@@ -48,7 +48,8 @@ CLOSE_SECONDS = 5.0     # at most, for them and the work service together
 STILL_FRAMES = 3        # frames that showed nothing new before the loop may sleep
 IDLE_POLL = 0.02        # s between looks at the events while still (about a frame at 60 Hz)
 MAX_DT = 0.1            # s: the longest frame step (a stalled machine does not jump the animations)
-WORK_AFTER = 0.25       # s after the first frame before the worker processes start (see App._step)
+WORK_AFTER = 0.1        # s after the first frame before the worker processes start (see App._step):
+                        # before the menu loads the games behind it (menu.WARM_AFTER)
 # Presenting through OpenGL (SDL's default where it can) is done in software on
 # a machine with no GPU, and costs a still screen several times what X's own
 # shared-memory path does (issue 20: 3.0 s of CPU in 5 s against 0.17 s under
