@@ -210,11 +210,12 @@ def launch(name: str, command: list[str], env: dict, x: X, settle: float, still:
     return {"painted": painted, "cpu": cpu, "peak": main_peak / 1024, "workers": workers_peak / 1024}
 
 
-def readme_venv(venv: Path) -> Path:
-    """The README's install, made once in ``venv`` (its commands, to the letter)."""
+def readme_venv(venv: Path, python: str) -> Path:
+    """The README's install, made once in ``venv`` with ``python`` (its
+    commands, to the letter)."""
     if not (venv / "bin" / "roundtable").exists():
-        print(f"making {venv} as the README does (python3 -m venv, pip install -e .)", flush=True)
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        print(f"making {venv} as the README does ({python} -m venv, pip install -e .)", flush=True)
+        subprocess.run([python, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "-e", str(ROOT)], check=True)
     return venv
 
@@ -234,6 +235,9 @@ def main() -> None:
                         help="the installed app, run too where it exists")
     parser.add_argument("--venv", help="also launch Round Table as the README installs it, "
                                        "from this virtual environment (made there if missing)")
+    parser.add_argument("--venv-python", default=sys.executable,
+                        help="the interpreter the virtual environment is made with, if it is "
+                             "made (a player's: the system's python3, e.g. /usr/bin/python3)")
     args = parser.parse_args()
     if not shutil.which("Xvfb"):
         raise SystemExit("needs Xvfb (apt-get install xvfb)")
@@ -261,7 +265,7 @@ def main() -> None:
         plain = {**env, "SDL_FRAMEBUFFER_ACCELERATION": "0"}
         runs["a bare pygame window"] = ([sys.executable, "-c", BARE_WINDOW], plain)
         if args.venv:
-            venv = readme_venv(Path(args.venv))
+            venv = readme_venv(Path(args.venv), args.venv_python)
             runs["Round Table, README's venv"] = ([str(venv / "bin" / "roundtable"),
                                                    *args.app_args.split()], env)
             runs["bare window, same venv"] = ([str(venv / "bin" / "python"), "-c", BARE_WINDOW], plain)
