@@ -194,15 +194,20 @@ class EngineProcess:
     def best_move(self, moves: list[str]) -> tuple[str, dict]:
         """Its move after ``moves`` from the start, and what its last ``info``
         line said (depth, score, nodes)."""
-        self.send("position start" + (" moves " + " ".join(moves) if moves else ""))
+        return self.answer("position start" + (" moves " + " ".join(moves) if moves else ""))
+
+    def answer(self, position: str) -> tuple[str, dict]:
+        """Its move in ``position`` (a protocol ``position …`` line) and what its
+        last ``info`` line said (depth, score, nodes, its own time in ms)."""
+        self.send(position)
         self.send(self.limit.go(self.native, self.extra))
         lines = self._read_until("bestmove", self.limit.answer_seconds())
         info = {}
         for line in lines:
             words = line.split()
             if words[:1] == ["info"] and "depth" in words:
-                info = {"depth": int(words[words.index("depth") + 1]),
-                        "nodes": int(words[words.index("nodes") + 1])}
+                info = {name: int(words[words.index(name) + 1])
+                        for name in ("depth", "nodes", "time") if name in words}
         return lines[-1].split()[1], info
 
     def close(self) -> None:
