@@ -2,7 +2,7 @@
 ``engine`` protocol as a match plays them: how deep each gets, at what speed,
 and how much of its time it uses.
 
-    python bench/camelot_clock.py [--base 130f0c3] [--test COMMIT] [--seconds 1]
+    python bench/camelot_clock.py [--base 130f0c3] [--test COMMIT] [--seconds 1 | --depth D]
                                   [--openings 4] [--rounds 1]
 
 The positions: the ten of ``camelot_match.py --depths`` (opening, middlegame,
@@ -14,7 +14,9 @@ Per position and version it prints the depth of the last completed iteration,
 its nodes, nodes a second of the engine's own thinking (the process's CPU time,
 so a busy machine lowers the wall-clock figure, not this one), and the wall time
 from ``go`` to ``bestmove`` as a share of the time given: a version that answers
-at 40 % of its second left 60 % unused.
+at 40 % of its second left 60 % unused. With ``--depth`` both search to that
+depth instead (``go depth D``: no book, no clock): the same search finds the same
+move with the same node count, and the CPU seconds compare the nodes' cost.
 """
 from __future__ import annotations
 
@@ -53,9 +55,6 @@ def positions(openings: int) -> list[tuple[str, str]]:
 
 
 def measure(engine: EngineProcess, line: str) -> dict:
-    # An engine older than the fix of the answered-but-not-ended race refuses a
-    # position sent the moment it answered; a pause, outside every clock.
-    time.sleep(0.05)
     cpu = cpu_seconds(engine.proc.pid)
     started = time.perf_counter()
     move, info = engine.answer(line)
@@ -70,18 +69,20 @@ def main(argv=None) -> int:
     ap.add_argument("--base", default="130f0c3", help="a git commit")
     ap.add_argument("--test", help="a git commit (default: this working tree)")
     ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--depth", type=int, help="a fixed depth instead of the clock")
     ap.add_argument("--openings", type=int, default=4, help="positions of the suite too")
     ap.add_argument("--rounds", type=int, default=1, help="times each position is asked")
     ap.add_argument("--go", default="", help="more words for both sides' go")
     args = ap.parse_args(argv)
 
-    limit = Limit(seconds=args.seconds)
+    limit = Limit(depth=args.depth) if args.depth else Limit(seconds=args.seconds)
+    given = 1.0 if args.depth else args.seconds   # the shares below: of a second
     names = [commit_name(args.base), commit_name(args.test) if args.test else "this tree"]
     trees = [extract_tree(args.base), extract_tree(args.test) if args.test else ROOT]
     engines = [EngineProcess(tree, limit, args.go) for tree in trees]
-    print(f"# {names[0]} against {names[1]} at {args.seconds:g} s a move; {load_average()}")
-    print("| position | version | depth | nodes | nodes/s (CPU) | wall / limit | CPU / wall |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"# {names[0]} against {names[1]} at {limit}; {load_average()}")
+    print("| position | version | depth | nodes | nodes/s (CPU) | wall / limit | CPU / wall | move |")
+    print("|---|---|---|---|---|---|---|---|")
     rows: dict[tuple[str, int], list[dict]] = {}
     try:
         for round_ in range(args.rounds):
@@ -92,8 +93,8 @@ def main(argv=None) -> int:
                     rows.setdefault((phase, side), []).append(row)
                     nps = row["nodes"] / row["cpu"] if row["cpu"] > 0 else 0.0
                     print(f"| {phase} {number + 1} | {names[side]} | {row['depth']} | "
-                          f"{row['nodes']:,} | {nps:,.0f} | {row['wall'] / args.seconds:.0%} | "
-                          f"{row['cpu'] / row['wall']:.0%} |", flush=True)
+                          f"{row['nodes']:,} | {nps:,.0f} | {row['wall'] / given:.0%} | "
+                          f"{row['cpu'] / row['wall']:.0%} | {row['move']} |", flush=True)
     finally:
         for engine in engines:
             engine.close()
@@ -101,13 +102,22 @@ def main(argv=None) -> int:
     print("| phase | version | depth | nodes | nodes/s (CPU) | wall / limit (min–max) |")
     print("|---|---|---|---|---|---|")
     for (phase, side), found in rows.items():
-        walls = [r["wall"] / args.seconds for r in found]
+        walls = [r["wall"] / given for r in found]
         nodes = sum(r["nodes"] for r in found)
         cpu = sum(r["cpu"] for r in found)
         print(f"| {phase} | {names[side]} | {statistics.mean(r['depth'] for r in found):.1f} | "
               f"{statistics.mean(r['nodes'] for r in found):,.0f} | "
               f"{nodes / cpu if cpu else 0:,.0f} | {statistics.mean(walls):.0%} "
               f"({min(walls):.0%}–{max(walls):.0%}) |")
+    if args.depth:
+        same = sum(a["move"] == b["move"] and a["nodes"] == b["nodes"]
+                   for phase in {p for p, _ in rows}
+                   for a, b in zip(rows[(phase, 0)], rows[(phase, 1)]))
+        cpu = [sum(r["cpu"] for (_, side), found in rows.items() if side == s for r in found)
+               for s in (0, 1)]
+        print(f"\nsame move and node count: {same} of {sum(len(f) for f in rows.values()) // 2}; "
+              f"CPU seconds {names[0]} {cpu[0]:.2f}, {names[1]} {cpu[1]:.2f} "
+              f"({cpu[0] / cpu[1]:.2f} x as fast)")
     return 0
 
 
