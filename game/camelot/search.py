@@ -79,10 +79,6 @@ ROOT_SALT = 0x5BD1E995C3A4F00D   # table keys of a search played for Black (see 
 # Quiet moves are staged after the killers (Search.negamax) while no history
 # weight could lift one to a killer's place in the order (500,000).
 HISTORY_CEILING = 400_000
-# Internal iterative reduction: a node this deep with no move from the table is
-# searched a ply less (its best move is then found cheaply, and a ply is
-# searched again at the next iteration with that move first).
-IIR_FROM = 3
 # Quiet moves searched before a cut-off lose what the cut-off move gains. Off:
 # its matches at 3,000 nodes a move were +38 ± 53 Elo over the first suite's 64
 # openings, then +6 ± 30 over 199 of the 200 (LLR -1.15 of ±2.94): no gain shown
@@ -420,8 +416,6 @@ class Search:
                     return e_score
         forced = (pos.in_own_castle() or pos.must_capture()
                   or castle_step_threat(pos.board, 1 - pos.side))
-        if tt_key is None and depth >= IIR_FROM:
-            depth -= 1   # no move from the table: a ply less to find one cheaply
         static = None
         if not forced and not pv_node:
             static = self._stand_pat(ply)
