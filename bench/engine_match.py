@@ -36,6 +36,8 @@ from game.camelot.board import CamelotBoard  # noqa: E402
 OPENINGS = ROOT / "data" / "camelot-openings.txt"
 PLY_CAP = 400          # a game this long is scored a draw ("cap")
 HANDSHAKE_SECONDS = 60.0
+RACE_REFUSAL = "while thinking"   # an old engine's answer to a command sent too soon
+RACE_RETRIES = 5
 
 # Run in an old version's folder when its protocol has no ``go nodes``: the
 # limit (an environment variable) is added to its search's clock check.
@@ -180,29 +182,49 @@ class EngineProcess:
             raise EngineFailure("the engine has gone (end of its output)")
         return line
 
-    def _read_until(self, word: str, seconds: float) -> list[str]:
+    def _read_until(self, word: str, seconds: float, refused: str | None = None) -> list[str]:
+        """The lines up to one starting with ``word``; an ``error`` line fails,
+        except one containing ``refused``, noted: the answer is then empty."""
         deadline = time.monotonic() + seconds
         lines = []
+        seen_refusal = False
         while True:
             line = self._line(deadline)
+            if refused is not None and line.startswith("error") and refused in line:
+                seen_refusal = True
+                continue
             if line.startswith("error"):
                 raise EngineFailure(line)
             lines.append(line)
             if line.split()[:1] == [word]:
-                return lines
+                return [] if seen_refusal else lines
 
     def best_move(self, moves: list[str]) -> tuple[str, dict]:
         """Its move after ``moves`` from the start, and what its last ``info``
         line said (depth, score, nodes)."""
-        self.send("position start" + (" moves " + " ".join(moves) if moves else ""))
+        return self.answer("position start" + (" moves " + " ".join(moves) if moves else ""))
+
+    def answer(self, position: str) -> tuple[str, dict]:
+        """Its move in ``position`` (a protocol ``position …`` line) and what its
+        last ``info`` line said (depth, score, nodes, its own time in ms)."""
+        self.send(position)
+        self.send("isready")
+        for _ in range(RACE_RETRIES):
+            # A version older than the protocol's fix may refuse a position sent
+            # the moment it answered (its thinking thread not yet ended): again.
+            if self._read_until("readyok", HANDSHAKE_SECONDS, refused=RACE_REFUSAL):
+                break
+            time.sleep(0.02)
+            self.send(position)
+            self.send("isready")
         self.send(self.limit.go(self.native, self.extra))
         lines = self._read_until("bestmove", self.limit.answer_seconds())
         info = {}
         for line in lines:
             words = line.split()
             if words[:1] == ["info"] and "depth" in words:
-                info = {"depth": int(words[words.index("depth") + 1]),
-                        "nodes": int(words[words.index("nodes") + 1])}
+                info = {name: int(words[words.index(name) + 1])
+                        for name in ("depth", "nodes", "time") if name in words}
         return lines[-1].split()[1], info
 
     def close(self) -> None:

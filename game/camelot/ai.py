@@ -59,7 +59,8 @@ lost their match on this 2-core machine shared with other work (README).
 
 Every level answers within its time: the search checks the clock every 32
 nodes, stops at 95 % of the limit (less 30 ms, at most a tenth, kept back for
-load) and does not begin an iteration it is unlikely to finish.
+load) and does not begin an iteration whose first half it is unlikely to
+finish (a cut-short iteration's best move is used).
 """
 from __future__ import annotations
 

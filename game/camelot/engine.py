@@ -81,6 +81,9 @@ class Engine:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        # Set as the thinking thread sends its answer: after "bestmove" the next
+        # command is taken, though the thread may not have ended yet.
+        self._answered = threading.Event()
         self._table: dict = {}   # the search's table, kept from one go to the next
 
     def send(self, line: str) -> None:
@@ -90,7 +93,8 @@ class Engine:
 
     @property
     def thinking(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return (self._thread is not None and self._thread.is_alive()
+                and not self._answered.is_set())
 
     # --- commands -----------------------------------------------------------------
     def handle(self, line: str) -> bool:
@@ -192,7 +196,9 @@ class Engine:
             depth = MAX_DEPTH
         if depth is not None and seconds is None:
             seconds = MAX_SECONDS
+        self.wait()   # a search that has answered and not yet ended
         self._stop.clear()
+        self._answered.clear()
         self._thread = threading.Thread(target=self._think,
                                         args=(level, depth, seconds, nodes, book, threads),
                                         daemon=True)
@@ -216,17 +222,24 @@ class Engine:
                                  table=self._table, max_nodes=nodes, book=book, threads=threads)
         except Exception as exc:  # the protocol must answer whatever happens
             self.send(f"error the search failed: {exc}")
-            self.send("bestmove none")
+            self._answer("none")
             return
         if result.move is None:
             self.send(f"info string no legal move: {game.status_reason or 'no moves'}")
-            self.send("bestmove none")
+            self._answer("none")
             return
         if result.source != "search":
             self.send(f"info depth 0 score {score_text(result.score)} nodes 0 nps 0 time "
                       f"{int(result.seconds * 1000)} pv {' '.join(result.pv)}")
             self.send(f"info string {source_text(result)}")
-        self.send(f"bestmove {result.move}")
+        self._answer(str(result.move))
+
+    def _answer(self, move: str) -> None:
+        """The thinking thread's last word: from now on (not from its end, a
+        moment later) the next command is taken, as a client may send it as soon
+        as it reads this line."""
+        self._answered.set()
+        self.send(f"bestmove {move}")
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for the thinking to end by itself (a depth or time limit)."""

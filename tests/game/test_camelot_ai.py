@@ -197,3 +197,15 @@ def test_a_search_past_its_deadline_still_searches_the_first_ply_whole():
     told = Search(pos, stop_event=stopped)
     partial = told.run(keys, max_depth=6)
     assert (partial is None or partial.depth == 0) and told.nodes <= 64
+
+
+def test_an_iteration_is_begun_when_its_first_half_fits_the_budget():
+    # The last best move is searched first and a cut-short iteration's best is
+    # used, so a move with a fixed time searches on: at 0.4 s of 1 s, an
+    # iteration expected to take 0.625 s is begun (the whole of it would not
+    # fit: the rule that left 60 % of a second unused), one of 0.8 s at 0.7 s not.
+    from game.camelot.search import worth_beginning
+    assert worth_beginning(0.4, 0.625, 1.0)
+    assert worth_beginning(0.5, 1.0, 1.0)
+    assert not worth_beginning(0.7, 0.8, 1.0)
+    assert not worth_beginning(0.97, 0.1, 1.0)

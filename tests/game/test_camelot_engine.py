@@ -93,6 +93,46 @@ def talk(*lines: str) -> list[str]:
     return out.getvalue().splitlines()
 
 
+class _SlowAnswer(io.StringIO):
+    """Output whose "bestmove" line is held a moment: the thinking thread is
+    still alive after writing it, as it may be for a moment in a real run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered = threading.Event()
+        self.release = threading.Event()
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if text.startswith("bestmove"):
+            self.answered.set()
+            self.release.wait(2)
+        return written
+
+
+def test_the_next_command_is_taken_as_soon_as_bestmove_is_sent():
+    # A client sends its next command when it reads bestmove; the thread that
+    # wrote it may not have ended yet. It once answered "error 'position' while
+    # thinking", which lost a match game.
+    out = _SlowAnswer()
+    engine = Engine(out)
+    engine.handle("go depth 1")
+    assert out.answered.wait(30)
+    engine.handle("position start moves F7-F8")
+    engine.handle("show")
+    out.release.set()
+    engine.handle("go depth 1")   # waits for the answered search to end, then thinks
+    engine.wait(timeout=30)
+    engine.stop()
+    lines = out.getvalue().splitlines()
+    assert not [line for line in lines if line.startswith("error")]
+    game = CamelotBoard()
+    game.play("F7-F8")
+    assert f"position {game.position_text()}" in lines
+    assert [line for line in lines if line.startswith("bestmove")][1].split()[1] in {
+        str(m) for m in game.legal_moves()}
+
+
 def test_the_handshake_opens_the_tablebase_before_camelotok(monkeypatch, tmp_path):
     from game.camelot import tablebase
     monkeypatch.setattr(tablebase, "_shared", None)
