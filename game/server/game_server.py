@@ -180,6 +180,7 @@ class GameServer(Members):
                 record.turn_wall, charged = wall - used, True   # the downtime left out
             try:
                 table = Table(record, now, used)
+                table.game                      # its moves replayed: a bad record is left out
             except ValueError as exc:
                 log(f"table T{record.id} cannot be rebuilt ({exc}); left out")
                 continue

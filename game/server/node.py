@@ -59,6 +59,7 @@ BUS_CLOSE_SECONDS = 2.0            # a stopping node waits this long for the bus
 TASKS_STOP_SECONDS = 2.0           # ... and for its rounds (leases, bus, housekeeping) to end
 PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
 REMEMBERED = 20_000                # forwarded messages a referee remembers having handled
+SETTLE_SECONDS = 10.0              # a table taken over is seen as deserted only after this
 # The messages about one table, handled by its referee (a record of a finished game is
 # read from the store by any node).
 ROUTED = frozenset(kind for kind, fields in CLIENT_MESSAGES.items()
@@ -109,6 +110,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         self._cids = itertools.count(1)
         self._tasks: list[asyncio.Task] = []
         self._taking: list[int] = []                        # taken this round, not loaded yet
+        self._settling: dict[int, float] = {}               # taken → when (presence not noted)
         self._stopping = False
         self._subscription = None
 
@@ -256,7 +258,13 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                     old.timer.cancel()
             self.tables[tid] = table
             self._load_ratings(table)
-            if table.note_presence(wall) or charged:
+            if taken:
+                # Nobody sits here yet, but its players are coming back (this node's at
+                # once, the others' as they hear "taken", the dead node's as they
+                # reconnect): stored as deserted now, each resume would store it again
+                # and make every other node read it with its moves. Looked at later.
+                self._settling[number] = wall
+            if (not taken and table.note_presence(wall)) or charged:
                 changed.append(table)
             else:
                 self._schedule_flag(table)
@@ -270,6 +278,23 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             tid = f"T{min(lost)}"
             raise NotStored("table_moved", f"{tid} is refereed by another node now: "
                                            f"send that again")
+
+    def _settle_presence(self) -> None:
+        """Tables taken :data:`SETTLE_SECONDS` ago: the ones nobody came back to are
+        stored as deserted since their takeover (their abandonment counts from it)."""
+        wall = time.time()
+        due = [n for n, at in self._settling.items() if wall - at >= SETTLE_SECONDS]
+        changed = []
+        for number in due:
+            table = self.tables.get(f"T{number}")
+            if number in self.keeper.held and table is not None \
+                    and not isinstance(table, Replica) \
+                    and table.note_presence(self._settling[number]):
+                changed.append(table.record)
+        if changed:
+            self._store_tables(changed)          # (raises while the database is away:
+        for number in due:                       # looked at again next round)
+            del self._settling[number]
 
     def _store_tables(self, records: list[TableRecord], looks: bool = True) -> set[int]:
         """``save_table`` of tables this node referees, fenced, in one go; the ones
@@ -742,6 +767,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             beat += 1
             try:
                 self._retry_forwards()
+                self._settle_presence()
                 theirs = []
                 for tid in sorted(self.stale):
                     if table_number(tid) in self.keeper.held:

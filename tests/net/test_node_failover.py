@@ -12,6 +12,7 @@ from pathlib import Path
 from game.camelot.board import START_POSITION
 from game.net.client import Client, ServerRefused
 from game.server import game_server
+from game.server import node as node_module
 from game.server.backends import migrate_store
 from game.server.bus import InProcessBus, InProcessHub
 from game.server.leases import SQLiteLeasedStorage
@@ -71,10 +72,11 @@ def counting_store(dsn: str):
     return CountingStore(dsn)
 
 
-def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn):
+def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn, monkeypatch):
     """n1 made 60 tables and died (its leases lapse): n2 and n3 share them out, each
     reading and storing its share in one call a round (not one per table), and each
     reading the other's share once on hearing it was taken."""
+    monkeypatch.setattr(node_module, "SETTLE_SECONDS", 0.3)   # nobody comes back to them
     migrate_store(postgres_dsn)
     from game.server.pg_storage import PostgresStorage
     setup = PostgresStorage(postgres_dsn)
@@ -98,7 +100,8 @@ def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn):
             while sum(len(n.keeper.held) for n in nodes) < TAKEN \
                     and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
-            await asyncio.sleep(0.5)                     # each hears the other's "taken"
+            await asyncio.sleep(1.5)     # each hears the other's "taken", and stores
+            # its share as deserted once nobody came back to them
             return [dict(n.keeper.held) for n in nodes], [(s.reads, s.writes) for s in stores_]
         finally:
             for node in nodes:
@@ -108,7 +111,7 @@ def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn):
     assert set(held[0].values()) | set(held[1].values()) == {2}     # n1's fence was 1
     reads, writes = sum(c[0] for c in counts), sum(c[1] for c in counts)
     assert reads <= 12 and writes <= 6, counts            # one by one: >= 60 of each
-    for number in numbers:                                # the takeover's saves are stored
+    for number in numbers:                                # those saves are stored
         assert setup.load_table(number).deserted_since is not None
     setup.close()
 
