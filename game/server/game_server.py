@@ -41,7 +41,8 @@ from .members import Members
 from .metrics import NodeMetrics
 from .probe import LoadProbe
 from ..net.protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
-from ..net.protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_client_message
+from ..net.protocol import MAX_FRAME_BYTES, ProtocolError, error, parse_client_message
+from .jsontext import encode
 from .ratings import rate_game
 from .records import table_number
 from .storage import RatingChange, SQLiteStorage, Storage, StorageError, TableRecord

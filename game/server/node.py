@@ -39,7 +39,8 @@ import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
 
-from ..net.protocol import CLIENT_MESSAGES, ProtocolError, encode, error
+from ..net.protocol import CLIENT_MESSAGES, ProtocolError, error
+from .jsontext import encode
 from .bus import BusUnavailable, Gap, Message
 from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
