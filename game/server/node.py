@@ -45,6 +45,7 @@ from .bus import BusUnavailable, Gap, Message
 from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
+from .node_commits import GroupCommit
 from .node_members import SharedMembers
 from .node_news import TABLES, TableNews, node_channel
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
@@ -86,11 +87,12 @@ class Forward:
     quiet: bool = False        # a re-attachment: the client is not told "seated" again
 
 
-class NodeServer(SharedMembers, TableNews, GameServer):
+class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
     def __init__(self, storage: LeasedStorage, bus, node: str, *, ttl: float = TTL,
                  every: float = EVERY, **options) -> None:
         self.node = node
         self._news_init()
+        self._commits_init()
         super().__init__(storage, **options)
         self.bus = bus
         self._share_limits()
@@ -114,6 +116,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         self._settling: dict[int, float] = {}               # taken → when (presence not noted)
         self._stopping = False
         self._subscription = None
+        self._reports_held: set[tuple[str, int]] = set()    # forwarded moves held: reported later
 
     # --- life ------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
@@ -131,6 +134,10 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         # The rounds end at their next turn even if a cancellation is lost on the way
         # (a bus call can take it for a failed connection), and are not waited on long.
         self._stopping = True
+        try:
+            self._flush_moves()
+        except StorageFailure:
+            pass
         for task in self._tasks:
             task.cancel()
         if self._tasks:
@@ -301,6 +308,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         """``save_table`` of tables this node referees, fenced, in one go; the ones
         whose lease was lost meanwhile (nothing stored for them) are dropped and
         returned."""
+        self._flush_moves()                      # the held moves are stored first
         writes = [(r, self.keeper.held[r.id]) for r in records if r.id in self.keeper.held]
         lost = {r.id for r in records if r.id not in self.keeper.held}
         try:
@@ -353,6 +361,10 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                 raise NotStored("table_moved", f"{record.table_id} is refereed by another "
                                                f"node now: send that again")
             options["fence"] = fence
+            if name == "add_move" and record.status == "playing" and not any(args[1:]) \
+                    and self._may_hold(record, fence):
+                return                           # stored with the others received with it
+        self._flush_moves()                      # the held moves are stored first
         try:
             if name == "create_table":          # the node that makes a table referees it
                 fence = self.storage.create_leased_table(record, self.node, self.keeper.ttl)
@@ -586,6 +598,8 @@ class NodeServer(SharedMembers, TableNews, GameServer):
     def _on_forwarded(self, origin: str, body: dict) -> None:
         seq, message = body["seq"], body["m"]
         key = (origin, seq)
+        if key in self._reports_held:            # its move is being stored: reported then
+            return
         done = self.handled.get(key)
         if done is None:
             number = table_number(message["table"])
@@ -608,12 +622,21 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                                              [seated] if seated else [])
                 stored = self._move_marks is not None
                 if stored:
-                    self.metrics.moves.inc()
-                    self.metrics.move_round_trip.observe(time.perf_counter() - started)
+                    self._moved(started)
                 done = {"k": "done", "seq": seq, "at": at, "token": token, "stored": stored}
                 self.handled[key] = done
                 while len(self.handled) > REMEMBERED:
                     self.handled.popitem(last=False)
+                held = self.last_held
+                if held is not None:             # its move waits for the group commit
+                    self._reports_held.add(key)
+                    held.after.append(lambda told: self._report_held(origin, key, done, told))
+                    return
+        self._to_node(origin, done)
+
+    def _report_held(self, origin: str, key: tuple, done: dict, stored: bool) -> None:
+        self._reports_held.discard(key)
+        done["stored"] = stored
         self._to_node(origin, done)
 
     def _seat_again(self, conn: Connection, message: dict, token: str | None) -> None:
@@ -676,6 +699,8 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             self._tell({"k": "closed", "cid": cid})
 
     def _broadcast(self, targets, text: str) -> None:
+        if self._held:                           # nothing is said before they are stored
+            self._flush_moves()
         local, elsewhere = [], {}
         for ws in targets:
             if isinstance(ws, RemoteSocket):

@@ -344,6 +344,27 @@ class PostgresStorage(PostgresAccounts, LeasedStorage):
                     if not cursor.fetchone()[0]}
         return self._attempt(run) if writes else set()
 
+    def add_moves(self, writes: list[tuple[TableRecord, int]]) -> dict[int, StorageError]:
+        """One transaction for them all, sent as one pipeline: one round trip and one
+        commit for the moves a node received together, each fenced on its own (a
+        refused fence writes nothing for its table and does not stop the others).
+        A move already stored (a commit whose answer was lost) rolls the whole
+        transaction back: then one by one, to tell which."""
+        def run(db):
+            with db.pipeline(), db.transaction():
+                cursors = [db.execute(_ADD, {**self._state(record, fence),
+                                             "move": record.moves[-1]})
+                           for record, fence in writes]
+            return {record.id: LeaseLost(record.id, fence)
+                    for (record, fence), cursor in zip(writes, cursors)
+                    if not cursor.fetchone()[0]}
+        if not writes:
+            return {}
+        try:
+            return self._attempt(run)
+        except Conflict:
+            return super().add_moves(writes)
+
     def close(self) -> None:
         if self._db is not None:
             self._db.close()

@@ -100,8 +100,11 @@ def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn, 
             while sum(len(n.keeper.held) for n in nodes) < TAKEN \
                     and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
-            await asyncio.sleep(1.5)     # each hears the other's "taken", and stores
-            # its share as deserted once nobody came back to them
+            # Each hears the other's "taken", and stores its share as deserted once
+            # nobody came back to them.
+            while time.monotonic() < deadline and any(
+                    r.deserted_since is None for r in setup.load_tables(numbers).values()):
+                await asyncio.sleep(0.1)
             return [dict(n.keeper.held) for n in nodes], [(s.reads, s.writes) for s in stores_]
         finally:
             for node in nodes:
