@@ -113,7 +113,8 @@ class LeasedStorage(Storage):
 
     def add_moves(self, writes: list[tuple[TableRecord, int]]) -> dict[int, StorageError]:
         """Fenced :meth:`add_move` of the last move of many tables, ``(record, fence)``
-        each (the moves a node received together: a group commit, where the store can);
+        each (the moves a node received together: a group commit, where the store can),
+        each move its table's only change since its last write and not its last;
         returns the writes refused, table → why (:class:`LeaseLost`,
         :class:`MoveConflict`): nothing was written for those. Here one by one."""
         refused = {}

@@ -8,9 +8,12 @@ node taking over a dead node's games got there twice as many. Now a move that go
 on (not the last of its game) is played on the table and its store *held*: the
 write, everything the handler says (the ``moved`` news, its replies, a forwarded
 message's report) wait in :attr:`_held`; at the loop's next turn every held write
-goes in one fenced transaction (``add_moves``), and then each move's words are
-said — or, for a write refused, the mover is told why and nobody hears of the move.
-So a move is still acknowledged only once it is stored.
+goes to the store in one call (``add_moves``: on PostgreSQL one statement, each move
+fenced on its own), and then each move's words are said — or, for a write refused,
+the mover is told why and nobody hears of the move. So a move is still acknowledged
+only once it is stored. (psycopg's Python costs about what a loopback round trip
+does: sixteen moves in one statement take ~0.11 ms each, one by one ~0.5 ms, in a
+pipeline ~0.4 ms.)
 
 Nothing else speaks, or stores, before the held moves are stored: every write to
 a client (:meth:`_broadcast`) and every store call flush them first. A client

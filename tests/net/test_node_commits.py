@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from game.net.client import Client, ServerRefused
 from game.server.bus import InProcessBus, InProcessHub
-from game.server.leases import SQLiteLeasedStorage
+from game.server.leases import MoveConflict, SQLiteLeasedStorage
 from game.server.node import NodeServer
 
 from .helpers import FAST_HASH, OPENING
@@ -97,6 +97,7 @@ def test_moves_received_together_are_stored_together_and_a_refused_one_is_told_n
 
 
 def test_the_store_takes_many_fenced_moves_in_one_call_and_refuses_a_stale_fence(stores):
+    """add_moves: each move fenced on its own; one already stored refused alone."""
     store = stores.open()
     records = [new_table(store, status="playing") for _ in range(3)]
     fences = {r.id: store.acquire_lease(r.id, "n1", 60.0) for r in records}
@@ -107,6 +108,9 @@ def test_the_store_takes_many_fenced_moves_in_one_call_and_refuses_a_stale_fence
     refused = store.add_moves([(r, fences[r.id]) for r in records])
     assert set(refused) == {records[1].id}
     assert [store.load_table(r.id).moves for r in records] == [[OPENING[0]], [], [OPENING[0]]]
-    again = store.add_moves([(records[0], fences[records[0].id])])    # that ply is stored
-    assert type(again[records[0].id]).__name__ == "MoveConflict"
+    records[2].moves.append(OPENING[1])
+    again = store.add_moves([(records[0], fences[records[0].id]),      # that ply is stored
+                             (records[2], fences[records[2].id])])
+    assert list(again) == [records[0].id] and isinstance(again[records[0].id], MoveConflict)
     assert store.load_table(records[0].id).moves == [OPENING[0]]
+    assert store.load_table(records[2].id).moves == OPENING[:2]
