@@ -121,7 +121,7 @@ def test_players_coming_back_to_a_taken_table_cost_no_write_and_no_read_elsewher
     async def main():
         hub, db = InProcessHub(), str(tmp_path / "nodes.sqlite3")
         stores = [CountingStore(db) for _ in range(3)]
-        nodes = [NodeServer(s, InProcessBus(f"n{i + 1}", hub), f"n{i + 1}", ttl=0.6,
+        nodes = [NodeServer(s, InProcessBus(f"n{i + 1}", hub), f"n{i + 1}", ttl=2.0,
                             every=0.2, limits=FAST_HASH) for i, s in enumerate(stores)]
         urls = [f"ws://127.0.0.1:{await n.start('127.0.0.1', 0)}" for n in nodes]
         try:
