@@ -12,37 +12,18 @@ from game.server.leases import MoveConflict, SQLiteLeasedStorage
 from game.server.node import NodeServer
 
 from .helpers import FAST_HASH, OPENING
-from .stores import new_table, stores  # noqa: F401 - fixture
+from .stores import counting, new_table, stores  # noqa: F401 - fixture
 
 GAMES = 12
 
 
-def counting(store_class, *args):
-    """A store counting the move writes a node asks for: one ``add_move`` or one
-    ``add_moves`` of many (each one round trip, one transaction on PostgreSQL)."""
-    class CountingMoves(store_class):
-        calls = 0
-        _together = False
-
-        def add_move(self, *args, **options):
-            self.calls += not self._together
-            return super().add_move(*args, **options)
-
-        def add_moves(self, writes):
-            self.calls += 1
-            self._together = True
-            try:
-                return super().add_moves(writes)
-            finally:
-                self._together = False
-    return CountingMoves(*args)
-
-
 def open_counting(stores_):
+    """The store, counting the move writes a node asks for: one ``add_move`` or one
+    ``add_moves`` of many (each one round trip, one transaction on PostgreSQL)."""
     if stores_.kind == "sqlite":
-        return counting(SQLiteLeasedStorage, stores_.address)
+        return counting(SQLiteLeasedStorage, "add_move", "add_moves")(stores_.address)
     from game.server.pg_storage import PostgresStorage
-    return counting(PostgresStorage, stores_.address)
+    return counting(PostgresStorage, "add_move", "add_moves")(stores_.address)
 
 
 def test_moves_received_together_are_stored_together_and_a_refused_one_is_told_nobody(stores):

@@ -22,7 +22,7 @@ from game.server.node import NodeServer
 from game.server.storage import TableRecord
 
 from .helpers import FAST_HASH, run_scenario
-from .stores import TTL, new_table, store, stores  # noqa: F401 - fixtures
+from .stores import TTL, counting, new_table, store, stores  # noqa: F401 - fixtures
 
 TAKEN = 60                  # tables of a dead node
 COMERS = 40                 # clients saying hello at once
@@ -202,6 +202,32 @@ def test_clients_coming_at_once_are_checked_and_named_in_a_few_bus_calls(tmp_pat
     assert asked <= COMERS // 4, asked                    # two each: 80
     refused = [t for t in twins if isinstance(t, ServerRefused)]
     assert len(refused) == 1 and refused[0].code == "name_taken"
+
+
+def test_guests_coming_at_once_are_told_apart_from_accounts_in_a_few_store_reads(tmp_path):
+    """40 guests say hello at once (a dead node's, at a survivor): whether each name is
+    an account's is read for all of them together (it was one read each); a guest
+    taking an account's name among them is still refused."""
+    async def main():
+        people = counting(SQLiteLeasedStorage, "find_account", "find_accounts")(
+            str(tmp_path / "n.sqlite3"))
+        people.create_account("Owner", "owner", "hash", "session", time.time())
+        node = NodeServer(people, InProcessBus("n1", InProcessHub()), "n1",
+                          limits=Limits(connections_per_address=100,
+                                        scrypt_n=FAST_HASH.scrypt_n))
+        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        try:
+            people.calls = 0
+            comers = await asyncio.gather(
+                *(Client.connect(url, f"Guest{i}") for i in range(COMERS)),
+                Client.connect(url, "Owner"), return_exceptions=True)
+            return people.calls, comers
+        finally:
+            await node.close()
+    asked, comers = asyncio.run(main())
+    assert [c.name for c in comers[:COMERS]] == [f"Guest{i}" for i in range(COMERS)]
+    assert isinstance(comers[-1], ServerRefused) and comers[-1].code == "name_taken"
+    assert asked <= COMERS // 4, asked                   # one each: 41
 
 
 class LeaseCountingStore(SQLiteLeasedStorage):
