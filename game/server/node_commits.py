@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..net.protocol import error
+from .game_server import log
 from .jsontext import encode
 from .leases import LeaseLost, StorageUnavailable
 from .storage import Conflict, StorageError, TableRecord
@@ -106,19 +107,26 @@ class GroupCommit:
             self._fail(exc)
             refused, why = {h.record.id: exc for h in held}, None
         for move in held:
-            record = move.record
-            if record.id not in refused:
-                self._note_look({"k": "look", "table": record.id, "ply": len(record.moves),
-                                 "move": record.moves[-1]})
-                for targets, text in move.words:
-                    self._broadcast(targets, text)
-                if move.started is not None:
-                    self.metrics.moves.inc()
-                    self.metrics.move_round_trip.observe(time.perf_counter() - move.started)
-            else:
-                self._reply(move.conn, self._held_refusal(move, refused[record.id], why))
-            for call in move.after:
-                call(record.id not in refused)
+            try:
+                self._tell_held(move, refused, why)
+            except Exception as exc:     # a bug of ours: one line, and the others are told
+                log(f"node {self.node}: a stored move's news failed: {exc!r}")
+
+    def _tell_held(self, move: HeldMove, refused: dict, why) -> None:
+        """Say what a held move made once its write is stored; or refuse it."""
+        record = move.record
+        if record.id not in refused:
+            self._note_look({"k": "look", "table": record.id, "ply": len(record.moves),
+                             "move": record.moves[-1]})
+            for targets, text in move.words:
+                self._broadcast(targets, text)
+            if move.started is not None:
+                self.metrics.moves.inc()
+                self.metrics.move_round_trip.observe(time.perf_counter() - move.started)
+        else:
+            self._reply(move.conn, self._held_refusal(move, refused[record.id], why))
+        for call in move.after:
+            call(record.id not in refused)
 
     def _held_refusal(self, move: HeldMove, cause: Exception, why) -> dict:
         """The error a mover gets for a held move that was not stored (as ``_store``
