@@ -23,11 +23,12 @@ in one process works across nodes.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .jsontext import dumps, loads
 
 QUEUE_LIMIT = 10_000          # events a subscriber may leave unread before it gets gaps instead
 _CLOSED = object()            # the end of a subscription's events
@@ -54,15 +55,15 @@ class BusUnavailable(RuntimeError):
 
 
 def encode(sender: str, body: dict) -> str:
-    return json.dumps({"s": sender, "t": time.time(), "b": body}, separators=(",", ":"))
+    return dumps({"s": sender, "t": time.time(), "b": body})
 
 
 def encode_gap(sender: str, reason: str) -> str:
-    return json.dumps({"s": sender, "gap": reason})
+    return dumps({"s": sender, "gap": reason})
 
 
 def decode(channel: str, payload: str | bytes) -> Message | Gap:
-    return _event(channel, json.loads(payload))
+    return _event(channel, loads(payload))
 
 
 def encode_run(payloads: list[str]) -> str:
@@ -72,7 +73,7 @@ def encode_run(payloads: list[str]) -> str:
 
 def decode_run(channel: str, payload: str | bytes) -> list[Message | Gap]:
     """The events of a payload made by :func:`encode_run` (or :func:`encode`)."""
-    data = json.loads(payload)
+    data = loads(payload)
     return [_event(channel, one) for one in data] if isinstance(data, list) \
         else [_event(channel, data)]
 

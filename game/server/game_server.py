@@ -41,7 +41,8 @@ from .members import Members
 from .metrics import NodeMetrics
 from .probe import LoadProbe
 from ..net.protocol import ABANDON_SECONDS, COLORS, GRACE_SECONDS, IDENTIFYING
-from ..net.protocol import MAX_FRAME_BYTES, ProtocolError, encode, error, parse_client_message
+from ..net.protocol import MAX_FRAME_BYTES, ProtocolError, error, parse_client_message
+from .jsontext import encode
 from .ratings import rate_game
 from .records import table_number
 from .storage import RatingChange, SQLiteStorage, Storage, StorageError, TableRecord
@@ -180,6 +181,7 @@ class GameServer(Members):
                 record.turn_wall, charged = wall - used, True   # the downtime left out
             try:
                 table = Table(record, now, used)
+                table.game                      # its moves replayed: a bad record is left out
             except ValueError as exc:
                 log(f"table T{record.id} cannot be rebuilt ({exc}); left out")
                 continue
@@ -375,8 +377,7 @@ class GameServer(Members):
         self._kind, self._move_marks = None, None
         replies = self._speak(conn, lambda: self._handle(conn, frame))
         if self._kind == "move" and self._move_marks is not None:
-            self.metrics.moves.inc()
-            self.metrics.move_round_trip.observe(time.perf_counter() - started)
+            self._moved(started)
         if self._kind == "move" and len(self.move_seconds) < MAX_TIMINGS:
             self.move_seconds.append(time.perf_counter() - started)
             if self.keep_stamps and self._move_marks is not None:
@@ -384,11 +385,22 @@ class GameServer(Members):
                 self.move_stamps.append((table, ply, stamp, engine, stored, time.monotonic()))
         return replies
 
+    def _moved(self, started: float) -> None:
+        """A move stored and told (``started``: its frame's perf_counter)."""
+        self.metrics.moves.inc()
+        self.metrics.move_round_trip.observe(time.perf_counter() - started)
+
+    def _hold_words(self, conn: Connection, replies: list[dict], pending: list) -> bool:
+        """Whether a handler's words wait for a write held (a node's group commit)."""
+        return False
+
     def _speak(self, conn: Connection, work) -> list[dict]:
         """Run a handler: its direct replies are written to ``conn``, then its news."""
         self._pending = []
         replies = work()
         pending, self._pending = self._pending, None
+        if self._hold_words(conn, replies, pending):
+            return replies
         for reply in replies:
             self._broadcast([conn.ws], encode(reply))
         for targets, text in pending:

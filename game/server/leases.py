@@ -111,6 +111,20 @@ class LeasedStorage(Storage):
                 lost.add(record.id)
         return lost
 
+    def add_moves(self, writes: list[tuple[TableRecord, int]]) -> dict[int, StorageError]:
+        """Fenced :meth:`add_move` of the last move of many tables, ``(record, fence)``
+        each (the moves a node received together: a group commit, where the store can),
+        each move its table's only change since its last write and not its last;
+        returns the writes refused, table → why (:class:`LeaseLost`,
+        :class:`MoveConflict`): nothing was written for those. Here one by one."""
+        refused = {}
+        for record, fence in writes:
+            try:
+                self.add_move(record, fence=fence)
+            except (LeaseLost, MoveConflict) as why:
+                refused[record.id] = why
+        return refused
+
     @abstractmethod
     def lease_of(self, table: int) -> Lease | None:
         """The table's live lease, or None when nobody holds one."""

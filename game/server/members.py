@@ -145,14 +145,18 @@ class Members:
                 raise ProtocolError("banned", "this account is banned")
             conn.session_hash = session_hash(m["session"])
             return self._welcome(conn, account.name, account)
-        key = name_key(m["name"])
-        if self.storage.find_account(key) is not None:
-            raise ProtocolError("name_taken", f"{m['name']!r} is a player's account: "
-                                              f"sign in with its password, or pick another name")
         return self._welcome_guest(conn, m, m["name"])
 
+    @staticmethod
+    def _not_an_account(name: str, account) -> None:
+        if account is not None:
+            raise ProtocolError("name_taken", f"{name!r} is a player's account: "
+                                              f"sign in with its password, or pick another name")
+
     def _welcome_guest(self, conn, m: dict, name: str):
-        """A guest under ``name`` (a node first makes sure no other node has one)."""
+        """A guest under ``name``, not an account's (a node first makes sure no other
+        node has one)."""
+        self._not_an_account(name, self.storage.find_account(name_key(name)))
         return self._welcome(conn, name)
 
     def _on_register(self, conn, m, now):

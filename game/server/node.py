@@ -39,11 +39,13 @@ import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
 
-from ..net.protocol import CLIENT_MESSAGES, ProtocolError, encode, error
+from ..net.protocol import CLIENT_MESSAGES, ProtocolError, error
+from .jsontext import encode
 from .bus import BusUnavailable, Gap, Message
 from .closing import close_server
 from .game_server import Connection, GameServer, StorageFailure, log
 from .lease_keeper import EVERY, TTL, LeaseChange, LeaseKeeper
+from .node_commits import GroupCommit
 from .node_members import SharedMembers
 from .node_news import TABLES, TableNews, node_channel
 from .leases import LeasedStorage, LeaseLost, StorageUnavailable
@@ -59,6 +61,7 @@ BUS_CLOSE_SECONDS = 2.0            # a stopping node waits this long for the bus
 TASKS_STOP_SECONDS = 2.0           # ... and for its rounds (leases, bus, housekeeping) to end
 PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
 REMEMBERED = 20_000                # forwarded messages a referee remembers having handled
+SETTLE_SECONDS = 10.0              # a table taken over is seen as deserted only after this
 # The messages about one table, handled by its referee (a record of a finished game is
 # read from the store by any node).
 ROUTED = frozenset(kind for kind, fields in CLIENT_MESSAGES.items()
@@ -84,11 +87,12 @@ class Forward:
     quiet: bool = False        # a re-attachment: the client is not told "seated" again
 
 
-class NodeServer(SharedMembers, TableNews, GameServer):
+class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
     def __init__(self, storage: LeasedStorage, bus, node: str, *, ttl: float = TTL,
                  every: float = EVERY, **options) -> None:
         self.node = node
         self._news_init()
+        self._commits_init()
         super().__init__(storage, **options)
         self.bus = bus
         self._share_limits()
@@ -109,8 +113,10 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         self._cids = itertools.count(1)
         self._tasks: list[asyncio.Task] = []
         self._taking: list[int] = []                        # taken this round, not loaded yet
+        self._settling: dict[int, float] = {}               # taken → when (presence not noted)
         self._stopping = False
         self._subscription = None
+        self._reports_held: set[tuple[str, int]] = set()    # forwarded moves held: reported later
 
     # --- life ------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
@@ -128,6 +134,10 @@ class NodeServer(SharedMembers, TableNews, GameServer):
         # The rounds end at their next turn even if a cancellation is lost on the way
         # (a bus call can take it for a failed connection), and are not waited on long.
         self._stopping = True
+        try:
+            self._flush_moves()
+        except StorageFailure:
+            pass
         for task in self._tasks:
             task.cancel()
         if self._tasks:
@@ -256,7 +266,13 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                     old.timer.cancel()
             self.tables[tid] = table
             self._load_ratings(table)
-            if table.note_presence(wall) or charged:
+            if taken:
+                # Nobody sits here yet, but its players are coming back (this node's at
+                # once, the others' as they hear "taken", the dead node's as they
+                # reconnect): stored as deserted now, each resume would store it again
+                # and make every other node read it with its moves. Looked at later.
+                self._settling[number] = wall
+            if (not taken and table.note_presence(wall)) or charged:
                 changed.append(table)
             else:
                 self._schedule_flag(table)
@@ -271,10 +287,28 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             raise NotStored("table_moved", f"{tid} is refereed by another node now: "
                                            f"send that again")
 
+    def _settle_presence(self) -> None:
+        """Tables taken :data:`SETTLE_SECONDS` ago: the ones nobody came back to are
+        stored as deserted since their takeover (their abandonment counts from it)."""
+        wall = time.time()
+        due = [n for n, at in self._settling.items() if wall - at >= SETTLE_SECONDS]
+        changed = []
+        for number in due:
+            table = self.tables.get(f"T{number}")
+            if number in self.keeper.held and table is not None \
+                    and not isinstance(table, Replica) \
+                    and table.note_presence(self._settling[number]):
+                changed.append(table.record)
+        if changed:
+            self._store_tables(changed)          # (raises while the database is away:
+        for number in due:                       # looked at again next round)
+            del self._settling[number]
+
     def _store_tables(self, records: list[TableRecord], looks: bool = True) -> set[int]:
         """``save_table`` of tables this node referees, fenced, in one go; the ones
         whose lease was lost meanwhile (nothing stored for them) are dropped and
         returned."""
+        self._flush_moves()                      # the held moves are stored first
         writes = [(r, self.keeper.held[r.id]) for r in records if r.id in self.keeper.held]
         lost = {r.id for r in records if r.id not in self.keeper.held}
         try:
@@ -327,6 +361,10 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                 raise NotStored("table_moved", f"{record.table_id} is refereed by another "
                                                f"node now: send that again")
             options["fence"] = fence
+            if name == "add_move" and record.status == "playing" and not any(args[1:]) \
+                    and self._may_hold(record, fence):
+                return                           # stored with the others received with it
+        self._flush_moves()                      # the held moves are stored first
         try:
             if name == "create_table":          # the node that makes a table referees it
                 fence = self.storage.create_leased_table(record, self.node, self.keeper.ttl)
@@ -560,6 +598,8 @@ class NodeServer(SharedMembers, TableNews, GameServer):
     def _on_forwarded(self, origin: str, body: dict) -> None:
         seq, message = body["seq"], body["m"]
         key = (origin, seq)
+        if key in self._reports_held:            # its move is being stored: reported then
+            return
         done = self.handled.get(key)
         if done is None:
             number = table_number(message["table"])
@@ -582,12 +622,21 @@ class NodeServer(SharedMembers, TableNews, GameServer):
                                              [seated] if seated else [])
                 stored = self._move_marks is not None
                 if stored:
-                    self.metrics.moves.inc()
-                    self.metrics.move_round_trip.observe(time.perf_counter() - started)
+                    self._moved(started)
                 done = {"k": "done", "seq": seq, "at": at, "token": token, "stored": stored}
                 self.handled[key] = done
                 while len(self.handled) > REMEMBERED:
                     self.handled.popitem(last=False)
+                held = self.last_held
+                if held is not None:             # its move waits for the group commit
+                    self._reports_held.add(key)
+                    held.after.append(lambda told: self._report_held(origin, key, done, told))
+                    return
+        self._to_node(origin, done)
+
+    def _report_held(self, origin: str, key: tuple, done: dict, stored: bool) -> None:
+        self._reports_held.discard(key)
+        done["stored"] = stored
         self._to_node(origin, done)
 
     def _seat_again(self, conn: Connection, message: dict, token: str | None) -> None:
@@ -650,6 +699,8 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             self._tell({"k": "closed", "cid": cid})
 
     def _broadcast(self, targets, text: str) -> None:
+        if self._held:                           # nothing is said before they are stored
+            self._flush_moves()
         local, elsewhere = [], {}
         for ws in targets:
             if isinstance(ws, RemoteSocket):
@@ -742,6 +793,7 @@ class NodeServer(SharedMembers, TableNews, GameServer):
             beat += 1
             try:
                 self._retry_forwards()
+                self._settle_presence()
                 theirs = []
                 for tid in sorted(self.stale):
                     if table_number(tid) in self.keeper.held:

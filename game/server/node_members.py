@@ -62,6 +62,11 @@ class SharedMembers:
         # those asked at once.
         self.ban_checks = Gathered(lambda keys: self.bus.holders(list(keys)))
         self.name_claims = Gathered(lambda claims: self.bus.claim(claims, NAME_SECONDS))
+        # ... and whether a guest's name is an account's: one store read for them all.
+        self.account_checks = Gathered(self._accounts_named)
+
+    async def _accounts_named(self, keys: dict) -> dict:
+        return self.storage.find_accounts(list(keys))
 
     def _later(self, job) -> None:
         """Run a bus call in the background (a handler does not wait for it)."""
@@ -77,13 +82,17 @@ class SharedMembers:
     # --- guest names -------------------------------------------------------------------
     def _welcome_guest(self, conn, m: dict, name: str):
         async def claimed():
+            account = await self.account_checks.ask(name_key(name))
             try:
-                return await self.name_claims.ask(f"guest:{name_key(name)}", conn.address)
+                holder = await self.name_claims.ask(f"guest:{name_key(name)}", conn.address)
             except BusUnavailable:
-                return conn.address         # the bus away: as one server (this node's names)
+                holder = conn.address       # the bus away: as one server (this node's names)
+            return account, holder
 
-        def then(holder):
-            if _raised(holder) != conn.address:
+        def then(found):
+            account, holder = _raised(found)
+            self._not_an_account(name, account)
+            if holder != conn.address:
                 raise ProtocolError("name_taken", f"{name!r} is already online")
             return self._welcome(conn, name)
         self._defer(conn, m, claimed(), then)

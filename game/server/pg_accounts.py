@@ -45,6 +45,12 @@ class PostgresAccounts:
     def find_account(self, key):
         return self._account("name_key", key)
 
+    def find_accounts(self, keys):
+        rows = self._query(f"SELECT {_ACCOUNT} FROM accounts WHERE name_key = ANY(%s)",
+                           (list(keys),))
+        found = {row[2]: AccountRecord(*row) for row in rows}
+        return {key: found.get(key) for key in keys}
+
     def account_by_id(self, number):
         return self._account("id", number)
 

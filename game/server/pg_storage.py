@@ -20,6 +20,7 @@ connection or a server that is down or restarting: :class:`StorageUnavailable`
 """
 from __future__ import annotations
 
+import json
 import select
 
 import psycopg
@@ -114,6 +115,19 @@ _ADD = (f"WITH {_LEASE}, added AS (INSERT INTO moves (table_id, ply, notation)"
         f" SELECT {_GUARD}")
 _TAKE_BACK = (f"WITH {_LEASE}, dropped AS (DELETE FROM moves WHERE table_id=%(table)s"
               f" AND ply>%(ply)s AND {_GUARD}), changed AS ({_SET_STATE}) SELECT {_GUARD}")
+# Many tables' next moves in one statement (a group commit): each fenced on its own,
+# its lease row held FOR SHARE until the commit as _LEASE does; the tables written
+# are returned (a missing one: its fence no longer holds).
+_ADD_MANY = (
+    "WITH w AS (SELECT * FROM unnest(%(tables)s::bigint[], %(fences)s::bigint[],"
+    " %(plies)s::int[], %(moves)s::text[], %(clocks)s::text[], %(turns)s::float8[])"
+    " AS w(table_id, fence, ply, notation, clocks, turn_wall)),"
+    " ok AS (SELECT w.* FROM w JOIN leases l ON l.table_id = w.table_id AND l.fence = w.fence"
+    f" AND l.{_LIVE} FOR SHARE OF l),"
+    " added AS (INSERT INTO moves (table_id, ply, notation) SELECT table_id, ply, notation FROM ok),"
+    " changed AS (UPDATE tables SET clocks = ok.clocks::jsonb, turn_wall = ok.turn_wall,"
+    " ply = ok.ply FROM ok WHERE tables.id = ok.table_id)"
+    " SELECT table_id FROM ok")
 _RATED = ("INSERT INTO ratings (account, time_class, rating, rd, sigma, games)"
           " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (account, time_class) DO UPDATE SET"
           " rating=EXCLUDED.rating, rd=EXCLUDED.rd, sigma=EXCLUDED.sigma, games=EXCLUDED.games")
@@ -343,6 +357,29 @@ class PostgresStorage(PostgresAccounts, LeasedStorage):
             return {record.id for (record, _), cursor in zip(writes, cursors)
                     if not cursor.fetchone()[0]}
         return self._attempt(run) if writes else set()
+
+    def add_moves(self, writes: list[tuple[TableRecord, int]]) -> dict[int, StorageError]:
+        """One statement for them all (:data:`_ADD_MANY`): one round trip and one commit
+        for the moves a node received together, each fenced on its own (a refused
+        fence writes nothing for its table and does not stop the others). Each of
+        these moves is its table's only change since its last write (a move that
+        ends a game is stored alone), so the row's clocks, turn and ply are what
+        changed. A move already stored (a commit whose answer was lost) fails the
+        statement: then one by one, to tell which."""
+        if len(writes) < 2:                  # one statement alone: the usual one
+            return super().add_moves(writes)
+        rows = {"tables": [], "fences": [], "plies": [], "moves": [], "clocks": [], "turns": []}
+        for record, fence in writes:
+            for column, value in zip(rows, (record.id, fence, len(record.moves),
+                                            record.moves[-1], json.dumps(record.clocks),
+                                            record.turn_wall)):
+                rows[column].append(value)
+        try:
+            stored = {number for (number,) in self._query(_ADD_MANY, rows)}
+        except Conflict:
+            return super().add_moves(writes)
+        return {record.id: LeaseLost(record.id, fence) for record, fence in writes
+                if record.id not in stored}
 
     def close(self) -> None:
         if self._db is not None:

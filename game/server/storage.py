@@ -112,6 +112,11 @@ class Storage(TableStore):
     def find_account(self, key: str) -> AccountRecord | None:
         """The account whose name has this key."""
 
+    def find_accounts(self, keys: list[str]) -> dict[str, AccountRecord | None]:
+        """:meth:`find_account` of many keys (guests arriving together), in one read
+        where the store can."""
+        return {key: self.find_account(key) for key in keys}
+
     @abstractmethod
     def account_by_id(self, number: int) -> AccountRecord | None: ...
 

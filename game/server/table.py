@@ -75,8 +75,11 @@ class Table:
         self.record = record
         # A table waiting for players keeps no board (7 KiB; 30 when a board had its
         # legal moves listed): what its state shows is kept, the board is made at the start.
-        self._waiting_view = (self.game.position_text(), self.game.turn)
+        # Any other table's board is made from its moves when first asked for (a node
+        # taking a dead node's hundreds of tables replays each as its players come back,
+        # not all of them at once while its loop stands still).
         if record.status == "waiting":
+            self._waiting_view = (self.game.position_text(), self.game.turn)
             self._game = None
         now = time.monotonic() if now is None else now
         self.turn_started = now - used

@@ -60,10 +60,11 @@ def run_scenario(scenario, *, grace: float = 60.0, storage=None,
 
 
 async def seated_pair(url: str, position: str | None = None, time_control=None,
-                      spectator: bool = False):
-    """Alice (White) and Bob (Black) at a started table; optionally Carol watching."""
+                      spectator: bool = False, black_url: str | None = None):
+    """Alice (White) and Bob (Black, at ``black_url`` if given: another node) at a
+    started table; optionally Carol watching."""
     alice = await Client.connect(url, "Alice")
-    bob = await Client.connect(url, "Bob")
+    bob = await Client.connect(black_url or url, "Bob")
     table = (await alice.create_table(position=position, time=time_control))["table"]
     await alice.sit(table, "white")
     await bob.sit(table, "black")

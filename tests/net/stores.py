@@ -99,3 +99,24 @@ def work_of(store, call) -> int:
     before = rows_read()
     call()
     return rows_read() - before
+
+
+def counting(store_class, one: str, many: str):
+    """``store_class`` counting in ``calls`` the calls made to it about one thing
+    (method ``one``) or many at once (``many``, one call however many; the ``one``
+    calls it makes inside not counted again): a node's round trips to the store."""
+    def counted_one(self, *args, **options):
+        self.calls += not self._together
+        return getattr(store_class, one)(self, *args, **options)
+
+    def counted_many(self, *args, **options):
+        self.calls += 1
+        self._together = True
+        try:
+            return getattr(store_class, many)(self, *args, **options)
+        finally:
+            self._together = False
+    # Named as they count: a node tells its writes apart by their methods' names.
+    counted_one.__name__, counted_many.__name__ = one, many
+    return type(f"Counting{store_class.__name__}", (store_class,),
+                {"calls": 0, "_together": False, one: counted_one, many: counted_many})

@@ -12,6 +12,7 @@ from pathlib import Path
 from game.camelot.board import START_POSITION
 from game.net.client import Client, ServerRefused
 from game.server import game_server
+from game.server import node as node_module
 from game.server.backends import migrate_store
 from game.server.bus import InProcessBus, InProcessHub
 from game.server.leases import SQLiteLeasedStorage
@@ -21,7 +22,7 @@ from game.server.node import NodeServer
 from game.server.storage import TableRecord
 
 from .helpers import FAST_HASH, run_scenario
-from .stores import TTL, new_table, store, stores  # noqa: F401 - fixtures
+from .stores import TTL, counting, new_table, store, stores  # noqa: F401 - fixtures
 
 TAKEN = 60                  # tables of a dead node
 COMERS = 40                 # clients saying hello at once
@@ -71,10 +72,11 @@ def counting_store(dsn: str):
     return CountingStore(dsn)
 
 
-def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn):
+def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn, monkeypatch):
     """n1 made 60 tables and died (its leases lapse): n2 and n3 share them out, each
     reading and storing its share in one call a round (not one per table), and each
     reading the other's share once on hearing it was taken."""
+    monkeypatch.setattr(node_module, "SETTLE_SECONDS", 0.3)   # nobody comes back to them
     migrate_store(postgres_dsn)
     from game.server.pg_storage import PostgresStorage
     setup = PostgresStorage(postgres_dsn)
@@ -98,7 +100,11 @@ def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn):
             while sum(len(n.keeper.held) for n in nodes) < TAKEN \
                     and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
-            await asyncio.sleep(0.5)                     # each hears the other's "taken"
+            # Each hears the other's "taken", and stores its share as deserted once
+            # nobody came back to them.
+            while time.monotonic() < deadline and any(
+                    r.deserted_since is None for r in setup.load_tables(numbers).values()):
+                await asyncio.sleep(0.1)
             return [dict(n.keeper.held) for n in nodes], [(s.reads, s.writes) for s in stores_]
         finally:
             for node in nodes:
@@ -108,7 +114,7 @@ def test_a_dead_node_s_tables_are_taken_over_in_a_few_store_calls(postgres_dsn):
     assert set(held[0].values()) | set(held[1].values()) == {2}     # n1's fence was 1
     reads, writes = sum(c[0] for c in counts), sum(c[1] for c in counts)
     assert reads <= 12 and writes <= 6, counts            # one by one: >= 60 of each
-    for number in numbers:                                # the takeover's saves are stored
+    for number in numbers:                                # those saves are stored
         assert setup.load_table(number).deserted_since is not None
     setup.close()
 
@@ -196,6 +202,32 @@ def test_clients_coming_at_once_are_checked_and_named_in_a_few_bus_calls(tmp_pat
     assert asked <= COMERS // 4, asked                    # two each: 80
     refused = [t for t in twins if isinstance(t, ServerRefused)]
     assert len(refused) == 1 and refused[0].code == "name_taken"
+
+
+def test_guests_coming_at_once_are_told_apart_from_accounts_in_a_few_store_reads(tmp_path):
+    """40 guests say hello at once (a dead node's, at a survivor): whether each name is
+    an account's is read for all of them together (it was one read each); a guest
+    taking an account's name among them is still refused."""
+    async def main():
+        people = counting(SQLiteLeasedStorage, "find_account", "find_accounts")(
+            str(tmp_path / "n.sqlite3"))
+        people.create_account("Owner", "owner", "hash", "session", time.time())
+        node = NodeServer(people, InProcessBus("n1", InProcessHub()), "n1",
+                          limits=Limits(connections_per_address=100,
+                                        scrypt_n=FAST_HASH.scrypt_n))
+        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        try:
+            people.calls = 0
+            comers = await asyncio.gather(
+                *(Client.connect(url, f"Guest{i}") for i in range(COMERS)),
+                Client.connect(url, "Owner"), return_exceptions=True)
+            return people.calls, comers
+        finally:
+            await node.close()
+    asked, comers = asyncio.run(main())
+    assert [c.name for c in comers[:COMERS]] == [f"Guest{i}" for i in range(COMERS)]
+    assert isinstance(comers[-1], ServerRefused) and comers[-1].code == "name_taken"
+    assert asked <= COMERS // 4, asked                   # one each: 41
 
 
 class LeaseCountingStore(SQLiteLeasedStorage):

@@ -18,7 +18,7 @@ from game.server.bus import InProcessBus, InProcessHub
 from game.server.leases import SQLiteLeasedStorage
 from game.server.node import NodeServer
 
-from .helpers import CASTLE_GAME, ROOT, play_line
+from .helpers import CASTLE_GAME, ROOT, play_line, seated_pair
 
 
 def run_nodes(tmp_path, scenario, count: int = 3, **options):
@@ -73,12 +73,7 @@ def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_game(tmp_path):
 
 def test_a_node_stopped_cleanly_hands_its_tables_on_at_once(tmp_path):
     async def scenario(nodes, urls):
-        alice = await Client.connect(urls[0], "Alice")
-        bob = await Client.connect(urls[1], "Bob")
-        table = (await alice.create_table())["table"]
-        await alice.sit(table, "white")
-        await bob.sit(table, "black")
-        await alice.start(table)
+        alice, bob, _, table = await seated_pair(urls[0], black_url=urls[1])
         await play_line(alice, bob, table, CASTLE_GAME[:2])
         token = alice.token(table)
         await nodes[0].close()                       # its leases released
@@ -102,12 +97,8 @@ def test_after_a_crash_the_side_to_move_is_charged_up_to_its_referee_s_last_sign
     charges Black's clock the time thought up to n1's last renewal, not the time the
     table had no referee."""
     async def scenario(nodes, urls):
-        alice = await Client.connect(urls[0], "Alice")
-        bob = await Client.connect(urls[1], "Bob")
-        table = (await alice.create_table(time={"base": 300, "increment": 0}))["table"]
-        await alice.sit(table, "white")
-        await bob.sit(table, "black")
-        await alice.start(table)
+        alice, bob, _, table = await seated_pair(urls[0], black_url=urls[1],
+                                                 time_control={"base": 300, "increment": 0})
         await alice.move(table, CASTLE_GAME[0])
         await asyncio.sleep(1.0)                      # Black thinks for a second, then
         crashed = nodes.pop(0)                        # n1 stops dead: leases kept,

@@ -87,6 +87,8 @@ def test_an_account_keeps_its_scrypt_hash_and_its_name_is_unique_whatever_its_lo
     assert found == alice and again.account_by_id(bob.id) == bob
     assert verify_password("correct horse battery", found.password_hash)
     assert again.find_account("nobody") is None and again.account_by_id(999) is None
+    assert again.find_accounts(["bob", "nobody", "alice"]) == \
+        {"bob": bob, "nobody": None, "alice": alice}      # many at once, in the order asked
     assert again.session_account("s1") == alice          # the first session came with it
     assert again.session_account("s-ALICE") is None      # the refused ones left nothing
 

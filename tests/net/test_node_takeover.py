@@ -1,0 +1,162 @@
+"""What a node taking a dead node's tables does before their players come back,
+counted, not timed: the boards it replays and the writes (and the other nodes'
+reads) that a takeover and the resumes after it cost. (That a takeover loses
+nothing is test_cluster.py's and test_node_local.py's.)"""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from game.camelot.board import START_POSITION
+from game.net.client import Client
+from game.server import node as node_module
+from game.server import table as table_module
+from game.server.bus import InProcessBus, InProcessHub
+from game.server.leases import SQLiteLeasedStorage
+from game.server.node import NodeServer
+from game.server.storage import SeatRecord, TableRecord
+from game.server.table import hash_token
+
+from .helpers import CASTLE_GAME, FAST_HASH, play_line, seated_pair
+
+TAKEN = 20                   # tables of a dead node
+
+
+def seat_token(color: str, number: int) -> str:
+    return f"{color * 24}{number:08d}"
+
+
+class CountingStore(SQLiteLeasedStorage):
+    """The embedded store with leases, counting the writes of one table at a time
+    (not a takeover's writes of many together) and the reads of each table."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.saves, self.reads = 0, {}
+        self._together = False
+
+    def save_table(self, *args, **options):
+        self.saves += not self._together
+        return super().save_table(*args, **options)
+
+    def save_tables(self, writes):
+        self._together = True
+        try:
+            return super().save_tables(writes)
+        finally:
+            self._together = False
+
+    def load_tables(self, numbers):
+        for number in numbers:
+            self.reads[number] = self.reads.get(number, 0) + 1
+        return super().load_tables(numbers)
+
+
+def test_a_takeover_replays_no_board_and_marks_tables_nobody_came_back_to_later(
+        tmp_path, monkeypatch):
+    """n1 died referring 20 games: n2 takes them without replaying one (a board is
+    made from its moves when its players come back: the replays of hundreds of
+    tables stood the loop still for a second), and does not store them as deserted
+    while their players are on their way; the ones nobody came back to are, from the
+    takeover on, a moment later."""
+    built = []
+
+    class CountedBoard(table_module.CamelotBoard):
+        def __init__(self, *args, **options):
+            built.append(1)
+            super().__init__(*args, **options)
+    monkeypatch.setattr(table_module, "CamelotBoard", CountedBoard)
+    monkeypatch.setattr(node_module, "SETTLE_SECONDS", 0.6, raising=False)
+    db = str(tmp_path / "nodes.sqlite3")
+    setup = SQLiteLeasedStorage(db)
+    for i in range(TAKEN):
+        record = TableRecord(
+            id=0, private=False, invite=None, start_position=START_POSITION,
+            status="playing", turn_wall=time.time(),
+            seats={"white": SeatRecord(f"W{i}", hash_token(seat_token("w", i))),
+                   "black": SeatRecord(f"B{i}", hash_token(seat_token("b", i)))})
+        setup.create_leased_table(record, "n1", 0.3)         # n1's, never renewed
+    setup.close()
+
+    async def main():
+        node = NodeServer(CountingStore(db), InProcessBus("n2", InProcessHub()), "n2",
+                          ttl=1.0, every=0.2, limits=FAST_HASH)
+        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        try:
+            deadline = time.monotonic() + 10
+            while len(node.keeper.held) < TAKEN and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            taken_at = time.time()
+            boards, deserted = len(built), [
+                r.deserted_since for r in node.storage.load_tables(range(1, TAKEN + 1)).values()]
+            white = await Client.connect(url, "W0")
+            seated = await white.request({"type": "resume", "table": "T1", "token": seat_token("w", 0)},
+                                         "seated", timeout=10, direct=True)
+            state = await white.expect("table", 10, table="T1")
+            one_more = len(built) - boards
+            await asyncio.sleep(1.5)                         # the presence is looked at
+            later = node.storage.load_tables(range(1, TAKEN + 1))
+            return (boards, deserted, seated, state, one_more, taken_at, later,
+                    node.storage.saves)
+        finally:
+            await node.close()
+    boards, deserted, seated, state, one_more, taken_at, later, saves = asyncio.run(main())
+    assert boards == 0                                 # one per table taken: 20
+    assert deserted == [None] * TAKEN                  # stored deserted at once, before
+    assert seated["color"] == "white" and state["status"] == "playing"
+    assert one_more == 1                               # T1's board, for its state
+    assert later[1].deserted_since is None             # White came back to T1
+    others = [later[n].deserted_since for n in range(2, TAKEN + 1)]
+    assert all(s is not None and s <= taken_at for s in others), others
+    assert saves == 0                                  # stored together, not one by one
+
+
+def test_players_coming_back_to_a_taken_table_cost_no_write_and_no_read_elsewhere(tmp_path):
+    """n1 referees Alice (on n1) against Bob (on n2) and dies; n2 or n3 takes the
+    table, Bob is re-attached, Alice reconnects and plays on. The takeover's "taken"
+    makes the node that did not take it read the table once; the resumes change no
+    seat stored (the table was never stored as deserted), so nothing more is
+    written and nobody reads the table — with its moves — again (every resume did
+    both: 1,333 of them at 2,000 games)."""
+    async def main():
+        hub, db = InProcessHub(), str(tmp_path / "nodes.sqlite3")
+        stores = [CountingStore(db) for _ in range(3)]
+        nodes = [NodeServer(s, InProcessBus(f"n{i + 1}", hub), f"n{i + 1}", ttl=2.0,
+                            every=0.2, limits=FAST_HASH) for i, s in enumerate(stores)]
+        urls = [f"ws://127.0.0.1:{await n.start('127.0.0.1', 0)}" for n in nodes]
+        try:
+            alice, bob, _, table = await seated_pair(",".join(urls), black_url=urls[1])
+            await play_line(alice, bob, table, CASTLE_GAME[:4])
+            token = alice.token(table)
+            await asyncio.sleep(0.3)                       # every look heard
+            crashed = nodes.pop(0)                         # n1 stops dead
+            for task in crashed._tasks:
+                task.cancel()
+            crashed.bus.publish = lambda channel, body: None
+            crashed._server.close()
+            for s in stores[1:]:
+                s.saves, s.reads = 0, {}
+            await bob.expect("table", 10, table=table)    # re-attached at the new referee
+            await alice.close()
+            alice = await Client.connect(",".join(urls[1:]), "Alice")
+            seated = await alice.request({"type": "resume", "table": table, "token": token},
+                                         "seated", timeout=10, direct=True, table=table)
+            alice.tokens[table] = (seated["color"], token)
+            await alice.expect("table", 10, table=table)
+            await alice.move(table, CASTLE_GAME[4])
+            await bob.move(table, CASTLE_GAME[5])
+            await asyncio.sleep(0.5)                       # every look heard
+            taker = 0 if 1 in nodes[0].keeper.held else 1
+            return ([s.saves for s in stores[1:]], stores[2 - taker].reads.get(1, 0),
+                    crashed)
+        finally:
+            for node in nodes:
+                await node.close()
+    saves, reads_elsewhere, crashed = asyncio.run(main())
+    crashed.hasher.shutdown()
+    crashed.storage.close()
+    assert saves == [0, 0]                 # Bob's resume stored its seat back: 1
+    assert reads_elsewhere == 1            # "taken"; and again after each resume: 2 or more
+    store = SQLiteLeasedStorage(str(tmp_path / "nodes.sqlite3"))
+    assert store.load_table(1).moves == CASTLE_GAME[:6]
+    store.close()
