@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.startup import _env as compiled_env  # noqa: E402  bytecode cached, as installed
-from tests.services import ServiceError, start_xvfb  # noqa: E402
+from tests.services import ServiceError, process_tree, start_xvfb  # noqa: E402
 AISLERIOT = shutil.which("sol") or "/usr/games/sol"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -118,20 +118,6 @@ class X:
 
 
 # --- one launch -------------------------------------------------------------------------------------
-def tree(pid: int) -> list[int]:
-    """``pid`` and its descendants."""
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        try:
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                todo += [int(k) for k in f.read().split()]
-        except OSError:
-            pass
-    return out
-
-
 def cpu_seconds(pids: list[int]) -> float:
     total = 0
     for p in pids:
@@ -191,10 +177,10 @@ def launch(name: str, command: list[str], env: dict, x: X, settle: float, still:
         if painted is None:
             raise SystemExit(f"{name}: no painted window within 30 s")
         time.sleep(settle)
-        pids = tree(proc.pid)
+        pids = process_tree(proc.pid)
         cpu_before = cpu_seconds(pids)
         time.sleep(still)
-        pids = tree(proc.pid)
+        pids = process_tree(proc.pid)
         cpu = cpu_seconds(pids) - cpu_before
         main_peak = peak_kib(proc.pid)
         workers_peak = sum(peak_kib(p) for p in pids if p != proc.pid)

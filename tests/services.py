@@ -88,22 +88,18 @@ def _wait_until(ready, seconds: float, what: str, proc: subprocess.Popen, log: P
     raise ServiceError(f"{what} not ready after {seconds:.0f} s: {_tail(log)}")
 
 
-def _descendants(pid: int) -> list[int]:
-    """Every process under ``pid`` (children first found, then theirs), from /proc."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process under it (Linux /proc)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
         try:
-            text = stat.read_text()
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(k) for k in f.read().split()]
         except OSError:
-            continue                          # ended while we looked
-        fields = text[text.rindex(")") + 2:].split()
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, queue = [], [pid]
-    while queue:
-        for child in children.get(queue.pop(), []):
-            found.append(child)
-            queue.append(child)
-    return found
+            pass                              # ended while we looked
+    return out
 
 
 def _alive(pid: int) -> bool:
@@ -191,7 +187,7 @@ class _Service:
         on its socket."""
         if not self.running:
             return
-        doomed = [self.proc.pid, *_descendants(self.proc.pid)]
+        doomed = process_tree(self.proc.pid)
         for pid in doomed:
             try:
                 os.kill(pid, signal.SIGKILL)

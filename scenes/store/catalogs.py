@@ -16,7 +16,6 @@ import io
 import os
 import struct
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from .files import shipped, write_bytes_atomic
