@@ -482,6 +482,8 @@ class App:
             # Only what changed is repainted and sent to the window.
             areas = top.draw_incremental(self.screen, self._toast_rects)
             self._toast_rects = self._draw_toasts(self.screen)
+            if self._toast_rects:
+                kept_pictures.drop_frame()      # a screen kept for the next launch shows no message
             if areas is None:
                 pygame.display.flip()
             elif areas or self._toast_rects:

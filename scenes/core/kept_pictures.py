@@ -16,11 +16,20 @@ what a frame draws for the first time is written after the frame is on
 screen, by a thread of its own (:func:`write_held`), and found in memory
 until then. A launch with an empty cache shows its first frame that much
 sooner (the menu's some 20 lines of text).
+
+A whole screen can be kept too (:func:`keep_frame`, :func:`read_frame`): the
+menu's first frame at 4K is some 30 ms of drawing (felt, tiles, lines,
+emblems) and the same at every launch, where reading its pixels straight into
+the window is a few ms. It is named by everything it shows (the screen's own
+account of it, its ``look``) and by all the drawing code at once
+(:func:`code_print`); at most ``KEPT_FRAMES`` are kept, as each is a window's
+size (33 MB at 4K).
 """
 from __future__ import annotations
 
 import os
 import struct
+import sys
 import threading
 import zlib
 from contextlib import contextmanager
@@ -35,15 +44,20 @@ from . import ui
 from .ui import FACE_FILES, FONTS, font_dir
 
 MAGIC = b"RTPIC2\n"
+FRAME_MAGIC = b"RTFRM1\n"            # a screen's pixels as the window holds them (its format in the key)
 HEADER = struct.Struct("<7sIII")      # the magic line, width, height, the key's length; the key, BGRA pixels
 SUFFIX = ".pic"
+FRAME_SUFFIX = ".frame"
 KEPT_FILES = 96                       # at 4K a card is some 0.5 MB: at most ~50 MB kept
+KEPT_FRAMES = 2                       # whole screens (a window's size each): two sizes of the menu
 WRITER_THREAD = "kept-pictures"       # the app waits for it before pygame.quit() (App.close)
 _fingerprints: dict[tuple, str] = {}
 _holding = False
 _held: dict[str, tuple[pygame.Surface, bytes]] = {}    # path -> (the picture, its key), to write
 _lock = threading.Lock()
 _writer: threading.Thread | None = None
+_held_frame: tuple | None = None      # (the screen, its file, its key): written once it is shown
+_code_print: str | None = None
 
 
 def folder() -> Path:
@@ -105,8 +119,14 @@ def hold_writes() -> None:
 def write_held() -> threading.Thread | None:
     """Stop holding; the pictures held are written by a thread (the one
     already writing, if any, takes them too), which is returned."""
-    global _holding, _writer
+    global _holding, _writer, _held_frame
     _holding = False
+    if _held_frame is not None:
+        # On this thread, now: the screen is what was kept, and the next
+        # frame may change it (a copy to write later would cost as much).
+        (surface, path, key), _held_frame = _held_frame, None
+        if _store_frame(path, key, surface):
+            _prune_quietly(os.path.dirname(path), FRAME_SUFFIX, KEPT_FRAMES)
     with _lock:
         if _held and _writer is None:
             _writer = threading.Thread(target=_write_all_held, name=WRITER_THREAD)
@@ -190,24 +210,24 @@ def _store(path: str, key: bytes, surf: pygame.Surface) -> bool:
         return False            # nowhere to keep it: drawn again next time
 
 
-def _prune_quietly(where: str) -> None:
+def _prune_quietly(where: str, suffix: str = SUFFIX, kept: int | None = None) -> None:
     try:
-        _prune(where)
+        _prune(where, suffix, KEPT_FILES if kept is None else kept)
     except OSError:
         pass
 
 
-def _prune(where: str) -> None:
-    """At most KEPT_FILES pictures (the least recently used go), and no temp
-    file an interrupted write left."""
+def _prune(where: str, suffix: str = SUFFIX, kept: int = KEPT_FILES) -> None:
+    """At most ``kept`` files of a kind (the least recently used go), and no
+    temp file an interrupted write left."""
     pictures = []
     for entry in os.scandir(where):
-        if entry.name.endswith(SUFFIX):
+        if entry.name.endswith(suffix):
             try:
                 pictures.append((entry.stat().st_mtime, entry.path))
             except OSError:
                 pass
-    for _, name in sorted(pictures)[:max(0, len(pictures) - KEPT_FILES)]:
+    for _, name in sorted(pictures)[:max(0, len(pictures) - kept)]:
         try:
             os.unlink(name)
         except OSError:
@@ -215,5 +235,101 @@ def _prune(where: str) -> None:
     clean_stale_temps(Path(where), ("",))
 
 
-__all__ = ["KEPT_FILES", "WRITER_THREAD", "fingerprint", "folder", "hold_writes", "kept_lines",
-           "kept_picture", "write_held"]
+# --- whole screens ---------------------------------------------------------------------
+def code_print() -> str:
+    """All the drawing code at once: the size and time of every module file
+    of the app's screens (a frozen app: its executable's), with pygame's
+    version and the fonts. A kept screen depends on more code than a kept
+    picture, and reading all of it would cost what the screen saves; a file
+    edited or installed anew has another time."""
+    global _code_print
+    if _code_print is None:
+        parts = [fingerprint()]
+        if getattr(sys, "frozen", False):
+            try:
+                st = os.stat(sys.executable)
+                parts.append(f"{st.st_size} {st.st_mtime_ns}")
+            except OSError:
+                parts.append("-")
+        stack = [str(Path(ui.__file__).resolve().parents[1])]        # the scenes package
+        while stack:
+            try:
+                entries = sorted(os.scandir(stack.pop()), key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.endswith(".py") and entry.is_file():
+                    st = entry.stat()
+                    parts.append(f"{entry.name} {st.st_size} {st.st_mtime_ns}")
+                elif entry.is_dir() and not entry.name.startswith((".", "__")):
+                    stack.append(entry.path)
+        _code_print = _digest(" ".join(parts).encode("utf-8", "backslashreplace"))
+    return _code_print
+
+
+def _frame_file(name: str, look: tuple, surface: pygame.Surface) -> tuple[str, bytes]:
+    """The file of screen ``name`` showing ``look`` on ``surface``, and its key
+    (the window's pixel format included: the pixels are read back as they are)."""
+    fmt = (surface.get_size(), surface.get_pitch(), surface.get_bitsize(), surface.get_masks())
+    key = repr((name, look, fmt, code_print())).encode("utf-8", "backslashreplace")
+    return os.path.join(folder(), f"{name}-{_digest(key)}{FRAME_SUFFIX}"), key
+
+
+def read_frame(surface: pygame.Surface, name: str, look: tuple) -> bool:
+    """Fill ``surface`` with the screen kept for ``name`` showing ``look``;
+    True when it was there whole. On False the surface may hold part of it:
+    the caller draws all of it, as with no file."""
+    path, key = _frame_file(name, look, surface)
+    size = surface.get_pitch() * surface.get_height()
+    try:
+        with open(path, "rb", buffering=0) as f:
+            head = f.read(HEADER.size)
+            if len(head) != HEADER.size:
+                return False
+            magic, w, h, key_length = HEADER.unpack(head)
+            if (magic != FRAME_MAGIC or (w, h) != surface.get_size() or key_length != len(key)
+                    or f.read(key_length) != key
+                    or os.fstat(f.fileno()).st_size != HEADER.size + key_length + size):
+                return False
+            pixels = surface.get_view("1")      # the window's own memory: no copy
+            read = 0
+            while read < size:
+                got = f.readinto(memoryview(pixels)[read:])
+                if not got:
+                    return False
+                read += got
+            del pixels
+        os.utime(path)                          # used: the last to go
+        return True
+    except (OSError, ValueError, pygame.error):
+        return False
+
+
+def keep_frame(surface: pygame.Surface, name: str, look: tuple) -> None:
+    """Keep ``surface`` as screen ``name`` showing ``look``: written once the
+    frame is on screen (:func:`write_held`), from the window's own memory,
+    unless :func:`drop_frame` says something was drawn over it meanwhile."""
+    global _held_frame
+    path, key = _frame_file(name, look, surface)
+    _held_frame = (surface, path, key)
+
+
+def drop_frame() -> None:
+    """Something other than the kept screen was drawn over it (a message): not kept."""
+    global _held_frame
+    _held_frame = None
+
+
+def _store_frame(path: str, key: bytes, surface: pygame.Surface) -> bool:
+    w, h = surface.get_size()
+    try:
+        write_bytes_atomic(Path(path), (HEADER.pack(FRAME_MAGIC, w, h, len(key)), key,
+                                        surface.get_view("1")), durable=False)
+        return True
+    except (OSError, ValueError, pygame.error):
+        return False            # nowhere to keep it: drawn again next time
+
+
+__all__ = ["KEPT_FILES", "KEPT_FRAMES", "WRITER_THREAD", "code_print", "drop_frame", "fingerprint",
+           "folder", "hold_writes", "keep_frame", "kept_lines", "kept_picture", "read_frame",
+           "write_held"]

@@ -359,6 +359,13 @@ FELT_HIGH_CONTRAST = ((6, 36, 22), (0, 8, 4))   # a dark, nearly plain table: ca
 _felt_colours = [FELT, FELT_DARK]
 
 
+def drawing_options() -> tuple:
+    """What every screen's look depends on beyond its own state (a kept
+    screen's name, see kept_pictures.read_frame): the text scale, the felt's
+    colours, touch mode."""
+    return FONTS.scale, tuple(map(tuple, _felt_colours)), _touch["on"]
+
+
 def set_high_contrast(on: bool) -> None:
     """The felt in the high-contrast theme or not (Settings); the felt painted
     so far is forgotten when it changes."""

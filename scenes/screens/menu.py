@@ -5,13 +5,14 @@ from __future__ import annotations
 import pygame
 
 from ..core.actions import Action, InputEvent
-from ..core.kept_pictures import kept_lines
+from ..core.kept_pictures import keep_frame, kept_lines, read_frame
 from ..core.overlays import DialogScene, FocusButtons
 from ..core.scene import Scene
 from ..core.ui import (FOCUS, GOLD, INK, INK_DIM, Button, TallPanel, draw_felt, draw_felt_while, draw_text,
-                       for_reading, glow_rect, layout_row, layout_rows, text_surfaces, touch_target, ui_scale)
+                       drawing_options, for_reading, glow_rect, layout_row, layout_rows, text_surfaces,
+                       touch_target, ui_scale)
 from ..games import GAMES, check_saved_options, descriptor, playable_games, warm_scene_modules
-from ..store.words import N_, _
+from ..store.words import N_, _, language
 
 ATTRACT_AFTER = 60.0  # s left alone on the menu before the demos play
 WARM_AFTER = 0.25     # s on the menu before the games' modules and art load in the background
@@ -130,6 +131,8 @@ class MenuScene(Scene):
                        int(24 * s))
         self.tile_panel = TallPanel((tile_w, tile_h), (12, 40, 28, 215), radius=int(18 * s))
         self._first_frame = True
+        self._from_kept_frame = False
+        self._lines_rendered = True
         self._drawn_look = None
 
     def handle(self, event: InputEvent) -> None:
@@ -210,7 +213,12 @@ class MenuScene(Scene):
         was over it. Returns the areas painted, or None for the whole screen."""
         look = (self.focus.focus, self.focus.hover)
         if self._first_frame or look != self._drawn_look:
+            first = self._first_frame
             self.draw(surface)
+            if first and not self._from_kept_frame:
+                # The menu alone on the screen (a dialog over it draws
+                # through Scene.draw, not here): kept for the next launch.
+                keep_frame(surface, "menu", self._first_look)
             self._drawn_look = look
             self._drawn_tick = self._emblem_age()
             return None
@@ -235,15 +243,40 @@ class MenuScene(Scene):
             return 0.0                   # the first moments start the sound and the warm-up
         return min(1.0 - self.age % 1.0, max(0.0, ATTRACT_AFTER - self.idle))
 
+    def _frame_look(self) -> tuple:
+        """All the first frame shows, as the menu knows it: the name of its
+        kept picture (kept_pictures.read_frame; the drawing code is in the
+        name too)."""
+        return (self.size, self.scale, language(), self._lines(), self.focus.focus, self.focus.hover,
+                [(g.id, tuple(self._tile_rect(i)), t.enabled) for i, (g, t) in enumerate(zip(self.games, self.tiles))],
+                [(b.label, tuple(b.rect), b.enabled, b.hot, b.hovered) for b in self.buttons],
+                self._emblem_age(), drawing_options())
+
+    def _set_button_looks(self) -> None:
+        for k, b in enumerate(self.buttons):
+            b.hot = self.focus.focus == len(self.tiles) + k
+            b.hovered = self.focus.hover == len(self.tiles) + k
+
     def draw(self, surface: pygame.Surface) -> None:
         s = self.scale
         lines = self._lines()
+        self._set_button_looks()
         if self._first_frame:
-            # Start-up: the first frame at a size renders its text (some ms at
-            # 4K) while the felt is painted on the other core.
             self._first_frame = False
+            # Start-up: the first frame as the last launch kept it, read into
+            # the window (a few ms at 4K, against some 30 of drawing) ...
+            self._first_look = self._frame_look()
+            self._from_kept_frame = read_frame(surface, "menu", self._first_look)
+            if self._from_kept_frame:
+                self._lines_rendered = False      # rendered (or read) for the next frame drawn
+                return
+            # ... or drawn: its text rendered (some ms at 4K) while the felt
+            # is painted on the other core.
             draw_felt_while(surface, lambda: self._render_lines(lines))
         else:
+            if not self._lines_rendered:
+                self._lines_rendered = True
+                self._render_lines(lines)
             draw_felt(surface)
         for i, game in enumerate(self.games):
             self.tile_panel.blit_to(surface, self._tile_rect(i).topleft)
@@ -252,9 +285,7 @@ class MenuScene(Scene):
             draw_text(surface, text, px, pos, color, anchor="center", shadow=shadow)
         if self.focus.focus < len(self.tiles):
             glow_rect(surface, self._tile_rect(self.focus.focus), FOCUS, max(2, int(3 * s)), int(18 * s))
-        for k, b in enumerate(self.buttons):
-            b.hot = self.focus.focus == len(self.tiles) + k
-            b.hovered = self.focus.hover == len(self.tiles) + k
+        for b in self.buttons:
             b.draw(surface, s)
         text, px, pos, color, shadow = lines[-1]
         draw_text(surface, text, px, pos, color, anchor="center", shadow=shadow)

@@ -212,15 +212,17 @@ def write_json_atomic(path: Path, data: dict) -> None:
     write_bytes_atomic(path, json.dumps(data, indent=2, allow_nan=False).encode("utf-8"))
 
 
-def write_bytes_atomic(path: Path, data: bytes, durable: bool = True) -> None:
-    """All of ``data`` at ``path`` or nothing (see write_json_atomic);
-    ``durable=False`` (a cache, which can be made again) does not wait for
-    the disk."""
+def write_bytes_atomic(path: Path, data, durable: bool = True) -> None:
+    """All of ``data`` at ``path`` or nothing (see write_json_atomic): bytes,
+    or a tuple of parts written one after the other (a window's pixels need
+    no copy); ``durable=False`` (a cache, which can be made again) does not
+    wait for the disk."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            for part in data if isinstance(data, tuple) else (data,):
+                out.write(part)
             out.flush()
             if durable:
                 os.fsync(out.fileno())

@@ -162,6 +162,8 @@ def test_the_menus_first_frame_reads_its_lines_from_the_cache_at_the_next_launch
         ui.FONTS._text.clear()
         ui.FONTS._bytes = 0
         rendered.clear()
+        for kept in folder().glob("menu-*.frame"):
+            kept.unlink()               # the lines, not the whole frame (tested below)
         app = make_app(size=(1280, 720))
         open_menu(app)
         step(app)
@@ -230,3 +232,87 @@ def test_the_worker_processes_start_a_moment_after_the_first_frame_not_with_it()
     step(app, 3)
     assert service._service is not None and service._service._starting is not None
     app.close()
+
+
+# --- the menu's first frame kept whole -------------------------------------------------
+def launch_menu(size=(1280, 720), monkeypatch=None, frames: int = 1, last_game: str | None = None):
+    """A launch to the menu with nothing drawn kept in memory from an earlier one;
+    returns the app and how often the felt was painted for the first frame."""
+    from scenes.core import ui
+    from scenes.screens import menu
+    from scenes.screens.navigation import open_menu
+    ui.FONTS._text.clear()
+    ui.FONTS._bytes = 0
+    drawn: list = []
+    if monkeypatch is not None:
+        paint = menu.draw_felt_while
+        monkeypatch.setattr(menu, "draw_felt_while", lambda *a: (drawn.append(1), paint(*a)))
+    app = make_app(size=size)
+    if last_game:
+        app.settings.last_game = last_game        # the focus the menu opens with
+    open_menu(app)
+    step(app, frames)
+    return app, drawn
+
+
+def screen_bytes(app) -> bytes:
+    return pygame.image.tobytes(app.screen, "RGB")
+
+
+def test_the_menus_first_frame_is_read_whole_at_the_next_launch_and_is_what_was_drawn(monkeypatch):
+    app, drawn = launch_menu(monkeypatch=monkeypatch)
+    assert drawn == [1]
+    first = screen_bytes(app)
+    (kept,) = folder().glob("menu-*.frame")
+    app, drawn = launch_menu(monkeypatch=monkeypatch)
+    assert drawn == [] and screen_bytes(app) == first       # read, not drawn: the same pixels
+    # The frames after it draw on it as on a drawn one: past Clock's next tick
+    # (its hands move) both launches show the same.
+    step(app, 80)
+    later = screen_bytes(app)
+    kept.unlink()
+    app, drawn = launch_menu(monkeypatch=monkeypatch, frames=81)
+    assert drawn == [1] and screen_bytes(app) == later
+
+
+def test_a_menu_that_shows_something_else_is_drawn_not_read(monkeypatch):
+    from scenes.core import kept_pictures as kp
+    app, _ = launch_menu()
+    plain = screen_bytes(app)
+    # Another game in focus: drawn (it looks otherwise), then kept in its turn.
+    app, drawn = launch_menu(monkeypatch=monkeypatch, last_game="clock")
+    assert drawn == [1] and screen_bytes(app) != plain
+    focused = screen_bytes(app)
+    app, drawn = launch_menu(monkeypatch=monkeypatch, last_game="clock")
+    assert drawn == [] and screen_bytes(app) == focused
+    # Another size, other drawing code: drawn.
+    app, drawn = launch_menu(size=(1024, 640), monkeypatch=monkeypatch)
+    assert drawn == [1]
+    monkeypatch.setattr(kp, "_code_print", "another version of the drawing code")
+    app, drawn = launch_menu(monkeypatch=monkeypatch)
+    assert drawn == [1] and screen_bytes(app) == plain
+    assert len(list(folder().glob("menu-*.frame"))) == kp.KEPT_FRAMES      # the oldest went
+
+
+@pytest.mark.parametrize("damage", ["cut short", "empty", "other key", "garbage", "longer"])
+def test_a_damaged_kept_frame_is_drawn_again_the_same(monkeypatch, damage):
+    app, _ = launch_menu()
+    first = screen_bytes(app)
+    (path,) = folder().glob("menu-*.frame")
+    data = path.read_bytes()
+    path.write_bytes({"cut short": data[:len(data) // 2], "empty": b"",
+                      "other key": data.replace(b"'menu'", b"'mena'"),
+                      "garbage": os.urandom(len(data)), "longer": data + b"\0" * 8}[damage])
+    app, drawn = launch_menu(monkeypatch=monkeypatch)
+    assert drawn == [1] and screen_bytes(app) == first
+    app, drawn = launch_menu(monkeypatch=monkeypatch)         # and kept anew
+    assert drawn == [] and screen_bytes(app) == first
+
+
+def test_a_first_frame_with_a_message_over_it_is_not_kept():
+    from scenes.screens.navigation import open_menu
+    app = make_app()
+    open_menu(app)
+    app.report("Your settings file was damaged; it was set aside.")
+    step(app)
+    assert not list(folder().glob("menu-*.frame"))
