@@ -21,8 +21,9 @@ Round Table runs as it is, and with SDL's default presentation
 software here) to show what the choice saves; and, where it has been built
 (``python tools/build_app.py``), as the installed app ``dist/roundtable/roundtable``
 that a player without Python launches; and with ``--venv DIR``, as the README's
-first command installs it (``python3 -m venv DIR && DIR/bin/pip install -e .``,
-done there first if DIR has no ``bin/roundtable``), launched as ``DIR/bin/roundtable``,
+first command installs it (``python3 -m venv DIR && DIR/bin/pip install .``: the
+environment made there if it is missing, the checkout installed into it anew each
+run, so it is the code of now), launched as ``DIR/bin/roundtable``,
 beside a bare pygame window from the same environment. A virtual environment
 reads only its own ``.pth`` files, while ``main.py`` under the machine's Python
 pays for whatever the installation's import at start-up (on the development
@@ -197,12 +198,13 @@ def launch(name: str, command: list[str], env: dict, x: X, settle: float, still:
 
 
 def readme_venv(venv: Path, python: str) -> Path:
-    """The README's install, made once in ``venv`` with ``python`` (its
-    commands, to the letter)."""
-    if not (venv / "bin" / "roundtable").exists():
-        print(f"making {venv} as the README does ({python} -m venv, pip install -e .)", flush=True)
+    """The README's install in ``venv`` (made with ``python`` if missing), its
+    commands to the letter: the checkout installed anew (a copy, not a link)."""
+    if not (venv / "bin" / "pip").exists():
+        print(f"making {venv} as the README does ({python} -m venv)", flush=True)
         subprocess.run([python, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "-e", str(ROOT)], check=True)
+    print(f"installing the checkout into {venv} as the README does (pip install .)", flush=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(ROOT)], check=True)
     return venv
 
 

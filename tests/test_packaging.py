@@ -4,6 +4,10 @@ inside the ``scenes`` package: ``scenes.store.files.shipped``), so a file added
 there is not left out of an install."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import zipfile
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -40,3 +44,38 @@ def test_the_shipped_data_is_found_in_a_checkout():
     from scenes.work.deals import cached_winnable_deals
     assert shipped("data") == ROOT / "data"
     assert cached_winnable_deals("hamilton")
+
+
+FIRST_FRAME = ("import sys\n"
+               "sys.path.insert(0, sys.argv[1])\n"
+               "import scenes\n"
+               "print(scenes.__file__)\n"
+               "from scenes.launcher import main\n"
+               "sys.exit(main(['--frames', '1', '--size', '960x600', '--screenshot', sys.argv[2]]))\n")
+
+
+def _first_frame(code_dir: Path, home: Path, shot: Path, cwd: Path) -> str:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               ROUNDTABLE_HOME=str(home), PYGAME_HIDE_SUPPORT_PROMPT="1")
+    env.pop("PYTHONPATH", None)
+    out = subprocess.run([sys.executable, "-c", FIRST_FRAME, str(code_dir), str(shot)], cwd=cwd,
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()[0]
+
+
+def test_the_game_installed_from_its_wheel_draws_the_menu_as_the_checkout_does(tmp_path):
+    """The README's play command installs a copy (a wheel), not the checkout:
+    built and unpacked away from the checkout, it finds its fonts and data and
+    its first frame is the checkout's, pixel for pixel."""
+    wheels = tmp_path / "wheels"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels),
+                            str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, f"pip could not build the wheel: {built.stderr[-2000:]}"
+    (wheel,) = wheels.glob("roundtable-*.whl")
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    installed = _first_frame(site, tmp_path / "home1", tmp_path / "wheel.png", tmp_path)
+    assert Path(installed).resolve().is_relative_to(site.resolve())     # the copy, not the checkout
+    _first_frame(ROOT, tmp_path / "home2", tmp_path / "checkout.png", ROOT)
+    assert (tmp_path / "wheel.png").read_bytes() == (tmp_path / "checkout.png").read_bytes()
