@@ -215,9 +215,11 @@ class MenuScene(Scene):
         if self._first_frame or look != self._drawn_look:
             first = self._first_frame
             self.draw(surface)
-            if first and not self._from_kept_frame:
-                # The menu alone on the screen (a dialog over it draws
-                # through Scene.draw, not here): kept for the next launch.
+            if first and not self._from_kept_frame and self.app.first_frame_seconds is None:
+                # The launch's first frame, the menu alone on the screen (a
+                # dialog over it draws through Scene.draw, not here): kept for
+                # the next launch. Not a menu opened later in the run (another
+                # focus, another size): its 33 MB at 4K would stall a frame.
                 keep_frame(surface, "menu", self._first_look)
             self._drawn_look = look
             self._drawn_tick = self._emblem_age()

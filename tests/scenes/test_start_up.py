@@ -316,3 +316,13 @@ def test_a_first_frame_with_a_message_over_it_is_not_kept():
     app.report("Your settings file was damaged; it was set aside.")
     step(app)
     assert not list(folder().glob("menu-*.frame"))
+
+
+def test_only_the_launchs_first_frame_is_kept_not_a_menu_opened_later(monkeypatch):
+    from scenes.screens.navigation import open_menu
+    app, drawn = launch_menu(monkeypatch=monkeypatch)
+    (kept,) = folder().glob("menu-*.frame")
+    app.settings.last_game = "clock"            # back from a game: the menu anew, another focus
+    open_menu(app)
+    step(app)
+    assert drawn == [1, 1] and list(folder().glob("menu-*.frame")) == [kept]
