@@ -5,6 +5,7 @@ there is not left out of an install."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -64,18 +65,34 @@ def _first_frame(code_dir: Path, home: Path, shot: Path, cwd: Path) -> str:
     return out.stdout.splitlines()[0]
 
 
+def _tracked_copy(dest: Path) -> Path:
+    """The checkout's files as they are now, but only those it tracks: a build
+    in the checkout itself would take whatever an earlier build left in its
+    ``build/`` folder (a module since deleted) and leave its own there."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, timeout=60)
+    if listed.returncode != 0:
+        return ROOT                     # not a git checkout: built where it is
+    for name in filter(None, listed.stdout.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
 def test_the_game_installed_from_its_wheel_draws_the_menu_as_the_checkout_does(tmp_path):
     """The README's play command installs a copy (a wheel), not the checkout:
     built and unpacked away from the checkout, it finds its fonts and data and
     its first frame is the checkout's, pixel for pixel."""
     wheels = tmp_path / "wheels"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels),
-                            str(ROOT)], capture_output=True, text=True, timeout=600)
+                            str(_tracked_copy(tmp_path / "source"))], capture_output=True, text=True,
+                           timeout=600)
     assert built.returncode == 0, f"pip could not build the wheel: {built.stderr[-2000:]}"
     (wheel,) = wheels.glob("roundtable-*.whl")
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     installed = _first_frame(site, tmp_path / "home1", tmp_path / "wheel.png", tmp_path)
     assert Path(installed).resolve().is_relative_to(site.resolve())     # the copy, not the checkout
+    assert not (site / "main.py").exists()      # no top-level module of so common a name installed
     _first_frame(ROOT, tmp_path / "home2", tmp_path / "checkout.png", ROOT)
     assert (tmp_path / "wheel.png").read_bytes() == (tmp_path / "checkout.png").read_bytes()
