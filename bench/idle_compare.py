@@ -33,8 +33,6 @@ most 2 % of a core, painted within Aisleriot's time, peak within 1.5× Aisleriot
 from __future__ import annotations
 
 import argparse
-import ctypes
-import ctypes.util
 import os
 import shutil
 import signal
@@ -48,74 +46,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.startup import _env as compiled_env  # noqa: E402  bytecode cached, as installed
-from tests.services import ServiceError, process_tree, start_xvfb  # noqa: E402
+from tests.services import X, ServiceError, process_tree, start_xvfb  # noqa: E402
 AISLERIOT = shutil.which("sol") or "/usr/games/sol"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-# --- the X server, read through Xlib (ctypes: nothing to install) -------------------------------
-class X:
-    """The few Xlib calls needed: top-level windows, their size, their pixels."""
-
-    def __init__(self, display: str) -> None:
-        self.lib = lib = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11") or "libX11.so.6")
-        lib.XOpenDisplay.restype = ctypes.c_void_p
-        lib.XOpenDisplay.argtypes = [ctypes.c_char_p]
-        lib.XDefaultRootWindow.restype = ctypes.c_ulong
-        lib.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-        lib.XQueryTree.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong),
-                                   ctypes.POINTER(ctypes.c_ulong),
-                                   ctypes.POINTER(ctypes.POINTER(ctypes.c_ulong)),
-                                   ctypes.POINTER(ctypes.c_uint)]
-        lib.XGetGeometry.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong)]
-        lib.XGetGeometry.argtypes += [ctypes.POINTER(ctypes.c_int)] * 2 + [ctypes.POINTER(ctypes.c_uint)] * 4
-        lib.XGetImage.restype = ctypes.c_void_p
-        lib.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
-                                  ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
-        lib.XGetPixel.restype = ctypes.c_ulong
-        lib.XGetPixel.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
-        lib.XDestroyImage.argtypes = [ctypes.c_void_p]
-        lib.XFree.argtypes = [ctypes.c_void_p]
-        lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
-        # An unmapped window answers XGetImage with an error, which Xlib's
-        # default handler makes fatal: ignored instead (the image is NULL).
-        self._handler = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(lambda d, e: 0)
-        lib.XSetErrorHandler(self._handler)
-        self.dpy = lib.XOpenDisplay(display.encode())
-        if not self.dpy:
-            raise SystemExit(f"cannot open the X display {display}")
-        self.root = lib.XDefaultRootWindow(self.dpy)
-
-    def windows(self) -> dict[int, tuple[int, int]]:
-        """Top-level windows and their sizes."""
-        lib, out = self.lib, {}
-        root, parent = ctypes.c_ulong(), ctypes.c_ulong()
-        kids, n = ctypes.POINTER(ctypes.c_ulong)(), ctypes.c_uint()
-        if not lib.XQueryTree(self.dpy, self.root, ctypes.byref(root), ctypes.byref(parent),
-                              ctypes.byref(kids), ctypes.byref(n)):
-            return out
-        for i in range(n.value):
-            win = kids[i]
-            r, x, y = ctypes.c_ulong(), ctypes.c_int(), ctypes.c_int()
-            w, h, bw, depth = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-            if lib.XGetGeometry(self.dpy, win, ctypes.byref(r), ctypes.byref(x), ctypes.byref(y),
-                                ctypes.byref(w), ctypes.byref(h), ctypes.byref(bw), ctypes.byref(depth)):
-                out[win] = (w.value, h.value)
-        if kids:
-            lib.XFree(kids)
-        return out
-
-    def colours(self, win: int, size: tuple[int, int], grid: int = 12) -> int:
-        """Distinct colours among a grid of points of the window (0: not viewable)."""
-        w, h = size
-        image = self.lib.XGetImage(self.dpy, win, 0, 0, w, h, 0xFFFFFFFF, 2)   # ZPixmap
-        self.lib.XSync(self.dpy, 0)
-        if not image:
-            return 0
-        seen = {self.lib.XGetPixel(image, (2 * i + 1) * w // (2 * grid), (2 * j + 1) * h // (2 * grid))
-                for i in range(grid) for j in range(grid)}
-        self.lib.XDestroyImage(image)
-        return len(seen)
 
 
 # --- one launch -------------------------------------------------------------------------------------

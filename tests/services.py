@@ -18,6 +18,8 @@ variable ``CI`` is set (CI promised to install it) and is skipped otherwise:
 from __future__ import annotations
 
 import atexit
+import ctypes
+import ctypes.util
 import glob
 import importlib.util
 import itertools
@@ -86,6 +88,89 @@ def _wait_until(ready, seconds: float, what: str, proc: subprocess.Popen, log: P
             return
         time.sleep(0.05)
     raise ServiceError(f"{what} not ready after {seconds:.0f} s: {_tail(log)}")
+
+
+class X:
+    """The few Xlib calls needed: top-level windows, their size, their pixels."""
+
+    def __init__(self, display: str) -> None:
+        self.lib = lib = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11") or "libX11.so.6")
+        lib.XOpenDisplay.restype = ctypes.c_void_p
+        lib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        lib.XDefaultRootWindow.restype = ctypes.c_ulong
+        lib.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+        lib.XQueryTree.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong),
+                                   ctypes.POINTER(ctypes.c_ulong),
+                                   ctypes.POINTER(ctypes.POINTER(ctypes.c_ulong)),
+                                   ctypes.POINTER(ctypes.c_uint)]
+        lib.XGetGeometry.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong)]
+        lib.XGetGeometry.argtypes += [ctypes.POINTER(ctypes.c_int)] * 2 + [ctypes.POINTER(ctypes.c_uint)] * 4
+        lib.XGetImage.restype = ctypes.c_void_p
+        lib.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
+                                  ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
+        lib.XGetPixel.restype = ctypes.c_ulong
+        lib.XGetPixel.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+        lib.XDestroyImage.argtypes = [ctypes.c_void_p]
+        lib.XFree.argtypes = [ctypes.c_void_p]
+        lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        # An unmapped window answers XGetImage with an error, which Xlib's
+        # default handler makes fatal: ignored instead (the image is NULL).
+        self._handler = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(lambda d, e: 0)
+        lib.XSetErrorHandler(self._handler)
+        self.dpy = lib.XOpenDisplay(display.encode())
+        if not self.dpy:
+            raise SystemExit(f"cannot open the X display {display}")
+        self.root = lib.XDefaultRootWindow(self.dpy)
+
+    def windows(self) -> dict[int, tuple[int, int]]:
+        """Top-level windows and their sizes."""
+        lib, out = self.lib, {}
+        root, parent = ctypes.c_ulong(), ctypes.c_ulong()
+        kids, n = ctypes.POINTER(ctypes.c_ulong)(), ctypes.c_uint()
+        if not lib.XQueryTree(self.dpy, self.root, ctypes.byref(root), ctypes.byref(parent),
+                              ctypes.byref(kids), ctypes.byref(n)):
+            return out
+        for i in range(n.value):
+            win = kids[i]
+            r, x, y = ctypes.c_ulong(), ctypes.c_int(), ctypes.c_int()
+            w, h, bw, depth = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+            if lib.XGetGeometry(self.dpy, win, ctypes.byref(r), ctypes.byref(x), ctypes.byref(y),
+                                ctypes.byref(w), ctypes.byref(h), ctypes.byref(bw), ctypes.byref(depth)):
+                out[win] = (w.value, h.value)
+        if kids:
+            lib.XFree(kids)
+        return out
+
+    def colours(self, win: int, size: tuple[int, int], grid: int = 12) -> int:
+        """Distinct colours among a grid of points of the window (0: not viewable).
+        Read a column of pixels at a time, not the whole window: a full-screen
+        window's 8 MB through the X server at every look would cost the server
+        and this process tens of ms, taken from the program being watched, more
+        for a large window than a small one."""
+        w, h = size
+        seen = set()
+        for i in range(grid):
+            image = self.lib.XGetImage(self.dpy, win, (2 * i + 1) * w // (2 * grid), 0, 1, h,
+                                       0xFFFFFFFF, 2)   # ZPixmap
+            if not image:
+                self.lib.XSync(self.dpy, 0)
+                return 0
+            seen.update(self.lib.XGetPixel(image, 0, (2 * j + 1) * h // (2 * grid)) for j in range(grid))
+            self.lib.XDestroyImage(image)
+        self.lib.XSync(self.dpy, 0)
+        return len(seen)
+
+    def pixel(self, win: int, x: int, y: int) -> int | None:
+        """The window's pixel at (x, y) as the server shows it (0xRRGGBB on a
+        24-bit screen), or None when it is not viewable."""
+        image = self.lib.XGetImage(self.dpy, win, x, y, 1, 1, 0xFFFFFFFF, 2)   # ZPixmap
+        self.lib.XSync(self.dpy, 0)
+        if not image:
+            return None
+        value = self.lib.XGetPixel(image, 0, 0)
+        self.lib.XDestroyImage(image)
+        return value & 0xFFFFFF
+
 
 
 def process_tree(pid: int) -> list[int]:

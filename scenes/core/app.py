@@ -292,8 +292,11 @@ class App:
         shown = self.screen.copy()
         self.screen = self._set_mode()
         if self.screen.get_size() == shown.get_size():
+            # Presented now: SDL leaves the window black once full screen, and
+            # the next frame comes after the rest of start-up's first steps
+            # (stats, pads, the sound): a black flash of 0.1-0.3 s on X.
             self.screen.blit(shown, (0, 0))
-            self._exposed = True    # presented whole at the next frame
+            pygame.display.flip()
         else:
             self.scenes.resize(self.size)
 

@@ -23,14 +23,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Run in a process of its own: the test process has SDL's dummy driver.
 LAUNCH = """if __name__ == "__main__":
-    import json, sys, pygame
+    import json, os, sys, pygame
     sys.path.insert(0, {root!r})
     import scenes.core.app as app_module
     from scenes.launcher import main
     seen = {{}}
+    from tests.services import X
+    POINTS = ((0.01, 0.01), (0.5, 0.3), (0.99, 0.99))
     def pixels(surface):
         w, h = surface.get_size()
-        return [list(surface.get_at((int(w * x), int(h * y)))) for x, y in ((0.01, 0.01), (0.5, 0.3), (0.99, 0.99))]
+        return [list(surface.get_at((int(w * x), int(h * y)))) for x, y in POINTS]
+    def shown(surface):
+        # What the X server shows in the window: what a player sees.
+        x11, w, h = X(os.environ["DISPLAY"]), *surface.get_size()
+        win = pygame.display.get_wm_info()["window"]
+        return [x11.pixel(win, int(w * x), int(h * y)) for x, y in POINTS]
+    def packed(rgb):
+        return [(r << 16) | (g << 8) | b for r, g, b, _ in rgb]
     first_frame = app_module.App._after_first_frame
     def watched(app):
         seen["first frame full screen"] = pygame.display.is_fullscreen()
@@ -40,6 +49,8 @@ LAUNCH = """if __name__ == "__main__":
         seen["then full screen"] = pygame.display.is_fullscreen()
         seen["then size"] = list(app.screen.get_size())
         seen["then pixels"] = pixels(app.screen)
+        seen["then shown"] = shown(app.screen)
+        seen["first frame packed"] = packed(seen["first frame pixels"])
     app_module.App._after_first_frame = watched
     main([*sys.argv[1:], "--frames", "6"])
     print(json.dumps(seen))
@@ -71,6 +82,8 @@ def test_full_screen_launch_shows_the_first_frame_first_and_keeps_it(x_display):
     assert seen["then full screen"] is True
     assert seen["then size"] == [1920, 1080]
     assert seen["then pixels"] == seen["first frame pixels"]   # the menu, not a blank window
+    # ... on the screen too, at once: not black until the next frame comes
+    assert seen["then shown"] == seen["first frame packed"]
 
 
 def test_a_windowed_launch_stays_a_window(x_display):
