@@ -55,7 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.cluster_clients import GAMES_PER_PROCESS, SLOT, Tally, load  # noqa: E402
+from bench.cluster_clients import GAMES_PER_PROCESS, PHASES, SLOT, Tally, load  # noqa: E402
 from bench.server_load import (PROFILED_SERVE, SAMPLED_SERVE, print_profile,  # noqa: E402
                                scripted_lines, server_cpu_seconds)
 from tests.services import PostgresServer, RedisServer  # noqa: E402
@@ -174,6 +174,30 @@ def check_store(dsn_or_db: str, tables: dict, tally: Tally, lines) -> tuple[int,
     return lost, wrong
 
 
+def watch_takeover(dsn: str, node: str, seconds: float, every: float = 0.2) -> list[str]:
+    """From a kill on: when ``node``'s last live lease lapsed and when its tables had
+    new referees (the first, and all), in seconds after the kill, from PostgreSQL."""
+    import psycopg
+    began = time.monotonic()
+    seen: dict[str, float] = {}
+    with psycopg.connect(dsn, autocommit=True) as db:
+        tables = [t for (t,) in db.execute("SELECT table_id FROM leases WHERE node = %s",
+                                           (node,))]
+        while time.monotonic() - began < seconds and len(seen) < 3:
+            live, taken = db.execute(
+                "SELECT count(*) FILTER (WHERE node = %(node)s),"
+                " count(*) FILTER (WHERE node <> %(node)s) FROM leases"
+                " WHERE table_id = ANY(%(tables)s) AND expires_at > clock_timestamp()",
+                {"node": node, "tables": tables}).fetchone()
+            at = time.monotonic() - began
+            for what, now in (("lapsed", live == 0), ("first taken", taken > 0),
+                              ("all taken", taken == len(tables))):
+                if now:
+                    seen.setdefault(what, at)
+            time.sleep(every)
+    return [f"{len(tables)} tables"] + [f"{what} +{at:.1f} s" for what, at in seen.items()]
+
+
 def commits(dsn: str) -> int:
     import psycopg
     with psycopg.connect(dsn, autocommit=True) as db:
@@ -194,6 +218,14 @@ def report(title: str, tally: Tally, seconds: float, killed: float | None, lost:
     print("  p99 by 5 s of play: " + ", ".join(
         f"{slot * SLOT:.0f}+ {tally.slots[slot].percentile(0.99) * 1000:.0f}"
         for slot in sorted(tally.slots)) + " ms")
+    if tally.phases:
+        titles = dict(zip(PHASES, (
+            "the loss noticed (after the kill)", "the WebSocket handshake", "hello → welcome",
+            "resume → seated", "seated → table", "back in the seat (after the kill)")))
+        print("  reconnections after the kill, p50 / p90 / max s: " + "; ".join(
+            f"{titles[name]} " + " / ".join(
+                f"{tally.phases[name].percentile(share):.2f}" for share in (0.5, 0.9, 1.0))
+            + f" ({tally.phases[name].total})" for name in PHASES if name in tally.phases))
     peaks = tally.peak_rss or [0]
     print(f"  client processes: {len(tally.peak_rss)}, peak RSS {max(peaks) / 1024:.0f} MiB "
           f"the largest, {sum(peaks) / 1024:.0f} MiB together")
@@ -285,8 +317,12 @@ def main() -> int:
             if args.sample_failover:
                 procs[watched].send_signal(signal.SIGUSR2)
 
+        takeover: list[str] = []
+
         def kill() -> None:
             procs[0].send_signal(signal.SIGKILL)
+            threading.Thread(target=lambda: takeover.extend(
+                watch_takeover(dsn, "n1", WINDOW)), daemon=True).start()
             in_window.append(window_cpu())
             if args.sample_failover:
                 procs[watched].send_signal(signal.SIGUSR1)
@@ -320,6 +356,8 @@ def main() -> int:
             f"; PostgreSQL commits/s: {rate:.0f}; set-up {set_up:.0f} s; the nodes' clean "
             f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s; bus gaps "
             + ", ".join(gaps))
+        if takeover:
+            print("  n1's leases (PostgreSQL, every 0.2 s): " + ", ".join(takeover))
         if len(in_window) == 2:
             used = [(c1 - c0) / WINDOW * 100 for c0, c1 in zip(*in_window)]
             print(f"  CPU over the failover window (the kill to {WINDOW:g} s after it, share "
