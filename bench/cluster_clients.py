@@ -151,6 +151,7 @@ class Player:
         self.table = self.token = None
         self.moves: list[str] = []
         self.pending_since: float | None = None      # my next move, first sent at
+        self.thinking_until: float | None = None     # my next move, wanted at
         self.over = False
         self.closing: set[asyncio.Task] = set()      # replaced connections being closed
         self.killed: float | None = None             # when a node was killed (monotonic)
@@ -218,12 +219,27 @@ class Player:
             self.tally.phase("back", self.stamps - self.killed)
         self.stamps = None
 
+    async def think_on(self) -> None:
+        """Until the thinking is over. A connection lost meanwhile is noticed at once
+        (ConnectionLost), as the app's client notices it (game/net/bridge.py reads all
+        the time and reconnects in a quarter of a second): the player comes back while
+        it thinks, not only when it next sends."""
+        closed = asyncio.ensure_future(self.client.ws.wait_closed())
+        try:
+            done, _ = await asyncio.wait(
+                {closed}, timeout=max(0.0, self.thinking_until - time.monotonic()))
+        finally:
+            closed.cancel()
+        if done:
+            raise ConnectionLost("the connection was lost while thinking")
+
     async def play(self) -> None:
         while not self.over and time.monotonic() < self.end:
             try:
                 await self.turn()
             except (*BROKEN, Resync) as exc:
-                waiting = "for my move's answer" if self.pending_since else "for the other's move"
+                waiting = ("for my move's answer" if self.pending_since else
+                           "while thinking" if self.thinking_until else "for the other's move")
                 late = ", after the end" if time.monotonic() > self.end else ""
                 self.tally.error(f"{type(exc).__name__} ({waiting}{late})")
                 if self.killed is not None and time.monotonic() >= self.killed:
@@ -255,8 +271,16 @@ class Player:
             self.over = True
             return
         if self.pending_since is None:
-            await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
-            self.pending_since = time.monotonic()
+            if self.thinking_until is None:
+                self.thinking_until = time.monotonic() + self.think * random.uniform(0.5, 1.5)
+            if self.thinking_until <= time.monotonic():
+                # The thinking ended during a reconnection begun while thinking: the
+                # move was wanted from then, and the rest of the reconnection counts.
+                self.pending_since = self.thinking_until
+            else:
+                await self.think_on()
+                self.pending_since = time.monotonic()
+            self.thinking_until = None
         notation = self.line[ply - 1]
         sent = await self.client.send({"type": "move", "table": self.table, "token": self.token,
                                        "move": notation})
