@@ -114,6 +114,7 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
         self._tasks: list[asyncio.Task] = []
         self._taking: list[int] = []                        # taken this round, not loaded yet
         self._settling: dict[int, float] = {}               # taken → when (presence not noted)
+        self._lapsed_seen = False                           # a retry found a lease run out
         self._stopping = False
         self._subscription = None
         self._reports_held: set[tuple[str, int]] = set()    # forwarded moves held: reported later
@@ -220,6 +221,7 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
         loop = asyncio.get_running_loop()
         for tid in tids:
             loop.call_soon(self._reattach, tid)
+        loop.call_soon(self._send_waiting, numbers)
 
     def _lose(self, number: int) -> None:
         tid = f"T{number}"
@@ -458,14 +460,18 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
             if not there:
                 del self.attached[tid]
 
-    def _referee(self, number: int) -> str | None:
-        """The node refereeing a table (this one, if nobody did and it could take it)."""
+    def _referee(self, number: int, claim: bool = True) -> str | None:
+        """The node refereeing a table (this one, if nobody did and it could take it;
+        without ``claim``, None: the lease round takes it, with the others lapsed)."""
         if number in self.keeper.held:
             return self.node
         node = self.referee_of.get(number)
         if node is not None and node != self.node:
             return node
         lease = self.storage.lease_of(number)
+        if lease is None and not claim:
+            self._lapsed_seen = True
+            return None
         if lease is None:
             self.keeper.claim(number)           # nobody referees it: this node does
             self._take_waiting()
@@ -524,6 +530,24 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
                 continue
             if now - forward.sent >= RETRY_AFTER:
                 self._resend(seq, forward, now, asked)
+        if self._lapsed_seen:
+            # A dead referee's leases have run out: its tables are taken now in one
+            # lease round (one statement, shared out among the nodes) — claimed one by
+            # one here, each was a write, a read and a "taken" of its own, hundreds of
+            # them in a failover — and the messages go on as the takeover is known.
+            self._lapsed_seen = False
+            self._keeper_round()
+
+    def _send_waiting(self, numbers) -> None:
+        """Messages waiting on these tables' old referee, sent to the new one as soon
+        as the takeover is known (made here, or heard), not at the next retry round:
+        a dead node's players' resumes and moves wait on them."""
+        numbers, now, asked = set(numbers), time.monotonic(), {}
+        for seq, forward in list(self.forwards.items()):
+            new = self.referee_of.get(forward.number)
+            if forward.number in numbers and new is not None and new != forward.node \
+                    and seq in self.forwards:
+                self._resend(seq, forward, now, asked)
 
     def _resend(self, seq: int, forward: Forward, now: float, asked: dict,
                 not_to: str | None = None) -> None:
@@ -543,7 +567,7 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
             else:
                 self.referee_of.pop(number, None)
                 try:
-                    asked[number] = self._referee(number)
+                    asked[number] = self._referee(number, claim=False)
                 except StorageUnavailable:
                     asked[number] = None
         node = asked[number]
@@ -759,6 +783,7 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
                 self._read_tables(numbers)
                 for number in numbers:
                     self._reattach(f"T{number}")
+                self._send_waiting(numbers)
             elif kind == "chat":
                 listeners = [c for c in self.connections
                              if c.in_lobby and body["key"] not in c.ignored]
