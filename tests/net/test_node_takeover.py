@@ -52,6 +52,20 @@ class CountingStore(SQLiteLeasedStorage):
         return super().load_tables(numbers)
 
 
+def dead_node_tables(db: str, ttl: float) -> None:
+    """TAKEN games in play refereed by n1, whose leases run out after ``ttl`` s (n1
+    is dead: nobody renews them)."""
+    setup = SQLiteLeasedStorage(db)
+    for i in range(TAKEN):
+        record = TableRecord(
+            id=0, private=False, invite=None, start_position=START_POSITION,
+            status="playing", turn_wall=time.time(),
+            seats={"white": SeatRecord(f"W{i}", hash_token(seat_token("w", i))),
+                   "black": SeatRecord(f"B{i}", hash_token(seat_token("b", i)))})
+        setup.create_leased_table(record, "n1", ttl)
+    setup.close()
+
+
 def test_a_takeover_replays_no_board_and_marks_tables_nobody_came_back_to_later(
         tmp_path, monkeypatch):
     """n1 died referring 20 games: n2 takes them without replaying one (a board is
@@ -68,15 +82,7 @@ def test_a_takeover_replays_no_board_and_marks_tables_nobody_came_back_to_later(
     monkeypatch.setattr(table_module, "CamelotBoard", CountedBoard)
     monkeypatch.setattr(node_module, "SETTLE_SECONDS", 0.6, raising=False)
     db = str(tmp_path / "nodes.sqlite3")
-    setup = SQLiteLeasedStorage(db)
-    for i in range(TAKEN):
-        record = TableRecord(
-            id=0, private=False, invite=None, start_position=START_POSITION,
-            status="playing", turn_wall=time.time(),
-            seats={"white": SeatRecord(f"W{i}", hash_token(seat_token("w", i))),
-                   "black": SeatRecord(f"B{i}", hash_token(seat_token("b", i)))})
-        setup.create_leased_table(record, "n1", 0.3)         # n1's, never renewed
-    setup.close()
+    dead_node_tables(db, 0.3)
 
     async def main():
         node = NodeServer(CountingStore(db), InProcessBus("n2", InProcessHub()), "n2",
@@ -182,20 +188,6 @@ class ClaimCountingStore(SQLiteLeasedStorage):
         if not getattr(self, "_single", False):
             self.together += 1
         return super().acquire_leases(tables, node, ttl)
-
-
-def dead_node_tables(db: str, ttl: float) -> None:
-    """TAKEN games in play refereed by n1, whose leases run out after ``ttl`` s (n1
-    is dead: nobody renews them)."""
-    setup = SQLiteLeasedStorage(db)
-    for i in range(TAKEN):
-        record = TableRecord(
-            id=0, private=False, invite=None, start_position=START_POSITION,
-            status="playing", turn_wall=time.time(),
-            seats={"white": SeatRecord(f"W{i}", hash_token(seat_token("w", i))),
-                   "black": SeatRecord(f"B{i}", hash_token(seat_token("b", i)))})
-        setup.create_leased_table(record, "n1", ttl)
-    setup.close()
 
 
 async def resume_all(urls: str, timeout: float) -> list[dict]:
