@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from websockets.exceptions import WebSocketException
 
 from bench.server_load import address, server_memory
-from game.net.client import Client, ConnectionLost, ServerRefused
+from game.net.client import Client, ConnectionLost, ServerRefused, lost_last, server_addresses
 from game.net.protocol import PROTOCOL_VERSION
 from game.server.game_server import tune_garbage_collector
 from game.server.node_cli import run_event_loop
@@ -130,7 +130,6 @@ class Plan:
     seconds: float
     batch: int                      # games set up at once in this process
     kill_at: float | None           # seconds into play (None: no kill)
-    spread: bool = False            # a reconnection goes to another node at random
 
 
 class Resync(Exception):
@@ -142,7 +141,6 @@ class Player:
                  think: float) -> None:
         self.tally, self.game, self.color, self.line = tally, game, color, line
         self.urls, self.think = urls, think
-        self.spread = False                          # reconnect to a node at random
         self.end = 0.0
         self.calm = lambda sent: True            # whether a move sent then counts as calm
         self.start = 0.0                             # of play (monotonic)
@@ -200,12 +198,9 @@ class Player:
             self.over = True
 
     async def resume(self) -> None:
-        if self.spread:            # as a balancer would: another node, at random
-            others = self.urls[1:]
-            first = random.choice(others)
-            self.urls = [first] + [u for u in self.urls if u != first]
-        else:
-            self.urls = self.urls[1:] + self.urls[:1]     # the next node first
+        # As the app's client does (game/net/client.py): one of the other nodes at
+        # random first, the one just left last.
+        self.urls = server_addresses(lost_last(",".join(self.urls), self.client.url))
         self.stamps = time.monotonic() if self.killed is not None \
             and time.monotonic() >= self.killed else None
         await self.connect()
@@ -353,7 +348,7 @@ async def play_share(plan: Plan, lines: list, barrier, began) -> Tally:
         return killed is None or not killed - 1 <= sent <= killed + FAILOVER_WINDOW
     for p in players:
         p.start, p.end, p.calm = start, start + plan.seconds, calm
-        p.spread, p.killed = plan.spread, killed
+        p.killed = killed
     await asyncio.gather(*(p.play() for p in players))
     # All at once: one at a time, a busy node's closing handshakes add up to minutes.
     closing = [p.client.close() for p in players if p.client is not None]
@@ -381,7 +376,7 @@ def _stamp(began) -> None:
 
 def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
          kill=None, kill_at: float | None = None, batch: int = 25,
-         processes: int = 1, playing=None, spread: bool = False
+         processes: int = 1, playing=None
          ) -> tuple[Tally, float | None, float]:
     """A game per line on the servers at ``urls`` for ``seconds``, played by
     ``processes`` client processes; ``kill()`` at ``kill_at`` seconds into play.
@@ -399,7 +394,7 @@ def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
               for i in range(processes)]
     each = max(1, batch // processes)
     workers = [context.Process(target=_client_process, daemon=True, args=(
-        Plan(share, urls, think, seconds, each, kill_at if kill else None, spread),
+        Plan(share, urls, think, seconds, each, kill_at if kill else None),
         lines, barrier, began, results)) for share in shares]
     setting_up = time.monotonic()
     for worker in workers:

@@ -2,7 +2,7 @@
 
     python bench/cluster_load.py [--nodes 3] [--games 100] [--seconds 30] [--think 1.0]
                                  [--kill-at 12] [--durable] [--compare-games 40]
-                                 [--client-processes K] [--spread-reconnections]
+                                 [--client-processes K]
                                  [--profile FILE | --sample FILE | --sample-failover FILE]
 
 Starts PostgreSQL and Redis from their binaries in temporary folders (as the tests
@@ -12,8 +12,9 @@ and Black on the next (so half the moves are forwarded between nodes); each
 client is given every node's address, its own first. Each side plays a scripted
 line of legal moves, waiting ``--think`` seconds (± 50 %) after the opponent's
 move. At ``--kill-at`` seconds the first node is killed (SIGKILL): its players
-reconnect to the next node (``--spread-reconnections``: to another node at random,
-as a balancer would) and resume their seats, its tables are taken over.
+notice at once (while thinking too), reconnect as the app's client does — to one of
+the other nodes at random (game/net/client.py's ``lost_last``) — and resume their
+seats; its tables are taken over.
 
 Prints moves per second, a move's round trip (sent → its ``moved`` back) p50 and
 p99 outside the failover window and over the whole run, the longest wait for a
@@ -29,7 +30,7 @@ trips, merged at the end; their peak memory is printed. The nodes' CPU over the 
 is also given per acknowledged move, and over the failover window (the kill to
 :data:`WINDOW` seconds after it). ``--profile FILE`` (cProfile) or ``--sample FILE``
 (the stack sampled, no cost per call) watch the last node over the play;
-``--sample-failover FILE`` samples the node the killed node's clients go to (n2)
+``--sample-failover FILE`` samples n2 (half of the killed node's clients go to it)
 over the failover window, by the wall clock (a wait on PostgreSQL or Redis in a
 blocking call counts: it stalls the loop as much as work does).
 
@@ -253,9 +254,6 @@ def main() -> int:
                         help="games set up at once (larger: a quicker set-up, more at once)")
     parser.add_argument("--client-processes", type=int, default=0,
                         help=f"processes playing the games (0: one per {GAMES_PER_PROCESS} games)")
-    parser.add_argument("--spread-reconnections", action="store_true",
-                        help="a client reconnects to another node at random (as a balancer "
-                             "would), not to its next address")
     profilers = parser.add_mutually_exclusive_group()
     profilers.add_argument("--profile", metavar="FILE",
                            help="cProfile the last node over the play; its stats written there")
@@ -264,7 +262,7 @@ def main() -> int:
                                 "share written there)")
     profilers.add_argument("--sample-failover", metavar="FILE",
                            help=f"sample n2's stack by the wall clock from the kill to "
-                                f"{WINDOW:g} s after it (n2 gets n1's clients)")
+                                f"{WINDOW:g} s after it (n2 gets half of n1's clients)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     # Stopped (timeout, kill): its servers are stopped too, not left running.
@@ -330,7 +328,7 @@ def main() -> int:
         tally, killed, set_up = load(
             urls, lines, args.seconds, args.think, kill if args.kill_at > 0 else None,
             args.kill_at, args.setup_batch, processes_for(args.games, args.client_processes),
-            playing, args.spread_reconnections)
+            playing)
         wall = time.monotonic() - wall0
         cpu1 = [sum(server_cpu_seconds(p.pid)) for p in procs]
         postgres_cpu, redis_cpu = (b - a for a, b in zip(services0, services()))
