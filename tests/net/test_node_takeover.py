@@ -251,3 +251,33 @@ def test_resumes_waiting_on_a_dead_referee_go_on_as_soon_as_its_tables_are_taken
     seated, held = asyncio.run(main())
     assert [s["color"] for s in seated] == ["white"] * TAKEN    # refused after 8 s before
     assert sum(held) == TAKEN
+
+
+def test_a_silent_referee_s_tables_are_taken_as_soon_as_its_leases_run_out(
+        tmp_path, monkeypatch):
+    """n1 died with its players' resumes waiting for it on n2; n2 asks the store once
+    who referees their tables (n1, for a moment more), and its lease rounds and
+    retries are far apart here: a round is run when the leases the store named run
+    out, so the resumes go on then (they waited for the next round or retry: up to a
+    second more of every failover)."""
+    monkeypatch.setattr(node_module, "HOUSEKEEPING_EVERY", 60.0)    # no retries by itself
+    db = str(tmp_path / "nodes.sqlite3")
+    dead_node_tables(db, 2.0)
+
+    async def main():
+        node = NodeServer(SQLiteLeasedStorage(db), InProcessBus("n2", InProcessHub()), "n2",
+                          ttl=60.0, every=30.0, limits=FAST_HASH)
+        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        try:
+            resuming = asyncio.ensure_future(resume_all(url, 8))
+            while len(node.forwards) < TAKEN and not resuming.done():
+                await asyncio.sleep(0.02)
+            monkeypatch.setattr(node_module, "RETRY_AFTER", 0.0)
+            node._retry_forwards()                 # the store asked: n1's, until its end
+            monkeypatch.setattr(node_module, "RETRY_AFTER", 60.0)
+            return await resuming, len(node.keeper.held)
+        finally:
+            await node.close()
+    seated, held = asyncio.run(main())
+    assert [s["color"] for s in seated] == ["white"] * TAKEN      # refused after 8 s before
+    assert held == TAKEN
