@@ -66,6 +66,13 @@ def dead_node_tables(db: str, ttl: float) -> None:
     setup.close()
 
 
+async def lone_node(store, ttl: float, every: float) -> tuple[NodeServer, str]:
+    """Node n2 started alone on ``store`` (n1 is dead); it and its address."""
+    node = NodeServer(store, InProcessBus("n2", InProcessHub()), "n2", ttl=ttl, every=every,
+                      limits=FAST_HASH)
+    return node, f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+
+
 def test_a_takeover_replays_no_board_and_marks_tables_nobody_came_back_to_later(
         tmp_path, monkeypatch):
     """n1 died referring 20 games: n2 takes them without replaying one (a board is
@@ -85,9 +92,7 @@ def test_a_takeover_replays_no_board_and_marks_tables_nobody_came_back_to_later(
     dead_node_tables(db, 0.3)
 
     async def main():
-        node = NodeServer(CountingStore(db), InProcessBus("n2", InProcessHub()), "n2",
-                          ttl=1.0, every=0.2, limits=FAST_HASH)
-        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        node, url = await lone_node(CountingStore(db), ttl=1.0, every=0.2)
         try:
             deadline = time.monotonic() + 10
             while len(node.keeper.held) < TAKEN and time.monotonic() < deadline:
@@ -213,9 +218,7 @@ def test_resumes_waiting_on_a_dead_referee_take_its_tables_in_one_lease_round(tm
     dead_node_tables(db, 1.0)
 
     async def main():
-        node = NodeServer(ClaimCountingStore(db), InProcessBus("n2", InProcessHub()), "n2",
-                          ttl=60.0, every=30.0, limits=FAST_HASH)
-        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        node, url = await lone_node(ClaimCountingStore(db), ttl=60.0, every=30.0)
         try:
             seated = await resume_all(url, 10)
             return seated, node.storage.one_by_one, node.storage.together
@@ -265,9 +268,7 @@ def test_a_silent_referee_s_tables_are_taken_as_soon_as_its_leases_run_out(
     dead_node_tables(db, 2.0)
 
     async def main():
-        node = NodeServer(SQLiteLeasedStorage(db), InProcessBus("n2", InProcessHub()), "n2",
-                          ttl=60.0, every=30.0, limits=FAST_HASH)
-        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        node, url = await lone_node(SQLiteLeasedStorage(db), ttl=60.0, every=30.0)
         try:
             resuming = asyncio.ensure_future(resume_all(url, 8))
             while len(node.forwards) < TAKEN and not resuming.done():
