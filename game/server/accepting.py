@@ -12,6 +12,7 @@ which runs it as any other (``connect_accepted_socket``).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import socket
 
 import uvloop
@@ -84,16 +85,25 @@ class EagerListener:
         await asyncio.shield(self._closed)
 
 
+def _address(host) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host) if isinstance(host, str) else None
+    except ValueError:
+        return None                              # a name: it may stand for several
+
+
 class EagerAcceptLoop(uvloop.Loop):
-    """uvloop whose TCP servers on a named host take every waiting connection at once
-    (:class:`EagerListener`); anything else (TLS, a socket given, Unix) as uvloop does."""
+    """uvloop whose TCP servers on one IP address take every waiting connection at
+    once (:class:`EagerListener`); anything else (a host name, every interface, TLS, a
+    socket given) as uvloop does."""
 
     async def create_server(self, protocol_factory, host=None, port=None, *, backlog=100,
                             start_serving=True, **options):
-        if options or not isinstance(host, str) or not host:
+        address = _address(host)
+        if options or address is None:
             return await super().create_server(protocol_factory, host, port, backlog=backlog,
                                                start_serving=start_serving, **options)
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
         sock = socket.create_server((host, port or 0), family=family, backlog=backlog)
         sock.setblocking(False)
         server = EagerListener(self, protocol_factory, sock, backlog)

@@ -9,6 +9,8 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from game.camelot.board import START_POSITION
 from game.net.client import Client, ServerRefused
 from game.server import game_server
@@ -337,3 +339,21 @@ def test_a_node_s_busy_loop_takes_every_waiting_connection_at_once():
             for s in sockets:
                 s.close()
     assert run_event_loop(main()) >= min(CONNECTING, listen_cap())     # 9 with uvloop's own
+
+
+def test_a_node_s_loop_takes_connections_itself_only_on_one_ip_address():
+    """A host name may stand for several addresses (and listen on each): uvloop's own
+    server then, as for TLS or a socket given."""
+    uvloop = pytest.importorskip("uvloop")
+    from game.server.accepting import EagerAcceptLoop, EagerListener
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        own = await loop.create_server(asyncio.Protocol, "127.0.0.1", 0)
+        named = await loop.create_server(asyncio.Protocol, "localhost", 0)
+        for server in (own, named):
+            server.close()
+            await server.wait_closed()
+        return type(own), type(named)
+    own, named = uvloop.run(main(), loop_factory=EagerAcceptLoop)
+    assert own is EagerListener and named is not EagerListener
