@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from websockets.exceptions import WebSocketException
 
 from bench.server_load import address, server_memory
-from game.net.client import Client, ConnectionLost, ServerRefused
+from game.net.client import Client, ConnectionLost, ServerRefused, lost_last, server_addresses
+from game.net.protocol import PROTOCOL_VERSION
 from game.server.game_server import tune_garbage_collector
 from game.server.node_cli import run_event_loop
 
@@ -40,6 +41,9 @@ SLOT = 5.0                    # the round trips' p99 is also told for each 5 s o
 SMALLEST = 1e-4               # the histogram's first bucket: 0.1 ms ...
 GROWTH = 1.02                 # ... each bucket 2 % wider than the one before
 BUCKETS = int(math.log(1000.0 / SMALLEST, GROWTH)) + 1     # ... up to 1,000 s
+# A reconnection after the kill, step by step: when its player noticed the loss and
+# when it was back in its seat (seconds after the kill), and each step's seconds.
+PHASES = ("noticed", "handshake", "welcome", "seated", "table", "back")
 
 
 class Histogram:
@@ -86,6 +90,7 @@ class Tally:
     cpu: float = 0.0                                        # the processes' CPU seconds
     peak_rss: list = field(default_factory=list)            # KiB, one per process
     failures: list = field(default_factory=list)            # a process's crash, in one line
+    phases: dict = field(default_factory=dict)              # PHASES' name → Histogram
 
     @property
     def moves(self) -> int:
@@ -108,6 +113,11 @@ class Tally:
         self.cpu += other.cpu
         self.peak_rss += other.peak_rss
         self.failures += other.failures
+        for phase, histogram in other.phases.items():
+            self.phases.setdefault(phase, Histogram()).merge(histogram)
+
+    def phase(self, name: str, seconds: float) -> None:
+        self.phases.setdefault(name, Histogram()).add(max(0.0, seconds))
 
 
 @dataclass(frozen=True)
@@ -120,7 +130,6 @@ class Plan:
     seconds: float
     batch: int                      # games set up at once in this process
     kill_at: float | None           # seconds into play (None: no kill)
-    spread: bool = False            # a reconnection goes to another node at random
 
 
 class Resync(Exception):
@@ -132,7 +141,6 @@ class Player:
                  think: float) -> None:
         self.tally, self.game, self.color, self.line = tally, game, color, line
         self.urls, self.think = urls, think
-        self.spread = False                          # reconnect to a node at random
         self.end = 0.0
         self.calm = lambda sent: True            # whether a move sent then counts as calm
         self.start = 0.0                             # of play (monotonic)
@@ -141,13 +149,26 @@ class Player:
         self.table = self.token = None
         self.moves: list[str] = []
         self.pending_since: float | None = None      # my next move, first sent at
+        self.thinking_until: float | None = None     # my next move, wanted at
         self.over = False
         self.closing: set[asyncio.Task] = set()      # replaced connections being closed
+        self.killed: float | None = None             # when a node was killed (monotonic)
+        self.stamps: float | None = None             # a reconnection's last step, at
 
     async def connect(self) -> None:
         old = self.client
-        self.client = await Client.connect(",".join(self.urls), self.name,
+        self.client = await Client.connect(",".join(self.urls), None,
                                            local_addr=address(self.game), timeout=REPLY_SECONDS)
+        self.stamp("handshake")
+        try:
+            self.client.welcome = await self.client.request(
+                {"type": "hello", "version": PROTOCOL_VERSION, "name": self.name}, "welcome",
+                timeout=REPLY_SECONDS, direct=True)
+        except BaseException:
+            await self.client.close()
+            raise
+        self.client.name = self.name
+        self.stamp("welcome")
         # The player reads its messages as they come; the client's list of every one is
         # not kept.
         self.client.received = deque(self.client.received, maxlen=KEPT_MESSAGES)
@@ -157,6 +178,13 @@ class Player:
             task = asyncio.get_running_loop().create_task(old.close())
             self.closing.add(task)
             task.add_done_callback(self.closing.discard)
+
+    def stamp(self, phase: str) -> None:
+        """A step of a reconnection after the kill done: its seconds counted."""
+        if self.stamps is not None:
+            now = time.monotonic()
+            self.tally.phase(phase, now - self.stamps)
+            self.stamps = now
 
     def take(self, message: dict) -> None:
         if message.get("table") != self.table:
@@ -170,26 +198,47 @@ class Player:
             self.over = True
 
     async def resume(self) -> None:
-        if self.spread:            # as a balancer would: another node, at random
-            others = self.urls[1:]
-            first = random.choice(others)
-            self.urls = [first] + [u for u in self.urls if u != first]
-        else:
-            self.urls = self.urls[1:] + self.urls[:1]     # the next node first
+        # As the app's client does (game/net/client.py): one of the other nodes at
+        # random first, the one just left last.
+        self.urls = server_addresses(lost_last(",".join(self.urls), self.client.url))
+        self.stamps = time.monotonic() if self.killed is not None \
+            and time.monotonic() >= self.killed else None
         await self.connect()
         self.tally.reconnections += 1
         await self.client.request({"type": "resume", "table": self.table, "token": self.token},
                                   "seated", timeout=REPLY_SECONDS, direct=True)
+        self.stamp("seated")
         self.take(await self.client.expect("table", REPLY_SECONDS, table=self.table))
+        self.stamp("table")
+        if self.stamps is not None:
+            self.tally.phase("back", self.stamps - self.killed)
+        self.stamps = None
+
+    async def think_on(self) -> None:
+        """Until the thinking is over. A connection lost meanwhile is noticed at once
+        (ConnectionLost), as the app's client notices it (game/net/bridge.py reads all
+        the time and reconnects in a quarter of a second): the player comes back while
+        it thinks, not only when it next sends."""
+        closed = asyncio.ensure_future(self.client.ws.wait_closed())
+        try:
+            done, _ = await asyncio.wait(
+                {closed}, timeout=max(0.0, self.thinking_until - time.monotonic()))
+        finally:
+            closed.cancel()
+        if done:
+            raise ConnectionLost("the connection was lost while thinking")
 
     async def play(self) -> None:
         while not self.over and time.monotonic() < self.end:
             try:
                 await self.turn()
             except (*BROKEN, Resync) as exc:
-                waiting = "for my move's answer" if self.pending_since else "for the other's move"
+                waiting = ("for my move's answer" if self.pending_since else
+                           "while thinking" if self.thinking_until else "for the other's move")
                 late = ", after the end" if time.monotonic() > self.end else ""
                 self.tally.error(f"{type(exc).__name__} ({waiting}{late})")
+                if self.killed is not None and time.monotonic() >= self.killed:
+                    self.tally.phase("noticed", time.monotonic() - self.killed)
                 while time.monotonic() < self.end:
                     try:
                         # A resume begun before the end ends soon after it, whatever happens.
@@ -217,8 +266,16 @@ class Player:
             self.over = True
             return
         if self.pending_since is None:
-            await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
-            self.pending_since = time.monotonic()
+            if self.thinking_until is None:
+                self.thinking_until = time.monotonic() + self.think * random.uniform(0.5, 1.5)
+            if self.thinking_until <= time.monotonic():
+                # The thinking ended during a reconnection begun while thinking: the
+                # move was wanted from then, and the rest of the reconnection counts.
+                self.pending_since = self.thinking_until
+            else:
+                await self.think_on()
+                self.pending_since = time.monotonic()
+            self.thinking_until = None
         notation = self.line[ply - 1]
         sent = await self.client.send({"type": "move", "table": self.table, "token": self.token,
                                        "move": notation})
@@ -291,7 +348,7 @@ async def play_share(plan: Plan, lines: list, barrier, began) -> Tally:
         return killed is None or not killed - 1 <= sent <= killed + FAILOVER_WINDOW
     for p in players:
         p.start, p.end, p.calm = start, start + plan.seconds, calm
-        p.spread = plan.spread
+        p.killed = killed
     await asyncio.gather(*(p.play() for p in players))
     # All at once: one at a time, a busy node's closing handshakes add up to minutes.
     closing = [p.client.close() for p in players if p.client is not None]
@@ -319,7 +376,7 @@ def _stamp(began) -> None:
 
 def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
          kill=None, kill_at: float | None = None, batch: int = 25,
-         processes: int = 1, playing=None, spread: bool = False
+         processes: int = 1, playing=None
          ) -> tuple[Tally, float | None, float]:
     """A game per line on the servers at ``urls`` for ``seconds``, played by
     ``processes`` client processes; ``kill()`` at ``kill_at`` seconds into play.
@@ -337,7 +394,7 @@ def load(urls: list[str], lines: list[list[str]], seconds: float, think: float,
               for i in range(processes)]
     each = max(1, batch // processes)
     workers = [context.Process(target=_client_process, daemon=True, args=(
-        Plan(share, urls, think, seconds, each, kill_at if kill else None, spread),
+        Plan(share, urls, think, seconds, each, kill_at if kill else None),
         lines, barrier, began, results)) for share in shares]
     setting_up = time.monotonic()
     for worker in workers:

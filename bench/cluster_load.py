@@ -2,7 +2,7 @@
 
     python bench/cluster_load.py [--nodes 3] [--games 100] [--seconds 30] [--think 1.0]
                                  [--kill-at 12] [--durable] [--compare-games 40]
-                                 [--client-processes K] [--spread-reconnections]
+                                 [--client-processes K]
                                  [--profile FILE | --sample FILE | --sample-failover FILE]
 
 Starts PostgreSQL and Redis from their binaries in temporary folders (as the tests
@@ -12,8 +12,9 @@ and Black on the next (so half the moves are forwarded between nodes); each
 client is given every node's address, its own first. Each side plays a scripted
 line of legal moves, waiting ``--think`` seconds (± 50 %) after the opponent's
 move. At ``--kill-at`` seconds the first node is killed (SIGKILL): its players
-reconnect to the next node (``--spread-reconnections``: to another node at random,
-as a balancer would) and resume their seats, its tables are taken over.
+notice at once (while thinking too), reconnect as the app's client does — to one of
+the other nodes at random (game/net/client.py's ``lost_last``) — and resume their
+seats; its tables are taken over.
 
 Prints moves per second, a move's round trip (sent → its ``moved`` back) p50 and
 p99 outside the failover window and over the whole run, the longest wait for a
@@ -29,7 +30,7 @@ trips, merged at the end; their peak memory is printed. The nodes' CPU over the 
 is also given per acknowledged move, and over the failover window (the kill to
 :data:`WINDOW` seconds after it). ``--profile FILE`` (cProfile) or ``--sample FILE``
 (the stack sampled, no cost per call) watch the last node over the play;
-``--sample-failover FILE`` samples the node the killed node's clients go to (n2)
+``--sample-failover FILE`` samples n2 (half of the killed node's clients go to it)
 over the failover window, by the wall clock (a wait on PostgreSQL or Redis in a
 blocking call counts: it stalls the loop as much as work does).
 
@@ -55,7 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.cluster_clients import GAMES_PER_PROCESS, SLOT, Tally, load  # noqa: E402
+from bench.cluster_clients import GAMES_PER_PROCESS, PHASES, SLOT, Tally, load  # noqa: E402
 from bench.server_load import (PROFILED_SERVE, SAMPLED_SERVE, print_profile,  # noqa: E402
                                scripted_lines, server_cpu_seconds)
 from tests.services import PostgresServer, RedisServer  # noqa: E402
@@ -174,6 +175,30 @@ def check_store(dsn_or_db: str, tables: dict, tally: Tally, lines) -> tuple[int,
     return lost, wrong
 
 
+def watch_takeover(dsn: str, node: str, seconds: float, every: float = 0.2) -> list[str]:
+    """From a kill on: when ``node``'s last live lease lapsed and when its tables had
+    new referees (the first, and all), in seconds after the kill, from PostgreSQL."""
+    import psycopg
+    began = time.monotonic()
+    seen: dict[str, float] = {}
+    with psycopg.connect(dsn, autocommit=True) as db:
+        tables = [t for (t,) in db.execute("SELECT table_id FROM leases WHERE node = %s",
+                                           (node,))]
+        while time.monotonic() - began < seconds and len(seen) < 3:
+            live, taken = db.execute(
+                "SELECT count(*) FILTER (WHERE node = %(node)s),"
+                " count(*) FILTER (WHERE node <> %(node)s) FROM leases"
+                " WHERE table_id = ANY(%(tables)s) AND expires_at > clock_timestamp()",
+                {"node": node, "tables": tables}).fetchone()
+            at = time.monotonic() - began
+            for what, now in (("lapsed", live == 0), ("first taken", taken > 0),
+                              ("all taken", taken == len(tables))):
+                if now:
+                    seen.setdefault(what, at)
+            time.sleep(every)
+    return [f"{len(tables)} tables"] + [f"{what} +{at:.1f} s" for what, at in seen.items()]
+
+
 def commits(dsn: str) -> int:
     import psycopg
     with psycopg.connect(dsn, autocommit=True) as db:
@@ -194,6 +219,14 @@ def report(title: str, tally: Tally, seconds: float, killed: float | None, lost:
     print("  p99 by 5 s of play: " + ", ".join(
         f"{slot * SLOT:.0f}+ {tally.slots[slot].percentile(0.99) * 1000:.0f}"
         for slot in sorted(tally.slots)) + " ms")
+    if tally.phases:
+        titles = dict(zip(PHASES, (
+            "the loss noticed (after the kill)", "the WebSocket handshake", "hello → welcome",
+            "resume → seated", "seated → table", "back in the seat (after the kill)")))
+        print("  reconnections after the kill, p50 / p90 / max s: " + "; ".join(
+            f"{titles[name]} " + " / ".join(
+                f"{tally.phases[name].percentile(share):.2f}" for share in (0.5, 0.9, 1.0))
+            + f" ({tally.phases[name].total})" for name in PHASES if name in tally.phases))
     peaks = tally.peak_rss or [0]
     print(f"  client processes: {len(tally.peak_rss)}, peak RSS {max(peaks) / 1024:.0f} MiB "
           f"the largest, {sum(peaks) / 1024:.0f} MiB together")
@@ -221,9 +254,6 @@ def main() -> int:
                         help="games set up at once (larger: a quicker set-up, more at once)")
     parser.add_argument("--client-processes", type=int, default=0,
                         help=f"processes playing the games (0: one per {GAMES_PER_PROCESS} games)")
-    parser.add_argument("--spread-reconnections", action="store_true",
-                        help="a client reconnects to another node at random (as a balancer "
-                             "would), not to its next address")
     profilers = parser.add_mutually_exclusive_group()
     profilers.add_argument("--profile", metavar="FILE",
                            help="cProfile the last node over the play; its stats written there")
@@ -232,7 +262,7 @@ def main() -> int:
                                 "share written there)")
     profilers.add_argument("--sample-failover", metavar="FILE",
                            help=f"sample n2's stack by the wall clock from the kill to "
-                                f"{WINDOW:g} s after it (n2 gets n1's clients)")
+                                f"{WINDOW:g} s after it (n2 gets half of n1's clients)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     # Stopped (timeout, kill): its servers are stopped too, not left running.
@@ -285,8 +315,12 @@ def main() -> int:
             if args.sample_failover:
                 procs[watched].send_signal(signal.SIGUSR2)
 
+        takeover: list[str] = []
+
         def kill() -> None:
             procs[0].send_signal(signal.SIGKILL)
+            threading.Thread(target=lambda: takeover.extend(
+                watch_takeover(dsn, "n1", WINDOW)), daemon=True).start()
             in_window.append(window_cpu())
             if args.sample_failover:
                 procs[watched].send_signal(signal.SIGUSR1)
@@ -294,7 +328,7 @@ def main() -> int:
         tally, killed, set_up = load(
             urls, lines, args.seconds, args.think, kill if args.kill_at > 0 else None,
             args.kill_at, args.setup_batch, processes_for(args.games, args.client_processes),
-            playing, args.spread_reconnections)
+            playing)
         wall = time.monotonic() - wall0
         cpu1 = [sum(server_cpu_seconds(p.pid)) for p in procs]
         postgres_cpu, redis_cpu = (b - a for a, b in zip(services0, services()))
@@ -320,6 +354,8 @@ def main() -> int:
             f"; PostgreSQL commits/s: {rate:.0f}; set-up {set_up:.0f} s; the nodes' clean "
             f"stop (SIGTERM) " + ", ".join(f"{t:.1f}" for t in stop_seconds) + " s; bus gaps "
             + ", ".join(gaps))
+        if takeover:
+            print("  n1's leases (PostgreSQL, every 0.2 s): " + ", ".join(takeover))
         if len(in_window) == 2:
             used = [(c1 - c0) / WINDOW * 100 for c0, c1 in zip(*in_window)]
             print(f"  CPU over the failover window (the kill to {WINDOW:g} s after it, share "

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
 import time
 
 from websockets.asyncio.client import connect
@@ -49,14 +50,21 @@ def server_addresses(url: str) -> list[str]:
     return found
 
 
-def lost_last(url: str, lost: str) -> str:
-    """The same servers, ``lost`` moved to the end with those before it: after a lost
-    connection the next try begins with the node after it."""
+def lost_last(url: str, lost: str, pick=random.randrange) -> str:
+    """The same servers, ``lost`` last: after a lost connection the next try begins
+    with one of the others taken at random (``pick(n)``: 0 ≤ i < n), then the ones
+    after it in turn. A node that dies sends its clients to every other node, not all
+    to the one after it (which got a whole node's players at once: thousands of
+    handshakes, hellos and resumes queued on one loop while the others idled)."""
     found = server_addresses(url)
     if lost not in found:
         return url
-    at = found.index(lost) + 1
-    return ",".join(found[at:] + found[:at])
+    at = found.index(lost)
+    others = found[at + 1:] + found[:at]
+    if not others:
+        return url
+    first = pick(len(others))
+    return ",".join(others[first:] + others[:first] + [lost])
 
 
 class Client:

@@ -62,6 +62,7 @@ TASKS_STOP_SECONDS = 2.0           # ... and for its rounds (leases, bus, housek
 PRESENCE_TTL = 3.0                 # a node's people vanish this long after it stops refreshing
 REMEMBERED = 20_000                # forwarded messages a referee remembers having handled
 SETTLE_SECONDS = 10.0              # a table taken over is seen as deserted only after this
+LAPSE_MARGIN = 0.05                # a silent referee's lease is looked at this long after its end
 # The messages about one table, handled by its referee (a record of a finished game is
 # read from the store by any node).
 ROUTED = frozenset(kind for kind, fields in CLIENT_MESSAGES.items()
@@ -114,6 +115,8 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
         self._tasks: list[asyncio.Task] = []
         self._taking: list[int] = []                        # taken this round, not loaded yet
         self._settling: dict[int, float] = {}               # taken → when (presence not noted)
+        self._lapsed_seen = False                           # a retry found a lease run out
+        self._lapse_round = self._lapse_round_at = None     # a round due when one runs out
         self._stopping = False
         self._subscription = None
         self._reports_held: set[tuple[str, int]] = set()    # forwarded moves held: reported later
@@ -138,6 +141,8 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
             self._flush_moves()
         except StorageFailure:
             pass
+        if self._lapse_round is not None:
+            self._lapse_round.cancel()
         for task in self._tasks:
             task.cancel()
         if self._tasks:
@@ -220,6 +225,7 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
         loop = asyncio.get_running_loop()
         for tid in tids:
             loop.call_soon(self._reattach, tid)
+        loop.call_soon(self._send_waiting, numbers)
 
     def _lose(self, number: int) -> None:
         tid = f"T{number}"
@@ -458,14 +464,18 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
             if not there:
                 del self.attached[tid]
 
-    def _referee(self, number: int) -> str | None:
-        """The node refereeing a table (this one, if nobody did and it could take it)."""
+    def _referee(self, number: int, claim: bool = True) -> str | None:
+        """The node refereeing a table (this one, if nobody did and it could take it;
+        without ``claim``, None: the lease round takes it, with the others lapsed)."""
         if number in self.keeper.held:
             return self.node
         node = self.referee_of.get(number)
         if node is not None and node != self.node:
             return node
         lease = self.storage.lease_of(number)
+        if lease is None and not claim:
+            self._lapsed_seen = True
+            return None
         if lease is None:
             self.keeper.claim(number)           # nobody referees it: this node does
             self._take_waiting()
@@ -524,6 +534,45 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
                 continue
             if now - forward.sent >= RETRY_AFTER:
                 self._resend(seq, forward, now, asked)
+        if self._lapsed_seen:
+            # A dead referee's leases have run out: its tables are taken now in one
+            # lease round (one statement, shared out among the nodes) — claimed one by
+            # one here, each was a write, a read and a "taken" of its own, hundreds of
+            # them in a failover — and the messages go on as the takeover is known.
+            self._lapsed_seen = False
+            self._keeper_round()
+
+    def _round_at_lapse(self, until: float) -> None:
+        """A referee that does not answer holds a lease until ``until`` (the store's
+        clock, seconds since the epoch): a lease round then, so that its tables — and
+        the messages waiting on them — go on as soon as it runs out if it is dead, not
+        at the next round or retry (up to a second more of a failover)."""
+        if self._lapse_round is not None and self._lapse_round_at <= until:
+            return
+        if self._lapse_round is not None:
+            self._lapse_round.cancel()
+        self._lapse_round_at = until
+        self._lapse_round = asyncio.get_running_loop().call_later(
+            max(0.0, until - time.time()) + LAPSE_MARGIN, self._lapse_round_due)
+
+    def _lapse_round_due(self) -> None:
+        self._lapse_round = self._lapse_round_at = None
+        if not self._stopping:
+            try:
+                self._keeper_round()
+            except Exception as exc:      # a bug of ours: one line, and the rounds go on
+                log(f"node {self.node}: a lease round failed: {exc!r}")
+
+    def _send_waiting(self, numbers) -> None:
+        """Messages waiting on these tables' old referee, sent to the new one as soon
+        as the takeover is known (made here, or heard), not at the next retry round:
+        a dead node's players' resumes and moves wait on them."""
+        numbers, now, asked = set(numbers), time.monotonic(), {}
+        for seq, forward in list(self.forwards.items()):
+            new = self.referee_of.get(forward.number)
+            if forward.number in numbers and new is not None and new != forward.node \
+                    and seq in self.forwards:
+                self._resend(seq, forward, now, asked)
 
     def _resend(self, seq: int, forward: Forward, now: float, asked: dict,
                 not_to: str | None = None) -> None:
@@ -543,9 +592,11 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
             else:
                 self.referee_of.pop(number, None)
                 try:
-                    asked[number] = self._referee(number)
+                    asked[number] = self._referee(number, claim=False)
                 except StorageUnavailable:
                     asked[number] = None
+            if asked[number] == forward.node and number in self.lease_until:
+                self._round_at_lapse(self.lease_until[number])      # silent: dead?
         node = asked[number]
         forward.sent = now
         if node == self.node:
@@ -759,6 +810,7 @@ class NodeServer(GroupCommit, SharedMembers, TableNews, GameServer):
                 self._read_tables(numbers)
                 for number in numbers:
                     self._reattach(f"T{number}")
+                self._send_waiting(numbers)
             elif kind == "chat":
                 listeners = [c for c in self.connections
                              if c.in_lobby and body["key"] not in c.ignored]

@@ -68,9 +68,11 @@ def cmd_node(args, limits) -> int:
 
 def run_event_loop(main):
     """uvloop where it is installed (the server extra, not on Windows): a node spends
-    much of its time in the event loop's own work, which uvloop does in C."""
+    much of its time in the event loop's own work, which uvloop does in C. Its servers
+    take every waiting connection at once (game/server/accepting.py)."""
     try:
         import uvloop
     except ImportError:
         return asyncio.run(main)
-    return uvloop.run(main)
+    from .accepting import EagerAcceptLoop
+    return uvloop.run(main, loop_factory=EagerAcceptLoop)

@@ -1,5 +1,6 @@
 """The thread adapter: a frame loop trades plain dicts with a client on its own thread."""
 import time
+from collections import Counter
 
 from game.net.bridge import NetBridge
 from game.server.host import ServerThread
@@ -92,16 +93,33 @@ def test_a_bridge_to_nowhere_reports_offline_and_closes_promptly():
     assert link.poll()[-1]["code"] == "offline"
 
 
+def test_a_lost_node_s_clients_come_back_spread_over_the_other_nodes():
+    """A node dies: its clients' next tries begin with each of the others about as
+    often (they all began with the one after it, which took a whole node's players at
+    once while the others idled); the lost one is tried last."""
+    from game.net.client import lost_last
+    servers = "ws://a:1,ws://b:2,ws://c:3,ws://d:4"
+    orders = [lost_last(servers, "ws://b:2").split(",") for _ in range(600)]
+    assert all(order[-1] == "ws://b:2" and sorted(order) == sorted(servers.split(","))
+               for order in orders)
+    firsts = Counter(order[0] for order in orders)
+    assert set(firsts) == {"ws://a:1", "ws://c:3", "ws://d:4"}
+    assert min(firsts.values()) >= 120, firsts          # 200 each expected; was 600, 0, 0
+
+
 def test_several_addresses_a_dead_one_is_passed_over_and_a_lost_one_rotated_away(tmp_path):
     from game.net.client import lost_last, server_addresses
     assert server_addresses(" ws://a:1 ,ws://b:2,") == ["ws://a:1", "ws://b:2"]
-    assert lost_last("ws://a:1,ws://b:2,ws://c:3", "ws://b:2") == "ws://c:3,ws://a:1,ws://b:2"
+    servers = "ws://a:1,ws://b:2,ws://c:3"
+    assert lost_last(servers, "ws://b:2", pick=lambda n: 0) == "ws://c:3,ws://a:1,ws://b:2"
+    assert lost_last(servers, "ws://b:2", pick=lambda n: 1) == "ws://a:1,ws://c:3,ws://b:2"
+    assert lost_last("ws://a:1", "ws://a:1") == "ws://a:1"
     first = ServerThread(str(tmp_path / "a.sqlite3"))
     second = ServerThread(str(tmp_path / "b.sqlite3"))
     first.start()
     second.start()
     # Nothing listens on port 9: the bridge goes on to the first server, then — once
-    # that one is lost — starts with the one after it (and the lost one comes last).
+    # that one is lost — starts with one of the others (and the lost one comes last).
     link = NetBridge(f"ws://127.0.0.1:9,{first.url},{second.url}", "Alice", retry_delays=(0.1,))
     try:
         link.start()
@@ -113,7 +131,9 @@ def test_several_addresses_a_dead_one_is_passed_over_and_a_lost_one_rotated_away
         wait_for(link, of("welcome", name="Alice"))
         asked = link.send({"type": "lobby"})
         assert wait_for(link, of("lobby", re=asked))["total"] == 0    # the second server's
-        assert link.url.split(",") == [second.url, "ws://127.0.0.1:9", first.url]
+        order = link.url.split(",")                       # the lost one last
+        assert order[-1] == first.url and sorted(order[:2]) == sorted([second.url,
+                                                                       "ws://127.0.0.1:9"])
     finally:
         link.close()
         first.stop()

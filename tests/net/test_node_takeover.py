@@ -52,6 +52,27 @@ class CountingStore(SQLiteLeasedStorage):
         return super().load_tables(numbers)
 
 
+def dead_node_tables(db: str, ttl: float) -> None:
+    """TAKEN games in play refereed by n1, whose leases run out after ``ttl`` s (n1
+    is dead: nobody renews them)."""
+    setup = SQLiteLeasedStorage(db)
+    for i in range(TAKEN):
+        record = TableRecord(
+            id=0, private=False, invite=None, start_position=START_POSITION,
+            status="playing", turn_wall=time.time(),
+            seats={"white": SeatRecord(f"W{i}", hash_token(seat_token("w", i))),
+                   "black": SeatRecord(f"B{i}", hash_token(seat_token("b", i)))})
+        setup.create_leased_table(record, "n1", ttl)
+    setup.close()
+
+
+async def lone_node(store, ttl: float, every: float) -> tuple[NodeServer, str]:
+    """Node n2 started alone on ``store`` (n1 is dead); it and its address."""
+    node = NodeServer(store, InProcessBus("n2", InProcessHub()), "n2", ttl=ttl, every=every,
+                      limits=FAST_HASH)
+    return node, f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+
+
 def test_a_takeover_replays_no_board_and_marks_tables_nobody_came_back_to_later(
         tmp_path, monkeypatch):
     """n1 died referring 20 games: n2 takes them without replaying one (a board is
@@ -68,20 +89,10 @@ def test_a_takeover_replays_no_board_and_marks_tables_nobody_came_back_to_later(
     monkeypatch.setattr(table_module, "CamelotBoard", CountedBoard)
     monkeypatch.setattr(node_module, "SETTLE_SECONDS", 0.6, raising=False)
     db = str(tmp_path / "nodes.sqlite3")
-    setup = SQLiteLeasedStorage(db)
-    for i in range(TAKEN):
-        record = TableRecord(
-            id=0, private=False, invite=None, start_position=START_POSITION,
-            status="playing", turn_wall=time.time(),
-            seats={"white": SeatRecord(f"W{i}", hash_token(seat_token("w", i))),
-                   "black": SeatRecord(f"B{i}", hash_token(seat_token("b", i)))})
-        setup.create_leased_table(record, "n1", 0.3)         # n1's, never renewed
-    setup.close()
+    dead_node_tables(db, 0.3)
 
     async def main():
-        node = NodeServer(CountingStore(db), InProcessBus("n2", InProcessHub()), "n2",
-                          ttl=1.0, every=0.2, limits=FAST_HASH)
-        url = f"ws://127.0.0.1:{await node.start('127.0.0.1', 0)}"
+        node, url = await lone_node(CountingStore(db), ttl=1.0, every=0.2)
         try:
             deadline = time.monotonic() + 10
             while len(node.keeper.held) < TAKEN and time.monotonic() < deadline:
@@ -160,3 +171,114 @@ def test_players_coming_back_to_a_taken_table_cost_no_write_and_no_read_elsewher
     store = SQLiteLeasedStorage(str(tmp_path / "nodes.sqlite3"))
     assert store.load_table(1).moves == CASTLE_GAME[:6]
     store.close()
+
+
+class ClaimCountingStore(SQLiteLeasedStorage):
+    """The embedded store with leases, counting the leases taken one table at a time
+    and the lease rounds' takings of many together."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.one_by_one, self.together = 0, 0
+
+    def acquire_lease(self, table, node, ttl):
+        self.one_by_one += 1
+        self._single = True
+        try:
+            return super().acquire_lease(table, node, ttl)
+        finally:
+            self._single = False
+
+    def acquire_leases(self, tables, node, ttl):
+        if not getattr(self, "_single", False):
+            self.together += 1
+        return super().acquire_leases(tables, node, ttl)
+
+
+async def resume_all(urls: str, timeout: float) -> list[dict]:
+    """The dead node's White players come back (to the nodes at ``urls``) and resume."""
+    async def one(i: int) -> dict:
+        client = await Client.connect(urls, f"W{i}")
+        try:
+            return await client.request({"type": "resume", "table": f"T{i + 1}",
+                                         "token": seat_token("w", i)}, "seated",
+                                        timeout=timeout, direct=True)
+        finally:
+            await client.close()
+    return await asyncio.gather(*(one(i) for i in range(TAKEN)))
+
+
+def test_resumes_waiting_on_a_dead_referee_take_its_tables_in_one_lease_round(tmp_path):
+    """n1 died; its players come back to n2 while n1's leases still run, so their
+    resumes wait for n1. When the retries find the leases run out, n2 takes the
+    tables in one lease round (one statement), not one claim per table as it did
+    (each claim a write, a read and a "taken" of its own: hundreds in a failover).
+    n2's own lease rounds are far apart here: only the retries can see the lapse."""
+    db = str(tmp_path / "nodes.sqlite3")
+    dead_node_tables(db, 1.0)
+
+    async def main():
+        node, url = await lone_node(ClaimCountingStore(db), ttl=60.0, every=30.0)
+        try:
+            seated = await resume_all(url, 10)
+            return seated, node.storage.one_by_one, node.storage.together
+        finally:
+            await node.close()
+    seated, one_by_one, together = asyncio.run(main())
+    assert [s["color"] for s in seated] == ["white"] * TAKEN
+    assert one_by_one == 0                    # one claim per table: 20
+    assert together == 1
+
+
+def test_resumes_waiting_on_a_dead_referee_go_on_as_soon_as_its_tables_are_taken(
+        tmp_path, monkeypatch):
+    """n1 died with its players' resumes waiting for it on n2; n2 and n3 take its
+    tables in their lease rounds. Each waiting resume goes to its table's new referee
+    as soon as the takeover is known — made on n2, or heard from n3 — not at the next
+    retry of unanswered messages (made very late here: they waited for it)."""
+    monkeypatch.setattr(node_module, "RETRY_AFTER", 60.0)
+    db = str(tmp_path / "nodes.sqlite3")
+    dead_node_tables(db, 1.0)
+
+    async def main():
+        hub = InProcessHub()
+        nodes = [NodeServer(SQLiteLeasedStorage(db), InProcessBus(name, hub), name,
+                            ttl=2.0, every=0.2, limits=FAST_HASH) for name in ("n2", "n3")]
+        urls = [f"ws://127.0.0.1:{await n.start('127.0.0.1', 0)}" for n in nodes]
+        try:
+            seated = await resume_all(urls[0], 8)
+            return seated, [len(n.keeper.held) for n in nodes]
+        finally:
+            for n in nodes:
+                await n.close()
+    seated, held = asyncio.run(main())
+    assert [s["color"] for s in seated] == ["white"] * TAKEN    # refused after 8 s before
+    assert sum(held) == TAKEN
+
+
+def test_a_silent_referee_s_tables_are_taken_as_soon_as_its_leases_run_out(
+        tmp_path, monkeypatch):
+    """n1 died with its players' resumes waiting for it on n2; n2 asks the store once
+    who referees their tables (n1, for a moment more), and its lease rounds and
+    retries are far apart here: a round is run when the leases the store named run
+    out, so the resumes go on then (they waited for the next round or retry: up to a
+    second more of every failover)."""
+    monkeypatch.setattr(node_module, "HOUSEKEEPING_EVERY", 60.0)    # no retries by itself
+    db = str(tmp_path / "nodes.sqlite3")
+    dead_node_tables(db, 2.0)
+
+    async def main():
+        node, url = await lone_node(SQLiteLeasedStorage(db), ttl=60.0, every=30.0)
+        try:
+            resuming = asyncio.ensure_future(resume_all(url, 8))
+            while len(node.forwards) < TAKEN and not resuming.done():
+                await asyncio.sleep(0.02)
+            monkeypatch.setattr(node_module, "RETRY_AFTER", 0.0)
+            node._retry_forwards()                 # the store asked: n1's, until its end
+            monkeypatch.setattr(node_module, "RETRY_AFTER", 60.0)
+            return await resuming, len(node.keeper.held)
+        finally:
+            await node.close()
+    seated, held = asyncio.run(main())
+    assert [s["color"] for s in seated] == ["white"] * TAKEN      # refused after 8 s before
+    assert held == TAKEN
