@@ -34,36 +34,43 @@ from game.base import Status  # noqa: E402
 from game.camelot import eval as ev  # noqa: E402
 from game.camelot.ai import choose_move  # noqa: E402
 from game.camelot.board import CamelotBoard  # noqa: E402
+from game.camelot.geometry import SQUARE_COORDS  # noqa: E402
 from engine_match import load_average, load_openings, write_lines  # noqa: E402
 
 SKIP_PLIES = 10
-NAMES = ("man", "knight", "progress", "near1", "near2", "in_castle", "race")
+NAMES = ("man", "knight", "progress", "castle0", "castle1", "castle2", "castle3", "castle4",
+         "castle5", "home", "outer", "race", "tempo")
 
 
 def current_weights() -> np.ndarray:
-    return np.array([ev.MAN_VALUE, ev.KNIGHT_VALUE, ev.PROGRESS_STEP, ev.NEAR_BONUS[0],
-                     ev.NEAR_BONUS[1], ev.IN_CASTLE_BONUS, ev.RACE_SCALE / 100], dtype=float)
+    """Today's weights of the features below, from game/camelot/eval.py."""
+    return np.array([ev.MAN_VALUE, ev.KNIGHT_VALUE, ev.PROGRESS_STEP, *ev.CASTLE_APPROACH,
+                     ev.HOME_GUARD, ev.OUTER_FILE, ev.RACE_SCALE / 100, ev.TEMPO], dtype=float)
 
 
 def features(pos) -> list[float]:
     """White minus Black: men, knights, progress steps (15 - distance to the
-    enemy castle, summed), pieces one and two steps from it, pieces inside it;
-    and the castle race (race_score at today's scale, weight 1 = as it is)."""
+    enemy castle, summed), pieces inside the enemy castle and 1 … 5 steps from
+    it, pieces within two steps of their own castle, pieces on the outer files;
+    the castle race (race_score at 100 %); the tempo (+1 White to move, -1 Black).
+    Times today's weights: the evaluation, White's view."""
     out = [0.0] * len(NAMES)
     for sq, v in enumerate(pos.board):
         if not v:
             continue
         sign = 1 if v > 0 else -1
-        d = ev.DISTANCE[1 if v > 0 else 0][sq]
+        side = 0 if v > 0 else 1
+        d = ev.DISTANCE[1 - side][sq]
         out[0 if abs(v) == 1 else 1] += sign
         out[2] += sign * (15 - d)
-        if d == 1:
-            out[3] += sign
-        elif d == 2:
-            out[4] += sign
-        elif d == 0:
-            out[5] += sign
-    out[6] = ev.race(pos.bits[0], pos.bits[1], 1) - ev.race(pos.bits[1], pos.bits[0], 0)
+        if d < len(ev.CASTLE_APPROACH):
+            out[3 + d] += sign
+        if ev.DISTANCE[side][sq] <= 2:
+            out[9] += sign
+        if SQUARE_COORDS[sq][0] in (0, 1, 10, 11):
+            out[10] += sign
+    out[11] = ev.race(pos.bits[0], pos.bits[1], 1) - ev.race(pos.bits[1], pos.bits[0], 0)
+    out[12] = 1.0 if pos.side == 0 else -1.0
     return out
 
 
@@ -101,10 +108,10 @@ def make_games(args) -> None:
         if time.monotonic() > stop_at:
             print(f"the time is up after {index} games", flush=True)
             break
-        positions, points = play(openings[index % len(openings)], index // len(openings) + 1,
-                                 args.nodes, args.cap)
+        positions, points = play(openings[index % len(openings)],
+                                 args.seed + index // len(openings) + 1, args.nodes, args.cap)
         won[{1.0: 0, 0.5: 1, 0.0: 2}[points]] += 1
-        lines += [f"{p}\t{points:g}" for p in positions]
+        lines += [f"{p}\t{points:g}\t{index}" for p in positions]
         print(f"  game {index + 1}: {points:g} for White, {len(positions)} quiet positions",
               flush=True)
     write_lines(args.out, f"# {sum(won)} self-play games at {args.nodes} nodes a move: White won "
@@ -118,7 +125,7 @@ def load(path: str) -> tuple[np.ndarray, np.ndarray]:
     for line in Path(path).read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
             continue
-        text, points = line.split("\t")
+        text, points = line.split("\t")[:2]
         rows.append(features(CamelotBoard(text).position))
         results.append(float(points))
     return np.array(rows), np.array(results)
@@ -188,6 +195,8 @@ def main_parser() -> argparse.ArgumentParser:
     g.add_argument("--games", type=int, default=128)
     g.add_argument("--nodes", type=int, default=400)
     g.add_argument("--cap", type=int, default=300)
+    g.add_argument("--seed", type=int, default=0,
+                   help="added to each game's seed (another run, other games)")
     g.add_argument("--minutes", type=float, default=10.0)
     t = sub.add_parser("tune")
     t.add_argument("positions")
