@@ -28,13 +28,15 @@ from .moves import ADJACENT, BIT, CASTLES, SQUARE_COORDS
 # The hand-set weights they replace: knight 160, a step 4, one and two steps
 # from the castle 40 and 15, inside it 300, nothing at three to five steps, no
 # home guard, outer file or tempo, race 100 %.
+# Matched against them at 3,000 nodes a move on the opening suite: 106 pairs,
+# +49.5 ± 50.5 Elo (95 %: +0.1 … +101), unfinished SPRT (LLR +1.59 of 2.94).
 MAN_VALUE, KNIGHT_VALUE = 100, 134
 PROGRESS_STEP = 4          # a step nearer the enemy castle (fitted 4.4)
 # More at 0 (inside), 1, 2 … 5 steps from the enemy castle.
 CASTLE_APPROACH = (245, 238, 223, 180, 164, 88)
 HOME_GUARD = 112           # a piece within two steps of its own castle
 OUTER_FILE = -34           # a piece on file A, B, K or L
-RACE_SCALE = 90            # percent: the castle race's weight in the whole
+RACE_SCALE = 90            # percent: the castle race's weight in the whole (fitted 94)
 TEMPO = 37                 # the side to move's
 
 # Value of a race whose two nearest attackers are, together, this many king
