@@ -1,25 +1,30 @@
 """Texel tuning of the board engine's evaluation on positions from its own games.
 
-    python bench/camelot_texel.py games --out positions.txt [--games 128] [--nodes 400] [--minutes 10]
-    python bench/camelot_texel.py tune positions.txt
+    python bench/camelot_texel.py games --out positions.txt [--games 128] [--nodes 400] [--minutes 10] [--seed 0]
+    python bench/camelot_texel.py tune positions.txt [--ridge 1e-8] [--folds 2] [--from-hand-set] [--try lone,...]
 
-``games``: the engine plays itself from the opening suite (each opening twice,
-seeded differently; ``--nodes`` a move, so the games do not depend on the
-load) and writes every quiet position of each game (nothing to capture, no
-castle step in reach, ten plies past the opening) with the game's result,
-White's points: ``position<TAB>points`` a line.
+``games``: the engine plays itself from the opening suite (each opening again
+with another seed once all are used; ``--nodes`` a move, so the games do not
+depend on the load) and writes every quiet position of each game (nothing to
+capture, no castle step in reach, ten plies past the opening) with the game's
+result, White's points, and the game's number: ``position<TAB>points<TAB>game``
+a line.
 
 ``tune``: the evaluation is linear in its weights once the castle race is one
 feature (see :func:`features`), so it is fitted as Texel's method does: first
 the scale K of the win probability ``1 / (1 + exp(-K * eval))`` with today's
-weights, then every weight but the man's (100, the unit) by gradient descent on
-the mean squared error between that probability and the result. Prints the
-error before and after and the weights, as eval.py writes them.
+weights, then every weight but the man's (100, the unit) on the mean squared
+error between that probability and the result, drawn toward the starting
+weights by a small ridge. The positions of one game share its result, so the
+held-out error is measured by game: the games are split into folds, each fitted
+on the others. ``--try`` adds candidate features the evaluation does not have
+(:data:`CANDIDATES`, starting at 0) to see whether the fit gives them weight and
+the held-out error falls. Prints the errors before and after and the weights,
+as eval.py names them.
 """
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -34,36 +39,43 @@ from game.base import Status  # noqa: E402
 from game.camelot import eval as ev  # noqa: E402
 from game.camelot.ai import choose_move  # noqa: E402
 from game.camelot.board import CamelotBoard  # noqa: E402
+from game.camelot.geometry import ON_BOARD, SQUARE_COORDS  # noqa: E402
 from engine_match import load_average, load_openings, write_lines  # noqa: E402
 
 SKIP_PLIES = 10
-NAMES = ("man", "knight", "progress", "near1", "near2", "in_castle", "race")
+NAMES = ("man", "knight", "progress", "castle0", "castle1", "castle2", "castle3", "castle4",
+         "castle5", "home", "outer", "race", "tempo")
 
 
 def current_weights() -> np.ndarray:
-    return np.array([ev.MAN_VALUE, ev.KNIGHT_VALUE, ev.PROGRESS_STEP, ev.NEAR_BONUS[0],
-                     ev.NEAR_BONUS[1], ev.IN_CASTLE_BONUS, ev.RACE_SCALE / 100], dtype=float)
+    """Today's weights of the features below, from game/camelot/eval.py."""
+    return np.array([ev.MAN_VALUE, ev.KNIGHT_VALUE, ev.PROGRESS_STEP, *ev.CASTLE_APPROACH,
+                     ev.HOME_GUARD, ev.OUTER_FILE, ev.RACE_SCALE / 100, ev.TEMPO], dtype=float)
 
 
 def features(pos) -> list[float]:
     """White minus Black: men, knights, progress steps (15 - distance to the
-    enemy castle, summed), pieces one and two steps from it, pieces inside it;
-    and the castle race (race_score at today's scale, weight 1 = as it is)."""
+    enemy castle, summed), pieces inside the enemy castle and 1 … 5 steps from
+    it, pieces within two steps of their own castle, pieces on the outer files;
+    the castle race (race_score at 100 %); the tempo (+1 White to move, -1 Black).
+    Times today's weights: the evaluation, White's view."""
     out = [0.0] * len(NAMES)
     for sq, v in enumerate(pos.board):
         if not v:
             continue
         sign = 1 if v > 0 else -1
-        d = ev.DISTANCE[1 if v > 0 else 0][sq]
+        side = 0 if v > 0 else 1
+        d = ev.DISTANCE[1 - side][sq]
         out[0 if abs(v) == 1 else 1] += sign
         out[2] += sign * (15 - d)
-        if d == 1:
-            out[3] += sign
-        elif d == 2:
-            out[4] += sign
-        elif d == 0:
-            out[5] += sign
-    out[6] = ev.race(pos.bits[0], pos.bits[1], 1) - ev.race(pos.bits[1], pos.bits[0], 0)
+        if d < len(ev.CASTLE_APPROACH):
+            out[3 + d] += sign
+        if ev.DISTANCE[side][sq] <= 2:
+            out[9] += sign
+        if SQUARE_COORDS[sq][0] in (0, 1, 10, 11):
+            out[10] += sign
+    out[11] = ev.race(pos.bits[0], pos.bits[1], 1) - ev.race(pos.bits[1], pos.bits[0], 0)
+    out[12] = 1.0 if pos.side == 0 else -1.0
     return out
 
 
@@ -101,10 +113,10 @@ def make_games(args) -> None:
         if time.monotonic() > stop_at:
             print(f"the time is up after {index} games", flush=True)
             break
-        positions, points = play(openings[index % len(openings)], index // len(openings) + 1,
-                                 args.nodes, args.cap)
+        positions, points = play(openings[index % len(openings)],
+                                 args.seed + index // len(openings) + 1, args.nodes, args.cap)
         won[{1.0: 0, 0.5: 1, 0.0: 2}[points]] += 1
-        lines += [f"{p}\t{points:g}" for p in positions]
+        lines += [f"{p}\t{points:g}\t{index}" for p in positions]
         print(f"  game {index + 1}: {points:g} for White, {len(positions)} quiet positions",
               flush=True)
     write_lines(args.out, f"# {sum(won)} self-play games at {args.nodes} nodes a move: White won "
@@ -113,15 +125,68 @@ def make_games(args) -> None:
           f"{load_average()}", flush=True)
 
 
-def load(path: str) -> tuple[np.ndarray, np.ndarray]:
-    rows, results = [], []
+# Features the evaluation does not have, for ``tune --try``: computed here only,
+# so a candidate costs the search nothing until its fit earns it a place.
+def _neighbours(b: int) -> int:
+    return ((b << 1) | (b >> 1) | (b << 15) | (b >> 15) | (b << 16) | (b >> 16)
+            | (b << 17) | (b >> 17))
+
+
+def _attacked(mine: int, theirs: int) -> int:
+    """Pieces of ``mine`` that a piece of ``theirs`` could jump now."""
+    empty = ON_BOARD & ~(mine | theirs)
+    over = 0
+    for s in (1, 15, 16, 17):
+        over |= ((theirs << s) & (empty >> s)) | ((theirs >> s) & (empty << s))
+    return mine & over
+
+
+def _stm(pos, count) -> float:
+    """A count of the side to move's pieces, White's view."""
+    return -count if pos.side == 0 else count
+
+
+CANDIDATES = {
+    # the side to move's men / knights that the other side could jump (in a quiet
+    # position the side to move has nothing to jump)
+    "attacked_men": lambda pos: _stm(pos, (_attacked(pos.bits[pos.side], pos.bits[1 - pos.side])
+                                           & ~pos.knights[pos.side]).bit_count()),
+    "attacked_knights": lambda pos: _stm(pos, (_attacked(pos.bits[pos.side],
+                                                         pos.bits[1 - pos.side])
+                                               & pos.knights[pos.side]).bit_count()),
+    # pieces with no piece of their own next to them / with one, White minus Black
+    "lone": lambda pos: float((pos.bits[0] & ~_neighbours(pos.bits[0])).bit_count()
+                              - (pos.bits[1] & ~_neighbours(pos.bits[1])).bit_count()),
+    "cohesion": lambda pos: float((pos.bits[0] & _neighbours(pos.bits[0])).bit_count()
+                                  - (pos.bits[1] & _neighbours(pos.bits[1])).bit_count()),
+}
+
+# The hand-set weights the first fit started from (and was drawn toward): knight
+# 160, a step 4, 300 inside the castle, 40 and 15 one and two steps from it.
+HAND_SET = (100, 160, 4, 300, 40, 15, 0, 0, 0, 0, 0, 1.0, 0)
+
+
+def load(path: str, tried=()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features (with the ``tried`` candidates' columns last), results, game numbers
+    (the third column; for an older file without it, a new game wherever the
+    result changes or the pieces grow in number)."""
+    rows, results, games = [], [], []
+    game, last = 0, (None, 999)
     for line in Path(path).read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
             continue
-        text, points = line.split("\t")
-        rows.append(features(CamelotBoard(text).position))
-        results.append(float(points))
-    return np.array(rows), np.array(results)
+        cells = line.split("\t")
+        pos = CamelotBoard(cells[0]).position
+        pieces = (pos.bits[0] | pos.bits[1]).bit_count()
+        if len(cells) > 2:
+            game = int(cells[2])
+        elif cells[1] != last[0] or pieces > last[1]:
+            game += 1
+        last = (cells[1], pieces)
+        rows.append(features(pos) + [CANDIDATES[name](pos) for name in tried])
+        results.append(float(cells[1]))
+        games.append(game)
+    return np.array(rows), np.array(results), np.array(games)
 
 
 def error(x: np.ndarray, r: np.ndarray, w: np.ndarray, k: float) -> float:
@@ -134,50 +199,55 @@ def fit_k(x, r, w) -> float:
     return best[1]
 
 
-def tune(args) -> None:
-    x, r = load(args.positions)
-    if args.same_near:
-        # One weight for a piece one or two steps from the castle (column 4 then
-        # follows column 3's weight): an evaluation that does not prefer the
-        # second step to the first.
-        x[:, 3] += x[:, 4]
-        x[:, 4] = 0
-    w0 = current_weights()
-    k = fit_k(x, r, w0)
-    print(f"{len(r)} positions; K {k:.5f}; error with today's weights {error(x, r, w0, k):.6f}")
-    # Gradient descent on every weight but the man's, in features scaled to
-    # unit spread (the race is hundreds, the counts a few).
+def fit(x, r, k, w0, ridge: float, iterations: int = 200) -> np.ndarray:
+    """Every weight but the man's (the unit), minimising the mean squared error
+    between the predicted and the actual result plus ``ridge`` times the squared
+    distance from ``w0`` (features scaled to unit spread): Gauss-Newton steps,
+    halved while they do not lower it."""
     scale = x.std(axis=0) + 1e-9
-    z = x / scale
-    v = w0 * scale
-    for _ in range(args.steps):
-        e = z @ v
-        p = 1 / (1 + np.exp(-k * e))
-        grad = -2 * k * ((r - p) * p * (1 - p)) @ z / len(r)
-        grad[0] = 0   # the man is the unit
-        v -= args.rate * grad
-    w = v / scale
-    if args.same_near:
-        w[4] = w[3]
-    print(f"error with tuned weights {error(x, r, w, k):.6f} "
-          f"(held-out half, fitted on the other: {held_out(x, r, k, args):.6f} against "
-          f"{error(x[1::2], r[1::2], w0, k):.6f})")
-    for name, old, new in zip(NAMES, w0, w):
-        print(f"  {name:10} {old:8.2f} -> {new:8.2f}")
+    z, v0 = x / scale, w0 * scale
+    free = np.arange(1, len(w0))
 
+    def loss(v):
+        return error(z, r, v, k) + ridge * float((v - v0)[free] @ (v - v0)[free])
 
-def held_out(x, r, k, args) -> float:
-    """The error on the odd positions of weights fitted on the even ones."""
-    train = x[0::2]
-    scale = train.std(axis=0) + 1e-9
-    z = train / scale
-    v = current_weights() * scale
-    for _ in range(args.steps):
+    v = v0.copy()
+    for _ in range(iterations):
         p = 1 / (1 + np.exp(-k * (z @ v)))
-        grad = -2 * k * ((r[0::2] - p) * p * (1 - p)) @ z / len(z)
-        grad[0] = 0
-        v -= args.rate * grad
-    return error(x[1::2], r[1::2], v / scale, k)
+        jac = (k * p * (1 - p))[:, None] * z[:, free]
+        lhs = jac.T @ jac / len(r) + ridge * np.eye(len(free))
+        rhs = jac.T @ (r - p) / len(r) - ridge * (v - v0)[free]
+        step = np.zeros_like(v)
+        step[free] = np.linalg.solve(lhs, rhs)
+        before = loss(v)
+        while loss(v + step) > before and np.abs(step).max() > 1e-12:
+            step /= 2
+        v += step
+        if np.abs(step).max() < 1e-9:
+            break
+    return v / scale
+
+
+def tune(args) -> None:
+    tried = [name for name in args.tried.split(",") if name]
+    unknown = set(tried) - set(CANDIDATES)
+    if unknown:
+        raise SystemExit(f"no candidate feature {', '.join(sorted(unknown))}: "
+                         f"there are {', '.join(CANDIDATES)}")
+    x, r, games = load(args.positions, tried)
+    start = np.array(HAND_SET if args.from_hand_set else current_weights(), dtype=float)
+    w0 = np.concatenate([start, np.zeros(len(tried))])
+    k = fit_k(x, r, w0)
+    folds = [games % args.folds == i for i in range(args.folds)]
+    print(f"{len(r)} positions of {len(set(games))} games; K {k:.5f}; "
+          f"{'hand-set' if args.from_hand_set else 'today'}'s weights: error {error(x, r, w0, k):.6f}, "
+          f"on each fold of games {np.mean([error(x[f], r[f], w0, k) for f in folds]):.6f}")
+    held = np.mean([error(x[f], r[f], fit(x[~f], r[~f], k, w0, args.ridge), k) for f in folds])
+    w = fit(x, r, k, w0, args.ridge)
+    print(f"tuned (ridge {args.ridge:g}): error {error(x, r, w, k):.6f}; on each fold of games "
+          f"fitted on the others {held:.6f}")
+    for name, old, new in zip(NAMES + tuple(tried), w0, w):
+        print(f"  {name:16} {old:8.2f} -> {new:8.2f}")
 
 
 def main_parser() -> argparse.ArgumentParser:
@@ -188,13 +258,18 @@ def main_parser() -> argparse.ArgumentParser:
     g.add_argument("--games", type=int, default=128)
     g.add_argument("--nodes", type=int, default=400)
     g.add_argument("--cap", type=int, default=300)
+    g.add_argument("--seed", type=int, default=0,
+                   help="added to each game's seed (another run, other games)")
     g.add_argument("--minutes", type=float, default=10.0)
     t = sub.add_parser("tune")
     t.add_argument("positions")
-    t.add_argument("--steps", type=int, default=3000)
-    t.add_argument("--same-near", action="store_true",
-                   help="one weight for one and two steps from the castle")
-    t.add_argument("--rate", type=float, default=2000.0)
+    t.add_argument("--ridge", type=float, default=1e-8,
+                   help="the pull toward the starting weights (scaled features)")
+    t.add_argument("--folds", type=int, default=2, help="held out by game: each in turn")
+    t.add_argument("--from-hand-set", action="store_true",
+                   help="start from (and draw toward) the hand-set weights, as the first fit did")
+    t.add_argument("--try", dest="tried", default="",
+                   help="candidate features to add, comma-separated: " + ", ".join(CANDIDATES))
     return ap
 
 

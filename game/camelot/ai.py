@@ -73,7 +73,7 @@ from dataclasses import dataclass, replace
 from .moves import Move, make_move, path_text
 from .position import Position
 from .search import MATE, WIN_THRESHOLD, Search
-from .eval import pst_total, race_score
+from .eval import evaluate_from, pst_total
 from .book import shared as book_shared
 from . import smp
 
@@ -124,9 +124,8 @@ class SearchResult:
 
 
 def evaluate(pos: Position) -> int:
-    """Static score from the side to move's view (material, progress, castle race)."""
-    score = pst_total(pos.board) + race_score(pos.bits)
-    return score if pos.side == 0 else -score
+    """Static score from the side to move's view (:mod:`game.camelot.eval`)."""
+    return evaluate_from(pst_total(pos.board), pos.bits, pos.side)
 
 
 def pv_text(pos: Position, keys, deadline: float | None = None) -> tuple[str, ...]:

@@ -46,7 +46,7 @@ import time
 from operator import itemgetter
 from dataclasses import dataclass
 
-from .eval import PST, castle_step_threat, pst_total, race_score
+from .eval import PST, castle_step_threat, evaluate_from, pst_total
 from .moves import BIT, CASTLES, jump_squares
 from .movekeys import CASTLE_BITS, move_keys, step_targets
 from .position import DRAW_PLIES, REPETITIONS, ZOBRIST_BLACK, Position
@@ -167,8 +167,7 @@ class Search:
     def evaluate(self) -> int:
         """Static score, side to move's view."""
         pos = self.pos
-        score = self.pst + race_score(pos.bits)
-        return score if pos.side == 0 else -score
+        return evaluate_from(self.pst, pos.bits, pos.side)
 
     def _terminal(self, ply: int) -> int | None:
         pos = self.pos

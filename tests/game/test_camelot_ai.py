@@ -11,6 +11,7 @@ import pytest
 
 from game.camelot.ai import LEVELS, SearchResult, choose_move, evaluate
 from game.camelot.board import START_POSITION, CamelotBoard, position_from_pieces
+from game.camelot.eval import TEMPO
 from game.camelot.position import Position
 
 FAR_BLACK = {"K13": "m", "L13": "m"}
@@ -109,7 +110,8 @@ def test_unknown_level_is_refused():
 
 def test_works_on_a_bare_position_and_evaluation_is_symmetric():
     pos = Position.from_text(START_POSITION)
-    assert evaluate(pos) == 0  # the start is symmetric
+    assert evaluate(pos) == TEMPO  # the start is symmetric: only having the move counts
+    assert evaluate(Position.from_text(START_POSITION.replace(" w ", " b "))) == TEMPO
     result = choose_move(pos, "easy", seed=1)
     assert result.move in CamelotBoard().legal_moves()
     assert pos.text() == START_POSITION
