@@ -125,7 +125,7 @@ def write_held() -> threading.Thread | None:
         # On this thread, now: the screen is what was kept, and the next
         # frame may change it (a copy to write later would cost as much).
         (surface, path, key), _held_frame = _held_frame, None
-        if _store_frame(path, key, surface):
+        if _store(path, key, surface, FRAME_MAGIC):
             _prune_quietly(os.path.dirname(path), FRAME_SUFFIX, KEPT_FRAMES)
     with _lock:
         if _held and _writer is None:
@@ -167,25 +167,35 @@ def kept_lines() -> Iterator[None]:
         FONTS.keep = None
 
 
+def _checked_head(f, magic: bytes, key: bytes, pixel_bytes) -> tuple[int, int] | None:
+    """The size (w, h) a kept file opened as ``f`` holds, when its header is
+    ``magic``'s, its key is ``key`` and exactly ``pixel_bytes(w, h)`` bytes
+    follow; else None (another picture under the same name, cut short, more)."""
+    head = f.read(HEADER.size)
+    if len(head) != HEADER.size:
+        return None
+    found, w, h, key_length = HEADER.unpack(head)
+    if found != magic or key_length != len(key) or not (0 < w <= 16384 and 0 < h <= 16384):
+        return None
+    if f.read(key_length) != key:
+        return None
+    if os.fstat(f.fileno()).st_size != HEADER.size + key_length + pixel_bytes(w, h):
+        return None
+    return w, h
+
+
 def _read(path: str, key: bytes) -> pygame.Surface | None:
     try:
         with open(path, "rb") as f:
-            head = f.read(HEADER.size)
-            if len(head) != HEADER.size:
+            size = _checked_head(f, MAGIC, key, lambda w, h: 4 * w * h)
+            if size is None:
                 return None
-            magic, w, h, key_length = HEADER.unpack(head)
-            if magic != MAGIC or key_length != len(key) or not (0 < w <= 16384 and 0 < h <= 16384):
-                return None
-            if f.read(key_length) != key:
-                return None               # another picture under the same name: drawn, and kept instead
-            if os.fstat(f.fileno()).st_size != HEADER.size + key_length + 4 * w * h:
-                return None               # cut short, or more than a picture
             # Read into the memory the picture keeps (frombuffer: no second
             # copy, whose fresh pages would cost as much as the reading).
-            pixels = bytearray(4 * w * h)
+            pixels = bytearray(4 * size[0] * size[1])
             if f.readinto(pixels) != len(pixels):
                 return None
-        surf = pygame.image.frombuffer(pixels, (w, h), "BGRA")
+        surf = pygame.image.frombuffer(pixels, size, "BGRA")
         os.utime(path)                            # used: the last to go
         return surf
     except (OSError, ValueError, pygame.error):
@@ -200,11 +210,13 @@ def _write(path: str, key: bytes, surf: pygame.Surface) -> None:
         _prune_quietly(os.path.dirname(path))
 
 
-def _store(path: str, key: bytes, surf: pygame.Surface) -> bool:
+def _store(path: str, key: bytes, surf: pygame.Surface, magic: bytes = MAGIC) -> bool:
+    """Write a picture (its pixels as BGRA) or, with FRAME_MAGIC, a screen (its
+    pixels as the window holds them, from the window's own memory)."""
     w, h = surf.get_size()
+    pixels = pygame.image.tobytes(surf, "BGRA") if magic == MAGIC else surf.get_view("1")
     try:
-        write_bytes_atomic(Path(path), HEADER.pack(MAGIC, w, h, len(key)) + key
-                           + pygame.image.tobytes(surf, "BGRA"), durable=False)
+        write_bytes_atomic(Path(path), (HEADER.pack(magic, w, h, len(key)), key, pixels), durable=False)
         return True
     except (OSError, ValueError, pygame.error):
         return False            # nowhere to keep it: drawn again next time
@@ -212,7 +224,7 @@ def _store(path: str, key: bytes, surf: pygame.Surface) -> bool:
 
 def _prune_quietly(where: str, suffix: str = SUFFIX, kept: int | None = None) -> None:
     try:
-        _prune(where, suffix, KEPT_FILES if kept is None else kept)
+        _prune(where, suffix, KEPT_FILES if kept is None else kept)     # read now: a test lowers it
     except OSError:
         pass
 
@@ -283,13 +295,7 @@ def read_frame(surface: pygame.Surface, name: str, look: tuple) -> bool:
     size = surface.get_pitch() * surface.get_height()
     try:
         with open(path, "rb", buffering=0) as f:
-            head = f.read(HEADER.size)
-            if len(head) != HEADER.size:
-                return False
-            magic, w, h, key_length = HEADER.unpack(head)
-            if (magic != FRAME_MAGIC or (w, h) != surface.get_size() or key_length != len(key)
-                    or f.read(key_length) != key
-                    or os.fstat(f.fileno()).st_size != HEADER.size + key_length + size):
+            if _checked_head(f, FRAME_MAGIC, key, lambda w, h: size) != surface.get_size():
                 return False
             pixels = surface.get_view("1")      # the window's own memory: no copy
             read = 0
@@ -318,16 +324,6 @@ def drop_frame() -> None:
     """Something other than the kept screen was drawn over it (a message): not kept."""
     global _held_frame
     _held_frame = None
-
-
-def _store_frame(path: str, key: bytes, surface: pygame.Surface) -> bool:
-    w, h = surface.get_size()
-    try:
-        write_bytes_atomic(Path(path), (HEADER.pack(FRAME_MAGIC, w, h, len(key)), key,
-                                        surface.get_view("1")), durable=False)
-        return True
-    except (OSError, ValueError, pygame.error):
-        return False            # nowhere to keep it: drawn again next time
 
 
 __all__ = ["KEPT_FILES", "KEPT_FRAMES", "WRITER_THREAD", "code_print", "drop_frame", "fingerprint",

@@ -245,11 +245,11 @@ class MenuScene(Scene):
             return 0.0                   # the first moments start the sound and the warm-up
         return min(1.0 - self.age % 1.0, max(0.0, ATTRACT_AFTER - self.idle))
 
-    def _frame_look(self) -> tuple:
-        """All the first frame shows, as the menu knows it: the name of its
-        kept picture (kept_pictures.read_frame; the drawing code is in the
-        name too)."""
-        return (self.size, self.scale, language(), self._lines(), self.focus.focus, self.focus.hover,
+    def _frame_look(self, lines: list[tuple]) -> tuple:
+        """All the first frame shows, as the menu knows it (``lines``: its
+        ``_lines()``): the name of its kept picture (kept_pictures.read_frame;
+        the drawing code is in the name too)."""
+        return (self.size, self.scale, language(), lines, self.focus.focus, self.focus.hover,
                 [(g.id, tuple(self._tile_rect(i)), t.enabled) for i, (g, t) in enumerate(zip(self.games, self.tiles))],
                 [(b.label, tuple(b.rect), b.enabled, b.hot, b.hovered) for b in self.buttons],
                 self._emblem_age(), drawing_options())
@@ -267,7 +267,7 @@ class MenuScene(Scene):
             self._first_frame = False
             # Start-up: the first frame as the last launch kept it, read into
             # the window (a few ms at 4K, against some 30 of drawing) ...
-            self._first_look = self._frame_look()
+            self._first_look = self._frame_look(lines)
             self._from_kept_frame = read_frame(surface, "menu", self._first_look)
             if self._from_kept_frame:
                 self._lines_rendered = False      # rendered (or read) for the next frame drawn
