@@ -1,11 +1,13 @@
 """Texel tuning of the board engine's evaluation on positions from its own games.
 
     python bench/camelot_texel.py games --out positions.txt [--games 128] [--nodes 400] [--minutes 10] [--seed 0]
+                                       [--jobs 2] [--random-plies 4-8]
     python bench/camelot_texel.py tune positions.txt [--ridge 1e-8] [--folds 2] [--from-hand-set] [--try lone,...]
 
 ``games``: the engine plays itself from the opening suite (each opening again
-with another seed once all are used; ``--nodes`` a move, so the games do not
-depend on the load) and writes every quiet position of each game (nothing to
+with another seed once all are used), or with ``--random-plies`` from random
+openings that reach no position of the suite (``--nodes`` a move, so the
+games do not depend on the load) and writes every quiet position of each game (nothing to
 capture, no castle step in reach, ten plies past the opening) with the game's
 result, White's points, and the game's number: ``position<TAB>points<TAB>game``
 a line.
@@ -25,6 +27,7 @@ as eval.py names them.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import sys
 import time
@@ -103,24 +106,67 @@ def play(opening: list[str], seed: int, nodes: int, cap: int) -> tuple[list[str]
     return seen, points
 
 
+def random_opening(seed: int, low: int, high: int, avoid: set[str]) -> list[str]:
+    """``low``-``high`` random legal plies from the start (seeded), none reaching a
+    position of ``avoid`` (the match suite's), so the fit is not trained on the
+    openings its match is played from."""
+    rng = random.Random(seed)
+    while True:
+        game = CamelotBoard()
+        for _ in range(rng.randint(low, high)):
+            game.play(rng.choice(game.legal_moves()))
+            if game.status is not Status.PLAYING:
+                break
+        if game.status is Status.PLAYING and game.position_text() not in avoid:
+            return list(game.history)
+
+
+def suite_positions(openings: list[list[str]]) -> set[str]:
+    out = set()
+    for opening in openings:
+        game = CamelotBoard()
+        for text in opening:
+            game.play(text)
+            out.add(game.position_text())
+    return out
+
+
+def _one_game(task: tuple) -> tuple[int, list[str], float]:
+    index, opening, seed, nodes, cap = task
+    positions, points = play(opening, seed, nodes, cap)
+    return index, positions, points
+
+
 def make_games(args) -> None:
     openings = load_openings()
+    if args.random_plies:
+        low, high = (int(x) for x in args.random_plies.split("-"))
+        avoid = suite_positions(openings)
+        tasks = [(i, random_opening(args.seed * 1_000_003 + i, low, high, avoid),
+                  args.seed + 1, args.nodes, args.cap) for i in range(args.games)]
+        where = f"{low}-{high} random plies from the start (no position of the suite)"
+    else:
+        tasks = [(i, openings[i % len(openings)], args.seed + i // len(openings) + 1,
+                  args.nodes, args.cap) for i in range(args.games)]
+        where = "the opening suite"
     stop_at = time.monotonic() + args.minutes * 60
-    lines, won = [], [0, 0, 0]
-    print(f"self-play at {args.nodes} nodes a move; {load_average()}", flush=True)
+    lines, won, played = [], [0, 0, 0], 0
+    print(f"self-play at {args.nodes} nodes a move from {where}, {args.jobs} at once; "
+          f"{load_average()}", flush=True)
     started = time.monotonic()
-    for index in range(args.games):
-        if time.monotonic() > stop_at:
-            print(f"the time is up after {index} games", flush=True)
-            break
-        positions, points = play(openings[index % len(openings)],
-                                 args.seed + index // len(openings) + 1, args.nodes, args.cap)
-        won[{1.0: 0, 0.5: 1, 0.0: 2}[points]] += 1
-        lines += [f"{p}\t{points:g}\t{index}" for p in positions]
-        print(f"  game {index + 1}: {points:g} for White, {len(positions)} quiet positions",
-              flush=True)
-    write_lines(args.out, f"# {sum(won)} self-play games at {args.nodes} nodes a move: White won "
-                f"{won[0]}, drew {won[1]}, lost {won[2]}\n", lines)
+    with multiprocessing.Pool(args.jobs) as pool:
+        for index, positions, points in pool.imap_unordered(_one_game, tasks):
+            won[{1.0: 0, 0.5: 1, 0.0: 2}[points]] += 1
+            lines += [f"{p}\t{points:g}\t{index}" for p in positions]
+            played += 1
+            print(f"  game {index + 1}: {points:g} for White, {len(positions)} quiet positions",
+                  flush=True)
+            if time.monotonic() > stop_at:
+                print(f"the time is up after {played} games", flush=True)
+                pool.terminate()
+                break
+    write_lines(args.out, f"# {sum(won)} self-play games at {args.nodes} nodes a move from {where}: "
+                f"White won {won[0]}, drew {won[1]}, lost {won[2]}\n", lines)
     print(f"{len(lines)} positions in {(time.monotonic() - started) / 60:.1f} minutes; "
           f"{load_average()}", flush=True)
 
@@ -202,30 +248,114 @@ def fit_k(x, r, w) -> float:
 def fit(x, r, k, w0, ridge: float, iterations: int = 200) -> np.ndarray:
     """Every weight but the man's (the unit), minimising the mean squared error
     between the predicted and the actual result plus ``ridge`` times the squared
-    distance from ``w0`` (features scaled to unit spread): Gauss-Newton steps,
-    halved while they do not lower it."""
+    distance from ``w0``, features scaled to unit spread (a raw ridge of
+    ``ridge`` times each feature's variance)."""
     scale = x.std(axis=0) + 1e-9
-    z, v0 = x / scale, w0 * scale
-    free = np.arange(1, len(w0))
+    return fit_raw(x, r, k, w0, ridge * scale * scale, np.arange(1, len(w0)), iterations,
+                   tolerance=1e-9 / scale.max())
 
-    def loss(v):
-        return error(z, r, v, k) + ridge * float((v - v0)[free] @ (v - v0)[free])
 
-    v = v0.copy()
+# The per-square corrections: one for each kind of piece and each square as its
+# owner sees it (Black's ranks turned round), a square and its mirror image in
+# the centre file sharing one (the board is symmetric): 2 x 80 columns.
+def _square_class() -> tuple[dict[tuple[int, int], int], list[tuple[int, int]]]:
+    classes: dict[tuple[int, int], int] = {}
+    for f, rank in SQUARE_COORDS:
+        classes.setdefault((min(f, 11 - f), rank), len(classes))
+    return classes, sorted(classes, key=classes.get)
+
+
+SQUARE_CLASS, CLASS_SQUARES = _square_class()
+
+
+def square_columns(pos) -> list[float]:
+    """White minus Black: pieces of each kind on each square class."""
+    out = [0.0] * (2 * len(CLASS_SQUARES))
+    for sq, v in enumerate(pos.board):
+        if v:
+            f, rank = SQUARE_COORDS[sq]
+            if v < 0:
+                rank = 17 - rank
+            out[(abs(v) - 1) * len(CLASS_SQUARES) + SQUARE_CLASS[(min(f, 11 - f), rank)]] += (
+                1 if v > 0 else -1)
+    return out
+
+
+def fit_raw(x, r, k, w0, ridge: np.ndarray, free: np.ndarray, iterations: int = 60,
+            tolerance: float = 1e-4) -> np.ndarray:
+    """The ``free`` weights minimising the mean squared error plus, for each,
+    its ``ridge`` times its squared distance from ``w0`` (raw units: a square
+    correction seldom seen stays near 0): Gauss-Newton steps, halved while they
+    do not lower it."""
+    def loss(w):
+        d = (w - w0)[free]
+        return error(x, r, w, k) + float(ridge[free] @ (d * d))
+
+    w = w0.copy()
     for _ in range(iterations):
-        p = 1 / (1 + np.exp(-k * (z @ v)))
-        jac = (k * p * (1 - p))[:, None] * z[:, free]
-        lhs = jac.T @ jac / len(r) + ridge * np.eye(len(free))
-        rhs = jac.T @ (r - p) / len(r) - ridge * (v - v0)[free]
-        step = np.zeros_like(v)
+        p = 1 / (1 + np.exp(-k * (x @ w)))
+        jac = (k * p * (1 - p))[:, None] * x[:, free]
+        lhs = jac.T @ jac / len(r) + np.diag(ridge[free])
+        rhs = jac.T @ (r - p) / len(r) - ridge[free] * (w - w0)[free]
+        step = np.zeros_like(w)
         step[free] = np.linalg.solve(lhs, rhs)
-        before = loss(v)
-        while loss(v + step) > before and np.abs(step).max() > 1e-12:
+        before = loss(w)
+        while loss(w + step) > before and np.abs(step).max() > tolerance * 1e-3:
             step /= 2
-        v += step
-        if np.abs(step).max() < 1e-9:
+        w += step
+        if np.abs(step).max() < tolerance:
             break
-    return v / scale
+    return w
+
+
+def tune_squares(args) -> None:
+    """The formula's weights fitted together with a correction for every square
+    class, the corrections drawn to 0 by each ridge of ``--squares``; the held-out
+    error (by game) of each, then the best fit's corrections as grids."""
+    paths = args.positions.split(",")
+    parts = [load(path) for path in paths]
+    offset, gs = 0, []
+    for _, _, g in parts:
+        gs.append(g + offset)
+        offset = gs[-1].max() + 1
+    x13 = np.concatenate([p[0] for p in parts])
+    r = np.concatenate([p[1] for p in parts])
+    games = np.concatenate(gs)
+    sq = np.array([square_columns(CamelotBoard(line.split("\t")[0]).position)
+                   for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines()
+                   if line and not line.startswith("#")])
+    x = np.concatenate([x13, sq], axis=1)
+    w0 = np.concatenate([current_weights(), np.zeros(sq.shape[1])])
+    k = fit_k(x13, r, w0[:len(NAMES)])
+    free = np.arange(1, len(w0))
+    folds = [games % args.folds == i for i in range(args.folds)]
+    print(f"{len(r)} positions of {len(set(games))} games; K {k:.5f}; today's weights: error "
+          f"{error(x, r, w0, k):.6f}, on each fold {np.mean([error(x[f], r[f], w0, k) for f in folds]):.6f}")
+    formula_only = np.concatenate([np.full(len(NAMES), 1e-12), np.full(sq.shape[1], 1e3)])
+    held = np.mean([error(x[f], r[f], fit_raw(x[~f], r[~f], k, w0, formula_only, free), k)
+                    for f in folds])
+    print(f"  the formula's weights alone refitted: held out {held:.6f}")
+    best = None
+    for lam in (float(v) for v in args.squares.split(",")):
+        ridge = np.concatenate([np.full(len(NAMES), 1e-12), np.full(sq.shape[1], lam)])
+        held = np.mean([error(x[f], r[f], fit_raw(x[~f], r[~f], k, w0, ridge, free), k)
+                        for f in folds])
+        print(f"  with square corrections, ridge {lam:g}: held out {held:.6f}", flush=True)
+        if best is None or held < best[0]:
+            best = (held, lam, ridge)
+    held, lam, ridge = best
+    w = fit_raw(x, r, k, w0, ridge, free)
+    print(f"best ridge {lam:g} (held out {held:.6f}); fitted on all: error {error(x, r, w, k):.6f}")
+    for name, old, new in zip(NAMES, w0, w):
+        print(f"  {name:16} {old:8.2f} -> {new:8.2f}")
+    n = len(CLASS_SQUARES)
+    for kind, values in (("MAN", w[len(NAMES):len(NAMES) + n]), ("KNIGHT", w[len(NAMES) + n:])):
+        print(f"{kind}_CORRECTION = (   # files A-F (G-L mirror them), the owner's rank 16 first")
+        for rank in range(16, 0, -1):
+            cells = [f"{round(values[SQUARE_CLASS[(f, rank)]]):4d}," if (f, rank) in SQUARE_CLASS
+                     else "     " for f in range(6)]
+            print(f"    {''.join(cells)}  # {rank}")
+        print(")")
 
 
 def tune(args) -> None:
@@ -261,6 +391,10 @@ def main_parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=int, default=0,
                    help="added to each game's seed (another run, other games)")
     g.add_argument("--minutes", type=float, default=10.0)
+    g.add_argument("--jobs", type=int, default=1, help="games played at once (one a core)")
+    g.add_argument("--random-plies", default="",
+                   help="LOW-HIGH: start each game that many random plies from the start "
+                        "(never a position of the suite) instead of from the suite")
     t = sub.add_parser("tune")
     t.add_argument("positions")
     t.add_argument("--ridge", type=float, default=1e-8,
@@ -268,6 +402,9 @@ def main_parser() -> argparse.ArgumentParser:
     t.add_argument("--folds", type=int, default=2, help="held out by game: each in turn")
     t.add_argument("--from-hand-set", action="store_true",
                    help="start from (and draw toward) the hand-set weights, as the first fit did")
+    t.add_argument("--squares", default="",
+                   help="ridges (comma-separated) for a correction on every square class, "
+                        "fitted with the formula's weights; several positions files: a,b")
     t.add_argument("--try", dest="tried", default="",
                    help="candidate features to add, comma-separated: " + ", ".join(CANDIDATES))
     return ap
@@ -278,6 +415,8 @@ def main() -> int:
     random.seed(0)
     if args.command == "games":
         make_games(args)
+    elif args.squares:
+        tune_squares(args)
     else:
         tune(args)
     return 0
