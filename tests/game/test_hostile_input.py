@@ -210,8 +210,11 @@ def test_play_reports_a_garbage_move_in_one_line(capsys):
 def _interrupt(argv: list[str]) -> subprocess.CompletedProcess:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "PYTHONPATH": str(ROOT)}
+    # As in a terminal: a suite started in the background by a shell without job
+    # control inherits SIGINT ignored, and so would the child, which then runs on.
     proc = subprocess.Popen([sys.executable, *argv], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
