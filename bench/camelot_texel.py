@@ -154,8 +154,12 @@ def make_games(args) -> None:
     print(f"self-play at {args.nodes} nodes a move from {where}, {args.jobs} at once; "
           f"{load_average()}", flush=True)
     started = time.monotonic()
-    with multiprocessing.Pool(args.jobs) as pool:
-        for index, positions, points in pool.imap_unordered(_one_game, tasks):
+    # Spawned, not forked: a forked child of a threaded process (a test runner's
+    # worker) can hang on a lock it copied held. One job: no pool at all.
+    pool = multiprocessing.get_context("spawn").Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        for index, positions, points in (pool.imap_unordered(_one_game, tasks) if pool
+                                         else map(_one_game, tasks)):
             won[{1.0: 0, 0.5: 1, 0.0: 2}[points]] += 1
             lines += [f"{p}\t{points:g}\t{index}" for p in positions]
             played += 1
@@ -163,8 +167,11 @@ def make_games(args) -> None:
                   flush=True)
             if time.monotonic() > stop_at:
                 print(f"the time is up after {played} games", flush=True)
-                pool.terminate()
                 break
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
     write_lines(args.out, f"# {sum(won)} self-play games at {args.nodes} nodes a move from {where}: "
                 f"White won {won[0]}, drew {won[1]}, lost {won[2]}\n", lines)
     print(f"{len(lines)} positions in {(time.monotonic() - started) / 60:.1f} minutes; "

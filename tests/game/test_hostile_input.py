@@ -217,7 +217,12 @@ def _interrupt(argv: list[str]) -> subprocess.CompletedProcess:
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()   # not left running on after the test
+        proc.communicate()
+        raise
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
