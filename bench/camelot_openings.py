@@ -29,20 +29,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from game.base import Status  # noqa: E402
 from game.camelot.ai import choose_move  # noqa: E402
 from game.camelot.board import CamelotBoard  # noqa: E402
-from engine_match import write_lines  # noqa: E402
+from engine_match import random_start, write_lines  # noqa: E402
 
 
 def candidate(task: tuple):
     seed, low, high, nodes = task
-    rng = random.Random(seed)
-    game = CamelotBoard()
-    for _ in range(rng.randint(low, high)):
-        game.play(rng.choice(game.legal_moves()))
-        if game.status is not Status.PLAYING:
-            return None
+    game = random_start(random.Random(seed), low, high)
+    if game is None:
+        return None
     result = choose_move(game, "hard", seed=0, time_limit=3600.0, max_depth=64,
                          max_nodes=nodes)
     # The score is the side to move's; the suite states it for White.

@@ -43,7 +43,7 @@ from game.camelot import eval as ev  # noqa: E402
 from game.camelot.ai import choose_move  # noqa: E402
 from game.camelot.board import CamelotBoard  # noqa: E402
 from game.camelot.geometry import ON_BOARD, SQUARE_COORDS  # noqa: E402
-from engine_match import load_average, load_openings, write_lines  # noqa: E402
+from engine_match import load_average, load_openings, random_start, write_lines  # noqa: E402
 
 SKIP_PLIES = 10
 NAMES = ("man", "knight", "progress", "castle0", "castle1", "castle2", "castle3", "castle4",
@@ -112,12 +112,8 @@ def random_opening(seed: int, low: int, high: int, avoid: set[str]) -> list[str]
     openings its match is played from."""
     rng = random.Random(seed)
     while True:
-        game = CamelotBoard()
-        for _ in range(rng.randint(low, high)):
-            game.play(rng.choice(game.legal_moves()))
-            if game.status is not Status.PLAYING:
-                break
-        if game.status is Status.PLAYING and game.position_text() not in avoid:
+        game = random_start(rng, low, high)
+        if game is not None and game.position_text() not in avoid:
             return list(game.history)
 
 
@@ -219,10 +215,10 @@ CANDIDATES = {
 HAND_SET = (100, 160, 4, 300, 40, 15, 0, 0, 0, 0, 0, 1.0, 0)
 
 
-def load(path: str, tried=()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features (with the ``tried`` candidates' columns last), results, game numbers
-    (the third column; for an older file without it, a new game wherever the
-    result changes or the pieces grow in number)."""
+def load(path: str, tried=(), extra=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features (with the ``tried`` candidates' columns, then ``extra(pos)``'s,
+    last), results, game numbers (the third column; for an older file without
+    it, a new game wherever the result changes or the pieces grow in number)."""
     rows, results, games = [], [], []
     game, last = 0, (None, 999)
     for line in Path(path).read_text(encoding="utf-8").splitlines():
@@ -236,7 +232,8 @@ def load(path: str, tried=()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         elif cells[1] != last[0] or pieces > last[1]:
             game += 1
         last = (cells[1], pieces)
-        rows.append(features(pos) + [CANDIDATES[name](pos) for name in tried])
+        rows.append(features(pos) + [CANDIDATES[name](pos) for name in tried]
+                    + (extra(pos) if extra else []))
         results.append(float(cells[1]))
         games.append(game)
     return np.array(rows), np.array(results), np.array(games)
@@ -319,32 +316,22 @@ def tune_squares(args) -> None:
     """The formula's weights fitted together with a correction for every square
     class, the corrections drawn to 0 by each ridge of ``--squares``; the held-out
     error (by game) of each, then the best fit's corrections as grids."""
-    paths = args.positions.split(",")
-    parts = [load(path) for path in paths]
-    offset, gs = 0, []
-    for _, _, g in parts:
-        gs.append(g + offset)
-        offset = gs[-1].max() + 1
-    x13 = np.concatenate([p[0] for p in parts])
-    r = np.concatenate([p[1] for p in parts])
-    games = np.concatenate(gs)
-    sq = np.array([square_columns(CamelotBoard(line.split("\t")[0]).position)
-                   for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines()
-                   if line and not line.startswith("#")])
-    x = np.concatenate([x13, sq], axis=1)
-    w0 = np.concatenate([current_weights(), np.zeros(sq.shape[1])])
-    k = fit_k(x13, r, w0[:len(NAMES)])
+    x, r, games = load(args.positions, extra=square_columns)
+    corrections = x.shape[1] - len(NAMES)
+    w0 = np.concatenate([current_weights(), np.zeros(corrections)])
+    k = fit_k(x[:, :len(NAMES)], r, w0[:len(NAMES)])
     free = np.arange(1, len(w0))
     folds = [games % args.folds == i for i in range(args.folds)]
     print(f"{len(r)} positions of {len(set(games))} games; K {k:.5f}; today's weights: error "
           f"{error(x, r, w0, k):.6f}, on each fold {np.mean([error(x[f], r[f], w0, k) for f in folds]):.6f}")
-    formula_only = np.concatenate([np.full(len(NAMES), 1e-12), np.full(sq.shape[1], 1e3)])
-    held = np.mean([error(x[f], r[f], fit_raw(x[~f], r[~f], k, w0, formula_only, free), k)
+    near_free = np.full(len(w0), 1e-12)
+    formula = np.arange(1, len(NAMES))   # the corrections held at 0
+    held = np.mean([error(x[f], r[f], fit_raw(x[~f], r[~f], k, w0, near_free, formula), k)
                     for f in folds])
     print(f"  the formula's weights alone refitted: held out {held:.6f}")
     best = None
     for lam in (float(v) for v in args.squares.split(",")):
-        ridge = np.concatenate([np.full(len(NAMES), 1e-12), np.full(sq.shape[1], lam)])
+        ridge = np.concatenate([near_free[:len(NAMES)], np.full(corrections, lam)])
         held = np.mean([error(x[f], r[f], fit_raw(x[~f], r[~f], k, w0, ridge, free), k)
                         for f in folds])
         print(f"  with square corrections, ridge {lam:g}: held out {held:.6f}", flush=True)
@@ -411,7 +398,7 @@ def main_parser() -> argparse.ArgumentParser:
                    help="start from (and draw toward) the hand-set weights, as the first fit did")
     t.add_argument("--squares", default="",
                    help="ridges (comma-separated) for a correction on every square class, "
-                        "fitted with the formula's weights; several positions files: a,b")
+                        "fitted with the formula's weights")
     t.add_argument("--try", dest="tried", default="",
                    help="candidate features to add, comma-separated: " + ", ".join(CANDIDATES))
     return ap

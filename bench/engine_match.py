@@ -295,6 +295,17 @@ def load_openings(path: Path = OPENINGS) -> list[list[str]]:
     return out
 
 
+def random_start(rng, low: int, high: int) -> CamelotBoard | None:
+    """A game ``low``-``high`` random legal plies from the start, drawn from
+    ``rng``; None where those plies ended it."""
+    game = CamelotBoard()
+    for _ in range(rng.randint(low, high)):
+        game.play(rng.choice(game.legal_moves()))
+        if game.status is not Status.PLAYING:
+            return None
+    return game
+
+
 def write_lines(path, header: str, lines: list[str]) -> None:
     """A generated data file: written whole beside it, then renamed into place."""
     out = Path(path)
@@ -313,4 +324,5 @@ def load_average() -> str:
 
 
 __all__ = ["EngineFailure", "EngineProcess", "GameResult", "Limit", "commit_name", "extract_tree",
-           "knows_nodes", "load_average", "load_openings", "play_game", "write_lines", "PLY_CAP"]
+           "knows_nodes", "load_average", "load_openings", "play_game", "random_start",
+           "write_lines", "PLY_CAP"]
