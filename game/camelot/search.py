@@ -63,8 +63,9 @@ REVERSE_MARGIN = 130   # per ply of depth
 LMR_AFTER = 3          # moves searched in full before late quiet moves are reduced
 # Plies cut from the i-th move at depth d (quiet, not a killer, nothing forced):
 # grows with both, the usual logarithmic shape; PV nodes reduce one ply less.
+# Was 0.75 + ln d ln i / 2.25 (see the README's gated changes for the match).
 REDUCTION = tuple(tuple(0 if i < LMR_AFTER or d < 2 else
-                        int(0.75 + math.log(d) * math.log(i) / 2.25)
+                        int(1.0 + math.log(d) * math.log(i) / 1.5)
                         for i in range(64)) for d in range(64))
 LATE_MOVES = (0, 4, 8, 14)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
 ASPIRATION = 60        # half-width of the first window around the last iteration's score
@@ -519,7 +520,11 @@ class Search:
                                 reduce = new_depth   # straight into quiescence
                         score = -self.negamax(new_depth - reduce, -alpha - 1, -alpha, ply + 1, True,
                                               child_ext)
-                        if score > alpha and (reduce or score < beta):
+                        if score > alpha and reduce:
+                            # A reduced move that rose: the full depth, still a null window.
+                            score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, True,
+                                                  child_ext)
+                        if alpha < score < beta:
                             score = -self.negamax(new_depth, -beta, -alpha, ply + 1, True,
                                                   child_ext)
                 finally:
