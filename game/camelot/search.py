@@ -13,7 +13,9 @@ What makes a node cheap (Python counts every call):
   they only save listing; the table serves quiescence too (capture sequences
   transpose) and may be kept between a game's moves (``table``);
 - principal variation search (null windows after the first move), at the root
-  too, and aspiration windows from depth 4 that widen step by step;
+  too, and aspiration windows from depth 4 that widen step by step; a reduced
+  move that beats the window is searched again at full depth with the null
+  window before the full one (a PV search only for a move that really rises);
 - null-move pruning (from depth 2) and reverse futility where nothing is
   forced, futility and late-move pruning near the frontier, logarithmic
   late-move reductions for quiet moves (at the root too, one ply less in PV
