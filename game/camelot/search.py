@@ -32,9 +32,9 @@ What makes it see Camelot's tactics:
 
 - capturing is compulsory, so a quiescence node that must capture may not stand
   pat: every capture sequence is played out;
-- the only legal move is extended a ply; a move after which the opponent must
+- **forcing moves are extended** a ply: a move after which the opponent must
   capture (a sacrifice that sets up a multiple jump, or an optional knight's
-  charge met by a recapture) is not: its captures are quiescence's;
+  charge met by a recapture), and the only legal move;
 - the evaluation knows the castle race (:mod:`game.camelot.eval`).
 
 :class:`Search` owns its position copy, table and counters, and keeps no global
@@ -500,13 +500,13 @@ class Search:
                         break
                     continue
                 delta = self._push(key)
+                gives = pos.must_capture()   # the opponent must capture now
                 new_depth = depth - 1
                 child_ext = ext
-                # One extension per line: the only move. Not a move that makes the
-                # opponent capture (a sacrifice, a charge met by a recapture): the
-                # quiescence search plays every compulsory capture out, and the
-                # extension made the tree 1.4 times as large (README, gated changes).
-                if ext and single:
+                # One extension per line: a quiet move that makes the opponent
+                # capture (a sacrifice), an optional charge met by a recapture,
+                # or the only move. Exchanges in progress are quiescence's.
+                if ext and ((gives and (quiet or not forced)) or single):
                     new_depth += 1
                     child_ext = ext - 1
                 try:
