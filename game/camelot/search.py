@@ -69,7 +69,7 @@ LMR_AFTER = 3          # moves searched in full before late quiet moves are redu
 REDUCTION = tuple(tuple(0 if i < LMR_AFTER or d < 2 else
                         int(1.0 + math.log(d) * math.log(i) / 1.5)
                         for i in range(64)) for d in range(64))
-LATE_MOVES = (0, 4, 8, 14, 20, 28)  # quiet moves searched at depth 1-5 (non-PV, nothing forced)
+LATE_MOVES = (0, 4, 8, 14)  # quiet moves searched at depth 1-3 (non-PV, nothing forced)
 ASPIRATION = 60        # half-width of the first window around the last iteration's score
 ASPIRE_FROM = 4        # depth from which iterations start with that window
 GROWTH_MIN, GROWTH_MAX = 1.2, 3.0   # next iteration's time / the last one's, assumed
