@@ -84,7 +84,7 @@ def features(pos) -> list[float]:
 
 def quiet(pos) -> bool:
     return (not pos.must_capture() and not pos.in_own_castle()
-            and not ev.castle_step_threat(pos.board, 0) and not ev.castle_step_threat(pos.board, 1))
+            and not ev.castle_step_threat(pos.bits, 0) and not ev.castle_step_threat(pos.bits, 1))
 
 
 def play(opening: list[str], seed: int, nodes: int, cap: int) -> tuple[list[str], float]:

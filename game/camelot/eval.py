@@ -21,6 +21,7 @@ Three parts, their weights fitted to the engine's own games (Texel's method,
 from __future__ import annotations
 
 from .moves import ADJACENT, BIT, CASTLES, SQUARE_COORDS
+from .movekeys import CASTLE_BITS
 
 # Fitted by Texel's method (bench/camelot_texel.py), third round: 107,470 quiet
 # positions of 2,500 self-play games at 300 nodes a move with the second round's
@@ -71,6 +72,15 @@ GUARD_ZONE = tuple(RINGS[c][0] | RINGS[c][1] | RINGS[c][2] for c in (0, 1))
 # len(RACE_TOTAL) steps away, so the nearer within half of that: the squares there.
 RACE_REACH = tuple(sum(RINGS[c][d] for d in range((len(RACE_TOTAL) - 1) // 2 + 1))
                    for c in (0, 1))
+
+
+# The enemy castle's bitboard, per side; and for each of its squares held, the
+# other one's bit and the bits of the squares next to that other one (not the held one).
+_ENEMY_CASTLE = (CASTLE_BITS[1], CASTLE_BITS[0])
+_STEP_IN = tuple(tuple((BIT[held], BIT[free], sum(BIT[n] for n in ADJACENT[free] if n != held))
+                       for held, free in (CASTLES[1 - side], CASTLES[1 - side][::-1]))
+                 for side in (0, 1))
+_REACH_WHITE, _REACH_BLACK = RACE_REACH   # near White's castle, near Black's
 
 
 def _square_value(side: int, sq: int) -> int:
@@ -159,7 +169,12 @@ def race(attackers: int, defenders: int, castle: int) -> int:
 def race_score(bits: list[int] | tuple[int, int]) -> int:
     """White's race minus Black's (White's view)."""
     white, black = bits
-    return (race(white, black, 1) - race(black, white, 0)) * RACE_SCALE // 100
+    # Most positions have no attacker near enough for a race: two bit tests
+    # then, not two calls.
+    score = race(white, black, 1) if white & _REACH_BLACK else 0
+    if black & _REACH_WHITE:
+        score -= race(black, white, 0)
+    return score * RACE_SCALE // 100
 
 
 def evaluate_from(pst: int, bits: list[int] | tuple[int, int], side: int) -> int:
@@ -168,14 +183,16 @@ def evaluate_from(pst: int, bits: list[int] | tuple[int, int], side: int) -> int
     return (score if side == 0 else -score) + TEMPO
 
 
-def castle_step_threat(board: list[int], side: int) -> bool:
+def castle_step_threat(bits: list[int] | tuple[int, int], side: int) -> bool:
     """Whether ``side`` holds one square of the enemy castle and a piece of its own
-    could step into the other, empty one: a win next move if nothing is forced."""
-    sign = 1 if side == 0 else -1
-    a, b = CASTLES[1 - side]
-    for held, free in ((a, b), (b, a)):
-        if board[held] * sign > 0 and board[free] == 0 and any(
-                board[n] * sign > 0 for n in ADJACENT[free] if n != held):
+    could step into the other, empty one: a win next move if nothing is forced.
+    ``bits``: the (White, Black) bitboards."""
+    mine = bits[side]
+    if not mine & _ENEMY_CASTLE[side]:
+        return False   # (nearly always)
+    occupied = bits[0] | bits[1]
+    for held, free, beside in _STEP_IN[side]:
+        if mine & held and not occupied & free and mine & beside:
             return True
     return False
 

@@ -22,11 +22,11 @@ What makes a node cheap (Python counts every call):
   nodes), delta pruning of the optional charges at a quiescence leaf.
 
 Time: the search stops at its deadline (checked every 32 nodes), once the
-first ply is searched whole, and does not begin an iteration whose first half
-(its expected time: the last one's times the measured growth) would end past
-the budget; an iteration cut short still gives its best move when that move's
-score came from inside the window. ``depth`` is always
-the last completed iteration.
+first ply is searched whole (which may take the move's time again, a second at
+least, no more), and does not begin an iteration whose first half (its expected
+time: the last one's times the measured growth) would end past the budget; an
+iteration cut short still gives its best move when that move's score came from
+inside the window. ``depth`` is always the last completed iteration.
 
 What makes it see Camelot's tactics:
 
@@ -88,6 +88,7 @@ HISTORY_CEILING = 400_000
 # (README). Nodes to depth 6 on the --depths positions: 458,659 without, 317,728 with.
 HISTORY_MALUS = False
 TT_LIMIT = 1_500_000   # entries; the table is cleared beyond this
+FIRST_PLY_GRACE = 1.0  # seconds, at least, the first ply may run past the deadline (Search.run)
 CHECK_EVERY = 31       # nodes between looks at the clock (a millisecond or two)
 _WHITE_CASTLE, _BLACK_CASTLE = CASTLE_BITS
 
@@ -311,15 +312,22 @@ class Search:
                 if (e_flag == 0 or (e_flag > 0 and e_score >= beta)
                         or (e_flag < 0 and e_score <= alpha)):
                     return e_score
-        if pos.in_own_castle():
-            # Rare: the duty to leave the castle decides what may move.
+        side = pos.side
+        if pos.bits[side] & CASTLE_BITS[side]:
+            # Rare (a piece in its own castle): the duty to leave it decides what may move.
             moves = pos.moves()
             if not moves:
                 return self._no_moves(ply)
             if not all(k[2] for k in moves):
                 return self._stand_pat(ply)
         elif not pos.must_capture():
-            if not castle_step_threat(pos.board, 1 - pos.side):
+            if castle_step_threat(pos.bits, side):
+                # It steps into the enemy castle next and wins: first, before any
+                # threat against its own castle is answered move by move (both
+                # sides at the castle doors made every quiescence ply full width,
+                # a depth-1 search of millions of nodes).
+                return MATE - ply - 1
+            if not castle_step_threat(pos.bits, 1 - side):
                 # Nothing forced: stand pat, unless (first quiescence ply only) an
                 # optional knight's charge does better: the charges are Camelot's
                 # big captures, and a leaf that ignores them blunders pieces.
@@ -386,13 +394,14 @@ class Search:
 
     def _stand_pat(self, ply: int) -> int:
         pos = self.pos
-        if castle_step_threat(pos.board, pos.side):
+        bits, side = pos.bits, pos.side
+        if castle_step_threat(bits, side):
             return MATE - ply - 1
-        if pos.bits[pos.side].bit_count() <= 3 and not pos.moves():
+        if bits[side].bit_count() <= 3 and not pos.moves():
             # Few pieces (say, shut in the enemy castle with no castle move
             # left) may have no move at all: that loses, it is no quiet position.
             return self._no_moves(ply)
-        return self.evaluate()
+        return evaluate_from(self.pst, bits, side)
 
     # --- the main search ----------------------------------------------------------------
     def negamax(self, depth: int, alpha: int, beta: int, ply: int, can_null: bool = True,
@@ -416,8 +425,11 @@ class Search:
                 if (e_flag == 0 or (e_flag > 0 and e_score >= beta)
                         or (e_flag < 0 and e_score <= alpha)):
                     return e_score
-        forced = (pos.in_own_castle() or pos.must_capture()
-                  or castle_step_threat(pos.board, 1 - pos.side))
+        side = pos.side
+        forced = pos.bits[side] & CASTLE_BITS[side] != 0 or pos.must_capture()
+        if not forced and castle_step_threat(pos.bits, side):
+            return MATE - ply - 1   # it steps into the enemy castle next (see quiesce)
+        forced = forced or castle_step_threat(pos.bits, 1 - side)
         static = None
         if not forced and not pv_node:
             static = self._stand_pat(ply)
@@ -684,12 +696,15 @@ class Search:
         last = previous = 0.0
         growth = GROWTH_MAX
         deadline = self.deadline
+        # The first ply is searched to its end past the deadline if need be (as
+        # chess engines do): a search that starts late (a loaded machine, a first
+        # search that loaded the tablebase) still answers a searched move. But not
+        # for ever: by the move's own time again at most (a second at least), then
+        # the best root move so far. Told to stop, or out of nodes, it stops all the same.
+        first_deadline = None if deadline is None else (
+            max(deadline, time.perf_counter()) + max(deadline - self.started, FIRST_PLY_GRACE))
         for depth in range(min(first_depth, max_depth), max_depth + 1):
-            # The first ply is searched to its end past the deadline if need be (as
-            # chess engines do): a search that starts late (a loaded machine, a first
-            # search that loaded the tablebase) still answers a searched move. Told
-            # to stop, or out of nodes, it stops all the same.
-            self.deadline = None if depth == 1 else deadline
+            self.deadline = first_deadline if depth == 1 else deadline
             partial: list = []
             stack = self.pos.ply_depth
             try:

@@ -201,6 +201,46 @@ def test_a_search_past_its_deadline_still_searches_the_first_ply_whole():
     assert (partial is None or partial.depth == 0) and told.nodes <= 64
 
 
+def test_the_first_ply_past_its_deadline_runs_for_the_moves_time_again_at_most(monkeypatch):
+    # A first ply that would take long (here: any, with no grace at all) is cut
+    # at the move's own time after the deadline, not searched for ever: the
+    # search then gives its best root move so far, or none (the level plays the
+    # first in its order).
+    from game.camelot import search as search_module
+    pos = CamelotBoard().position
+    keys = list(pos.moves(want_paths=True))
+    whole = search_module.Search(pos)
+    whole.run(keys, max_depth=1)
+    monkeypatch.setattr(search_module, "FIRST_PLY_GRACE", 0.0)
+    late = search_module.Search(pos, deadline=time.perf_counter() - 1.0)
+    done = late.run(keys, max_depth=6)
+    assert (done is None or done.depth == 0) and late.nodes < whole.nodes
+
+
+# Both sides at the enemy castle's door: White holds G16 with E15 beside F16, Black
+# holds F1 with H2 beside G1. Nothing is forced, so the side to move steps in and wins.
+BOTH_AT_THE_DOORS = {"G16": "M", "E15": "M", "K5": "M", "A8": "N", "C6": "M",
+                     "F1": "m", "H2": "m", "L8": "m", "B10": "n", "J12": "m"}
+
+
+@pytest.mark.parametrize("turn, win", [("white", "E15-F16"), ("black", "H2-G1")])
+def test_a_step_into_the_enemy_castle_is_seen_at_once_when_both_sides_threaten_one(turn, win):
+    # Each side's quiescence once answered the other's threat with every move
+    # before trying its own step in: the first ply of this position took 859,000
+    # nodes with Black to move, over 2 million with White (an engine that did not
+    # answer for tens of seconds in a match). Now a handful of nodes.
+    from game.camelot.search import MATE, Search
+    pos = Position.from_text(position_from_pieces(BOTH_AT_THE_DOORS, turn))
+    keys = sorted(pos.moves(), key=lambda k: k[1])   # the winning step far from first
+    search = Search(pos, node_limit=5_000)
+    done = search.run(keys, max_depth=1)
+    assert done is not None and done.score == MATE - 1
+    game = game_of(BOTH_AT_THE_DOORS, turn)
+    assert str(next(m for m in game.legal_moves()
+                    if (m.from_square, m.to_square, m.captured) == done.best)) == win
+    assert search.nodes < 200
+
+
 def test_an_iteration_is_begun_when_its_first_half_fits_the_budget():
     # The last best move is searched first and a cut-short iteration's best is
     # used, so a move with a fixed time searches on: at 0.4 s of 1 s, an

@@ -53,3 +53,22 @@ def test_the_side_to_move_has_the_tempo():
 def test_a_knight_is_worth_more_than_a_man_on_the_same_square():
     assert white_view({"E6": "N"}) - white_view({"E6": "M"}) == ev.KNIGHT_VALUE - ev.MAN_VALUE > 0
 
+
+
+def threat(pieces: dict[str, str], side: int) -> bool:
+    return ev.castle_step_threat(Position.from_text(position_from_pieces({**REST, **pieces})).bits,
+                                 side)
+
+
+def test_a_castle_step_threat_needs_a_castle_square_held_and_a_piece_beside_the_empty_one():
+    # White holds G16, E15 is next to the empty F16: one step into it wins
+    assert threat({"G16": "M", "E15": "M"}, 0)
+    # Nobody beside F16 but the piece on G16 itself: no threat
+    assert not threat({"G16": "M", "H15": "M"}, 0)
+    # F16 is occupied (by Black): no step into it
+    assert not threat({"G16": "M", "E15": "M", "F16": "m"}, 0)
+    # Only beside the castle, nothing in it: no threat
+    assert not threat({"E15": "M", "F15": "N"}, 0)
+    # The same shape for Black at White's castle (F1 held, H2 beside G1)
+    assert threat({"F1": "n", "H2": "m"}, 1)
+    assert not threat({"F1": "n", "H2": "m"}, 0)
