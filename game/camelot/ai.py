@@ -46,10 +46,10 @@ longest answer was 0.85–1.09× the level's limit in every pairing.)
 The plain searches lose mostly to compulsory-capture tactics they cannot see,
 so medium already wins nearly all its games against them; ``--versus LEVEL``
 plays the engine against itself to tell the levels apart. Expert's five
-seconds buy about three plies over hard; in ten timed games that showed no
-clear edge (60 %, 95 % interval 31–83 %), but five times the nodes, the
-load-free measure of five times the time, won 36 of 40 games at 10,000 nodes a
-move against 2,000 (+382 ± 253 Elo, ``bench/sprt.py``; README).
+seconds buy about three plies over hard: over 32 games from the opening suite
+at each level's own time (``bench/sprt.py --seconds 1 --test-go 'movetime
+5000'``, 28 November) expert scored 76.6 %, +206 ± 124 Elo (95 %: +106 …
++353; README), where ten earlier games had shown no clear edge (6–4).
 
 Easy gives away a man or more in about one move of five (13 of 60 quiet
 positions, judged by a 5-ply search: ``bench/camelot_blunders.py``), medium in
