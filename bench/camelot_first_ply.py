@@ -26,7 +26,7 @@ from game.base import Status  # noqa: E402
 from game.camelot.board import CamelotBoard  # noqa: E402
 from game.camelot.position import Position  # noqa: E402
 from game.camelot.search import Search  # noqa: E402
-from engine_match import load_average, load_openings  # noqa: E402
+from engine_match import load_average, load_openings, move_of_key  # noqa: E402
 
 FIRST_PLY_CAP = 3_000_000   # nodes: far beyond any move's time
 
@@ -62,20 +62,18 @@ def main() -> int:
             for text in openings[index % len(openings)]:
                 game.play(text)
             while game.status is Status.PLAYING and len(game.history) < args.cap:
-                text = game.position_text()
-                pos = Position.from_text(text)
+                pos = game.position   # a copy
                 keys = list(pos.moves())
                 count = first_ply_nodes(pos, keys)
                 positions += 1
                 if count > args.above:
                     print(f"  opening {index + 1}, ply {len(game.history)}: first ply "
-                          f"{count:,} nodes: {text}", flush=True)
+                          f"{count:,} nodes: {game.position_text()}", flush=True)
                 if count > worst[0]:
                     worst = (count, f"opening {index + 1}, ply {len(game.history)}")
                 done = Search(pos, node_limit=args.nodes).run(keys, 64)
                 key = done.best if done is not None else keys[0]
-                game.play(next(m for m in game.legal_moves()
-                               if (m.from_square, m.to_square, m.captured) == key))
+                game.play(move_of_key(game, key))
                 gc.collect()
             print(f"game {index + 1}: {len(game.history)} plies, {game.status.name.lower()}",
                   flush=True)

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from camelot_plain import PlainSearch  # noqa: E402
 from game.base import Status  # noqa: E402
 from game.camelot.ai import LEVELS, choose_move, prepare  # noqa: E402
-from engine_match import load_average  # noqa: E402
+from engine_match import load_average, move_of_key  # noqa: E402
 from game.camelot.board import CamelotBoard, position_from_pieces  # noqa: E402
 from game.camelot.record import from_game, write  # noqa: E402
 from game.cli import wilson_interval  # noqa: E402
@@ -75,8 +75,7 @@ def play_game(task: tuple) -> dict:
                                   table=their_table).move)
         else:
             key = plain.choose(game.position)
-            game.play(next(m for m in game.legal_moves()
-                           if (m.from_square, m.to_square, m.captured) == key))
+            game.play(move_of_key(game, key))
     if records:
         names = {engine_color: f"Round Table ({level})",
                  ("black" if engine_color == "white" else "white"): opponent_name(plain_depth)}
@@ -165,7 +164,7 @@ def sample_positions() -> dict[str, list[str]]:
                 move = rng.choice(moves)
             else:
                 key = plain.choose(game.position)
-                move = next(m for m in moves if (m.from_square, m.to_square, m.captured) == key)
+                move = move_of_key(game, key)
             game.play(move)
         if game.status is Status.PLAYING:
             middle.append(game.position_text())

@@ -277,6 +277,11 @@ def play_game(white, black, opening: list[str], cap: int = PLY_CAP) -> GameResul
     return GameResult(points, len(game.history), game.status_reason or "", tuple(game.history))
 
 
+def move_of_key(game: CamelotBoard, key: tuple):
+    """The board's legal move with the search's key ``(from, to, captured)``."""
+    return next(m for m in game.legal_moves() if (m.from_square, m.to_square, m.captured) == key)
+
+
 def load_openings(path: Path = OPENINGS) -> list[list[str]]:
     """The opening suite: one opening a line (moves from the start, WCF
     notation), ``#`` starts a comment; each opening is checked legal."""

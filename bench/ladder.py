@@ -40,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_match import (  # noqa: E402
-    EngineProcess, Limit, extract_tree, load_average, load_openings, play_game)
+    EngineProcess, Limit, extract_tree, load_average, load_openings, move_of_key, play_game)
 from rating import fit_ratings  # noqa: E402
 from camelot_plain import PlainSearch  # noqa: E402
 from game.camelot.ai import LEVELS, choose_move  # noqa: E402
@@ -72,8 +72,7 @@ class PlainPlayer:
     def best_move(self, moves):
         game = board_after(moves)
         key = self.search.choose(game.position)
-        return str(next(m for m in game.legal_moves()
-                        if (m.from_square, m.to_square, m.captured) == key)), {}
+        return str(move_of_key(game, key)), {}
 
 
 class LevelPlayer:

@@ -74,9 +74,8 @@ RACE_REACH = tuple(sum(RINGS[c][d] for d in range((len(RACE_TOTAL) - 1) // 2 + 1
                    for c in (0, 1))
 
 
-# The enemy castle's bitboard, per side; and for each of its squares held, the
-# other one's bit and the bits of the squares next to that other one (not the held one).
-_ENEMY_CASTLE = (CASTLE_BITS[1], CASTLE_BITS[0])
+# For each square of the enemy castle held, per side: the other one's bit and the
+# bits of the squares next to that other one (not the held one).
 _STEP_IN = tuple(tuple((BIT[held], BIT[free], sum(BIT[n] for n in ADJACENT[free] if n != held))
                        for held, free in (CASTLES[1 - side], CASTLES[1 - side][::-1]))
                  for side in (0, 1))
@@ -188,7 +187,7 @@ def castle_step_threat(bits: list[int] | tuple[int, int], side: int) -> bool:
     could step into the other, empty one: a win next move if nothing is forced.
     ``bits``: the (White, Black) bitboards."""
     mine = bits[side]
-    if not mine & _ENEMY_CASTLE[side]:
+    if not mine & CASTLE_BITS[1 - side]:
         return False   # (nearly always)
     occupied = bits[0] | bits[1]
     for held, free, beside in _STEP_IN[side]:
